@@ -1,0 +1,46 @@
+// mcp/transport/transport.hpp - the seam between the JSON-RPC engine and the bytes.
+//
+// A transport is a duplex stream of JSON-RPC messages. Each message is one complete JSON text
+// (an object, or an array for a 2025-03-26 batch) without framing; the transport adds and
+// removes framing (a newline for stdio, an HTTP body or SSE event for HTTP).
+//
+// Writing a custom transport means implementing three functions:
+//   start(handler)  begin reading; deliver every incoming message to handler.on_message, in
+//                   order, from one thread at a time; report fatal problems to on_error; call
+//                   on_close exactly once when the stream ends (EOF, error or close()).
+//   send(message)   queue one message for writing; thread-safe, never blocks on the peer.
+//   close()         stop; idempotent; on_close follows (if start was called).
+// See examples/unix_socket_transport.cpp for a complete one in under 100 lines.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+
+/// Callbacks a transport delivers to its user (normally an mcp::session).
+struct transport_handler {
+    /// One complete incoming message (the JSON text, without framing).
+    std::function<void(std::string_view message)> on_message;
+    /// A problem that is not a message: framing error, oversize message, I/O error. The
+    /// transport decides whether it also closes; if it does, on_close follows.
+    std::function<void(std::string_view what)> on_error;
+    /// The stream has ended. Called exactly once, after the last on_message.
+    std::function<void()> on_close;
+};
+
+class transport {
+public:
+    virtual ~transport() = default;
+    virtual void start(transport_handler handler) = 0;
+    virtual void send(std::string message) = 0;
+    virtual void close() = 0;
+    /// Largest incoming message accepted; larger ones are reported to on_error and skipped.
+    virtual void set_max_message_size(std::size_t bytes) { (void)bytes; }
+};
+
+using transport_ptr = std::shared_ptr<transport>;
+
+} // namespace mcp
