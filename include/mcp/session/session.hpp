@@ -1,0 +1,186 @@
+// mcp/session/session.hpp - the two-way JSON-RPC engine shared by clients and servers.
+//
+// A session owns one transport and speaks JSON-RPC 2.0 over it in both directions:
+//   * incoming requests are dispatched to handlers registered per method and run concurrently on
+//     an executor; each gets a request_context (params, cancellation, progress, the peer);
+//   * incoming notifications run in arrival order, one at a time;
+//   * outgoing requests get fresh integer ids, are matched to their responses, time out
+//     (default 60 s, reset on progress, capped by a hard maximum) and can be cancelled; both
+//     send notifications/cancelled to the peer;
+//   * ping is answered at once by the engine itself, whatever the handlers are doing.
+// This is the low-level API (the MCP documents' "Protocol" class): mcp::server and mcp::client
+// are built on it, and users who want no typed layer can use it directly.
+#pragma once
+
+#include <mcp/json/json.hpp>
+#include <mcp/jsonrpc/message.hpp>
+#include <mcp/protocol/revision.hpp>
+#include <mcp/session/cancellation.hpp>
+#include <mcp/session/executor.hpp>
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+
+class session;
+
+/// One notifications/progress update.
+struct progress_update {
+    double progress = 0;
+    std::optional<double> total;
+    std::optional<std::string> message;
+};
+
+/// Options for one outgoing request.
+struct request_options {
+    /// Time to wait for the response; default: the session's request_timeout.
+    std::optional<std::chrono::milliseconds> timeout;
+    /// Hard cap on the total time even when progress keeps resetting the timeout.
+    std::optional<std::chrono::milliseconds> max_total_timeout;
+    bool reset_timeout_on_progress = true;
+    /// When set, a progressToken is put in params._meta and updates are delivered here (on the
+    /// session's notification thread, in order).
+    std::function<void(const progress_update&)> on_progress;
+    /// Cancelling this token cancels the request (notifications/cancelled is sent).
+    cancellation_token cancel;
+};
+
+/// The outcome of an outgoing request: a result, or an error (from the peer, a timeout,
+/// a cancellation or a closed connection).
+struct response_outcome {
+    json::value result;
+    std::optional<mcp::error> error;
+    bool ok() const noexcept { return !error.has_value(); }
+};
+
+/// What a request handler is given.
+class request_context {
+public:
+    const jsonrpc::request_id& id() const noexcept { return id_; }
+    std::string_view method() const noexcept { return method_; }
+    /// The params object (empty object when the request had none).
+    const json::object& params() const noexcept { return params_; }
+    /// params._meta, or null.
+    const json::object* meta() const noexcept;
+    const cancellation_token& cancellation() const noexcept { return cancel_; }
+    bool cancelled() const noexcept { return cancel_.is_cancelled(); }
+    /// Whether the requester asked for progress (params._meta.progressToken).
+    bool wants_progress() const noexcept { return !progress_token_.is_null(); }
+    /// Send notifications/progress if the requester asked for it; otherwise does nothing.
+    /// `progress` must increase from one call to the next.
+    void report_progress(double progress, std::optional<double> total = std::nullopt,
+                         std::optional<std::string> message = std::nullopt) const;
+    /// The session the request came from, to send requests or notifications back.
+    session& peer() const noexcept { return *session_; }
+    std::shared_ptr<session> peer_ptr() const noexcept { return session_; }
+
+    request_context(std::shared_ptr<session> s, jsonrpc::request_id id, std::string method,
+                    json::object params, cancellation_token cancel);
+
+private:
+    std::shared_ptr<session> session_;
+    jsonrpc::request_id id_;
+    std::string method_;
+    json::object params_;
+    cancellation_token cancel_;
+    json::value progress_token_;
+};
+
+/// Returns the result (an object; null means {}), or throws mcp::error for a JSON-RPC error.
+using request_handler = std::function<json::value(request_context&)>;
+using notification_handler = std::function<void(const json::object& params)>;
+/// Decides, before dispatch, whether an incoming request may run (lifecycle gating, capability
+/// checks). Return an error to reject it.
+using request_filter = std::function<std::optional<mcp::error>(std::string_view method)>;
+
+/// A message as seen by tracing: direction and the JSON text.
+struct trace_event {
+    enum class direction { in, out } dir;
+    std::string_view message;
+    std::chrono::microseconds since_start;
+};
+
+struct session_options {
+    /// Largest incoming message (bytes); larger ones are rejected and the session goes on.
+    std::size_t max_message_size = 4u << 20;
+    /// Incoming requests being handled at once; more are answered with an error.
+    std::size_t max_in_flight_requests = 1024;
+    /// Default timeout of outgoing requests, and the hard maximum when progress resets it.
+    std::chrono::milliseconds request_timeout{60000};
+    std::chrono::milliseconds max_request_timeout{600000};
+    /// Where request handlers run; null = the shared default pool.
+    std::shared_ptr<executor> handler_executor;
+    /// Log every message in and out. Also switched on by the environment variable MCPXX_TRACE=1.
+    bool trace = false;
+    /// Where trace lines go; default: stderr (never stdout).
+    std::function<void(const trace_event&)> trace_sink;
+    /// A label for trace lines and errors, e.g. "server" or the server's name.
+    std::string name;
+};
+
+class session : public std::enable_shared_from_this<session> {
+public:
+    static std::shared_ptr<session> create(transport_ptr transport, session_options options = {});
+    ~session();
+    session(const session&) = delete;
+    session& operator=(const session&) = delete;
+
+    // --- handlers (set before start(); later changes are allowed and thread-safe) ---
+    void set_request_handler(std::string method, request_handler handler);
+    void set_notification_handler(std::string method, notification_handler handler);
+    void set_request_filter(request_filter filter);
+    /// Called once when the session ends (transport closed, error, or close()).
+    void on_close(std::function<void()> callback);
+
+    /// Start reading from the transport.
+    void start();
+    /// Close the transport; pending outgoing requests fail with connection_closed and running
+    /// handlers see their cancellation fire.
+    void close();
+    bool is_closed() const noexcept;
+    /// Block until the session has closed.
+    void wait_closed();
+
+    // --- outgoing ---
+    /// Send a request; `done` is called exactly once with the outcome (on an internal thread:
+    /// it must not block).
+    void async_request(std::string method, json::value params, request_options options,
+                       std::function<void(response_outcome)> done);
+    /// Send a request; the future yields the result or throws mcp::error.
+    std::future<json::value> request(std::string method, json::value params = nullptr,
+                                     request_options options = {});
+    /// Send a request and wait for the result; throws mcp::error.
+    json::value call(std::string method, json::value params = nullptr, request_options options = {});
+    void notify(std::string method, json::value params = nullptr);
+
+    // --- protocol state set by the layer above after negotiation ---
+    /// Record the negotiated revision. Also sets batch acceptance and the unknown-id error style
+    /// to what that revision requires, and decides which optional fields the engine's own
+    /// messages (progress) carry.
+    void set_protocol_revision(revision r) noexcept;
+    std::optional<revision> protocol_revision() const noexcept;
+    /// Accept JSON-RPC batches (only 2025-03-26 allows them).
+    void set_batches_allowed(bool allowed) noexcept;
+    /// How error replies to messages with an unreadable id are written.
+    void set_unknown_id_style(jsonrpc::unknown_id_style style) noexcept;
+
+    const session_options& options() const noexcept;
+    /// Statistics, for tests and metrics.
+    std::size_t in_flight_incoming() const;
+    std::size_t pending_outgoing() const;
+
+    struct impl;
+
+private:
+    explicit session(std::unique_ptr<impl> p);
+    std::unique_ptr<impl> impl_;
+    friend class request_context;
+};
+
+} // namespace mcp

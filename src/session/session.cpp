@@ -1,0 +1,676 @@
+// The JSON-RPC engine: dispatch of incoming messages, correlation of outgoing requests,
+// timeouts, cancellation and progress. See mcp/session/session.hpp for the contract.
+#include <mcp/session/session.hpp>
+
+#include "session/serial_queue.hpp"
+#include "session/timer_service.hpp"
+#include "session/trace.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <shared_mutex>
+#include <unordered_map>
+
+namespace mcp {
+
+using jsonrpc::request_id;
+using clock_type = std::chrono::steady_clock;
+
+namespace {
+
+// Collects the replies to the requests of one incoming batch and sends them as one array.
+struct batch_collector {
+    std::mutex mu;
+    std::vector<std::string> replies;
+    std::size_t outstanding = 0;
+    bool sealed = false; // every element has been dispatched
+};
+
+} // namespace
+
+struct session::impl {
+    std::weak_ptr<session> self;
+    transport_ptr transport;
+    session_options opts;
+    std::shared_ptr<executor> exec;
+    clock_type::time_point start_time = clock_type::now();
+    bool tracing = false;
+
+    // Handlers: read on every message, written rarely.
+    std::shared_mutex handlers_mu;
+    std::unordered_map<std::string, std::shared_ptr<const request_handler>> request_handlers;
+    std::unordered_map<std::string, std::shared_ptr<const notification_handler>> notification_handlers;
+    std::shared_ptr<const request_filter> filter;
+
+    // Incoming requests being handled, by id.
+    mutable std::mutex in_mu;
+    std::unordered_map<request_id, cancellation_source> in_flight;
+
+    // Outgoing requests awaiting a response, by our integer id (also their progress token).
+    struct pending_request {
+        std::function<void(response_outcome)> done;
+        std::function<void(const progress_update&)> on_progress;
+        detail::timer_service::timer_id timer = 0;
+        clock_type::time_point deadline;
+        clock_type::time_point hard_deadline;
+        std::chrono::milliseconds timeout{};
+        bool reset_on_progress = true;
+    };
+    mutable std::mutex out_mu;
+    std::unordered_map<std::int64_t, pending_request> pending;
+    std::atomic<std::int64_t> next_id{1};
+
+    detail::serial_queue notifications; // incoming notifications, in order
+    std::atomic<bool> started{false};
+    std::atomic<bool> closed{false};
+    std::mutex close_mu;
+    std::condition_variable close_cv;
+    bool close_done = false;
+    std::vector<std::function<void()>> close_callbacks;
+
+    std::atomic<bool> batches_allowed{false};
+    std::atomic<jsonrpc::unknown_id_style> id_style{jsonrpc::unknown_id_style::omit};
+    std::atomic<int> revision_value{-1};
+
+    explicit impl(std::shared_ptr<executor> e) : exec(std::move(e)), notifications(exec) {}
+
+    // ---------------------------------------------------------------- output
+    void trace(trace_event::direction dir, std::string_view text) {
+        trace_event ev{dir, text,
+                       std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - start_time)};
+        if (opts.trace_sink) opts.trace_sink(ev);
+        else detail::trace_to_stderr(opts.name, ev);
+    }
+
+    void send_raw(std::string text) {
+        if (closed.load(std::memory_order_acquire)) return;
+        if (tracing) trace(trace_event::direction::out, text);
+        transport->send(std::move(text));
+    }
+
+    void reply(const std::shared_ptr<batch_collector>& batch, std::string text) {
+        if (!batch) {
+            send_raw(std::move(text));
+            return;
+        }
+        std::string joined;
+        {
+            std::lock_guard lock(batch->mu);
+            batch->replies.push_back(std::move(text));
+            if (--batch->outstanding != 0 || !batch->sealed) return;
+            joined = join_batch(batch->replies);
+        }
+        send_raw(std::move(joined));
+    }
+
+    static std::string join_batch(const std::vector<std::string>& replies) {
+        std::string out = "[";
+        for (std::size_t i = 0; i < replies.size(); ++i) {
+            if (i) out.push_back(',');
+            out += replies[i];
+        }
+        out.push_back(']');
+        return out;
+    }
+
+    void reply_error(const std::shared_ptr<batch_collector>& batch, const std::optional<request_id>& id,
+                     const mcp::error& e) {
+        std::string out;
+        jsonrpc::serialize_error(out, id, e, id_style.load(std::memory_order_relaxed));
+        reply(batch, std::move(out));
+    }
+
+    // ---------------------------------------------------------------- input
+    void on_message(std::string_view text) {
+        if (tracing) trace(trace_event::direction::in, text);
+        boost::system::error_code ec;
+        auto parsed = parse_json(text, ec);
+        if (!parsed) {
+            reply_error(nullptr, std::nullopt,
+                        mcp::error(error_code::parse_error, "Parse error: " + ec.message()));
+            return;
+        }
+        if (parsed->is_array()) {
+            on_batch(std::move(parsed->get_array()));
+            return;
+        }
+        dispatch(std::move(*parsed), nullptr);
+    }
+
+    void on_batch(json::array&& elements) {
+        if (!batches_allowed.load(std::memory_order_relaxed)) {
+            reply_error(nullptr, std::nullopt,
+                        mcp::error(error_code::invalid_request,
+                                   "Invalid Request: JSON-RPC batches are not accepted (only protocol "
+                                   "revision 2025-03-26 allows them)"));
+            return;
+        }
+        if (elements.empty()) {
+            reply_error(nullptr, std::nullopt, mcp::error(error_code::invalid_request, "Invalid Request: empty batch"));
+            return;
+        }
+        auto batch = std::make_shared<batch_collector>();
+        // Classify every element first and count those that get a reply, so that an early reply
+        // cannot complete the batch before the rest is dispatched.
+        std::vector<jsonrpc::classify_result> items;
+        items.reserve(elements.size());
+        for (auto& e : elements) {
+            items.push_back(jsonrpc::classify(std::move(e)));
+            const auto& c = items.back();
+            if (!c.msg || std::holds_alternative<jsonrpc::request>(*c.msg)) ++batch->outstanding;
+        }
+        const bool expects_replies = batch->outstanding > 0;
+        for (auto& c : items) dispatch(std::move(c), expects_replies ? batch : nullptr);
+        if (!expects_replies) return;
+        std::string joined;
+        {
+            std::lock_guard lock(batch->mu);
+            batch->sealed = true;
+            if (batch->outstanding != 0) return;
+            joined = join_batch(batch->replies);
+        }
+        send_raw(std::move(joined));
+    }
+
+    void dispatch(json::value&& v, const std::shared_ptr<batch_collector>& batch) {
+        dispatch(jsonrpc::classify(std::move(v)), batch);
+    }
+
+    void dispatch(jsonrpc::classify_result&& c, const std::shared_ptr<batch_collector>& batch) {
+        if (!c.msg) {
+            reply_error(batch, c.id, *c.err);
+            return;
+        }
+        std::visit(
+            [&](auto&& m) {
+                using T = std::decay_t<decltype(m)>;
+                if constexpr (std::is_same_v<T, jsonrpc::request>) on_request(std::move(m), batch);
+                else if constexpr (std::is_same_v<T, jsonrpc::notification>) on_notification(std::move(m));
+                else if constexpr (std::is_same_v<T, jsonrpc::response>) on_response(m.id, std::move(m.result), std::nullopt);
+                else on_error_response(std::move(m));
+            },
+            std::move(*c.msg));
+    }
+
+    void on_request(jsonrpc::request&& req, const std::shared_ptr<batch_collector>& batch) {
+        std::shared_ptr<const request_filter> f;
+        std::shared_ptr<const request_handler> handler;
+        {
+            std::shared_lock lock(handlers_mu);
+            f = filter;
+            auto it = request_handlers.find(req.method);
+            if (it != request_handlers.end()) handler = it->second;
+        }
+        if (f && *f) {
+            if (auto rejected = (*f)(req.method)) {
+                reply_error(batch, req.id, *rejected);
+                return;
+            }
+        }
+        if (!handler && req.method == "ping") { // answered here, never queued behind handlers
+            std::string out;
+            jsonrpc::serialize_result(out, req.id, json::object());
+            reply(batch, std::move(out));
+            return;
+        }
+        if (!handler) {
+            reply_error(batch, req.id,
+                        mcp::error(error_code::method_not_found, "Method not found: " + req.method));
+            return;
+        }
+        cancellation_source source;
+        {
+            std::lock_guard lock(in_mu);
+            if (in_flight.size() >= opts.max_in_flight_requests) {
+                reply_error(batch, req.id,
+                            mcp::error(error_code::internal_error,
+                                       "Too many requests in progress (limit " +
+                                           std::to_string(opts.max_in_flight_requests) + "); retry later"));
+                return;
+            }
+            if (!in_flight.emplace(req.id, source).second) {
+                reply_error(batch, req.id,
+                            mcp::error(error_code::invalid_request,
+                                       "Invalid Request: id " + jsonrpc::id_to_string(req.id) +
+                                           " is already used by a request in progress"));
+                return;
+            }
+        }
+        auto s = self.lock();
+        if (!s) return;
+        exec->post([this, s = std::move(s), req = std::move(req), batch, handler = std::move(handler),
+                    source = std::move(source)]() mutable {
+            run_handler(std::move(s), std::move(req), batch, *handler, source);
+        });
+    }
+
+    void run_handler(std::shared_ptr<session> s, jsonrpc::request&& req, const std::shared_ptr<batch_collector>& batch,
+                     const request_handler& handler, cancellation_source& source) {
+        json::object params = req.params.is_object() ? std::move(req.params.get_object()) : json::object();
+        std::string out;
+        {
+            request_context ctx(s, req.id, std::move(req.method), std::move(params), source.token());
+            try {
+                json::value result = handler(ctx);
+                jsonrpc::serialize_result(out, req.id, result);
+            } catch (const mcp::error& e) {
+                jsonrpc::serialize_error(out, req.id, e);
+            } catch (const std::exception& e) {
+                log_internal("handler for " + std::string(ctx.method()) + " threw: " + e.what());
+                jsonrpc::serialize_error(out, req.id, mcp::error(error_code::internal_error, "Internal error"));
+            } catch (...) {
+                jsonrpc::serialize_error(out, req.id, mcp::error(error_code::internal_error, "Internal error"));
+            }
+        }
+        {
+            std::lock_guard lock(in_mu);
+            in_flight.erase(req.id);
+        }
+        // A cancelled request gets no response (the requester has stopped waiting) unless it is
+        // part of a batch, whose array must stay complete.
+        if (source.is_cancelled() && !batch) return;
+        reply(batch, std::move(out));
+    }
+
+    void log_internal(const std::string& what) {
+        std::string line = "mcpxx";
+        if (!opts.name.empty()) line += "[" + opts.name + "]";
+        line += ": " + what + "\n";
+        std::fwrite(line.data(), 1, line.size(), stderr);
+    }
+
+    void on_notification(jsonrpc::notification&& n) {
+        const json::object empty;
+        const json::object& params = n.params.is_object() ? n.params.get_object() : empty;
+        if (n.method == "notifications/cancelled") {
+            on_cancelled(params);
+            return; // the engine's own business; never queued behind other notifications
+        }
+        if (n.method == "notifications/progress") {
+            on_progress(params);
+            return;
+        }
+        std::shared_ptr<const notification_handler> handler;
+        {
+            std::shared_lock lock(handlers_mu);
+            auto it = notification_handlers.find(n.method);
+            if (it != notification_handlers.end()) handler = it->second;
+        }
+        if (!handler) return; // unknown notifications are ignored, as JSON-RPC requires
+        auto s = self.lock();
+        notifications.post([s, handler, n = std::move(n)]() {
+            static const json::object no_params;
+            try {
+                (*handler)(n.params.is_object() ? n.params.get_object() : no_params);
+            } catch (...) {
+                // A failing notification handler has no one to answer; keep going.
+            }
+        });
+    }
+
+    void on_cancelled(const json::object& params) {
+        const auto* id_v = params.if_contains("requestId");
+        if (!id_v) return;
+        std::optional<request_id> id;
+        if (id_v->is_string()) id = request_id(std::string(id_v->get_string()));
+        else if (auto i = find_int(params, "requestId")) id = request_id(*i);
+        if (!id) return;
+        std::string reason(find_string(params, "reason").value_or(""));
+        cancellation_source source;
+        {
+            std::lock_guard lock(in_mu);
+            auto it = in_flight.find(*id);
+            if (it == in_flight.end()) return; // finished already, or unknown: ignore (race-safe)
+            source = it->second;
+        }
+        source.cancel(reason.empty() ? "cancelled by the peer" : reason);
+    }
+
+    void on_progress(const json::object& params) {
+        auto token = find_int(params, "progressToken");
+        auto progress = find_number(params, "progress");
+        if (!token || !progress) return;
+        progress_update u;
+        u.progress = *progress;
+        u.total = find_number(params, "total");
+        if (auto m = find_string(params, "message")) u.message = std::string(*m);
+        std::function<void(const progress_update&)> cb;
+        {
+            std::lock_guard lock(out_mu);
+            auto it = pending.find(*token);
+            if (it == pending.end()) return;
+            auto& p = it->second;
+            if (p.reset_on_progress) p.deadline = std::min(clock_type::now() + p.timeout, p.hard_deadline);
+            cb = p.on_progress;
+        }
+        if (cb) {
+            auto s = self.lock();
+            notifications.post([s, cb = std::move(cb), u = std::move(u)] { cb(u); });
+        }
+    }
+
+    void on_response(const request_id& id, json::value&& result, std::optional<mcp::error> err) {
+        const auto* num = std::get_if<std::int64_t>(&id);
+        if (!num) return; // we only ever send integer ids
+        pending_request p;
+        {
+            std::lock_guard lock(out_mu);
+            auto it = pending.find(*num);
+            if (it == pending.end()) return; // late (timed out, cancelled) or unknown: ignore
+            p = std::move(it->second);
+            pending.erase(it);
+        }
+        if (p.timer) detail::timer_service::instance().cancel(p.timer);
+        response_outcome o;
+        if (err) o.error = std::move(err);
+        else o.result = std::move(result);
+        p.done(std::move(o));
+    }
+
+    void on_error_response(jsonrpc::error_response&& e) {
+        if (!e.id) {
+            log_internal(std::string("peer reported an error without id: ") + e.err.what());
+            return;
+        }
+        on_response(*e.id, nullptr, std::move(e.err));
+    }
+
+    // ---------------------------------------------------------------- outgoing requests
+    void start_request(std::string method, json::value params, request_options options,
+                       std::function<void(response_outcome)> done) {
+        if (closed.load(std::memory_order_acquire)) {
+            done({nullptr, mcp::error(error_code::connection_closed, "Connection closed")});
+            return;
+        }
+        const std::int64_t id = next_id.fetch_add(1, std::memory_order_relaxed);
+        if (options.on_progress) {
+            if (!params.is_object()) params = json::object();
+            auto& meta = params.get_object()["_meta"];
+            if (!meta.is_object()) meta = json::object();
+            meta.get_object()["progressToken"] = id;
+        }
+        const auto now = clock_type::now();
+        pending_request p;
+        p.done = std::move(done);
+        p.on_progress = std::move(options.on_progress);
+        p.timeout = options.timeout.value_or(opts.request_timeout);
+        p.hard_deadline = now + options.max_total_timeout.value_or(std::max(opts.max_request_timeout, p.timeout));
+        p.deadline = std::min(now + p.timeout, p.hard_deadline);
+        p.reset_on_progress = options.reset_timeout_on_progress;
+        const auto deadline = p.deadline;
+        {
+            std::lock_guard lock(out_mu);
+            pending.emplace(id, std::move(p));
+        }
+        arm_timer(id, deadline);
+        if (options.cancel.can_be_cancelled()) {
+            std::weak_ptr<session> weak = self;
+            auto token = options.cancel;
+            token.on_cancel([weak, id, token] {
+                if (auto s = weak.lock()) s->impl_->abandon(id, error_code::request_cancelled, token.reason().empty() ? "Request cancelled" : token.reason());
+            });
+        }
+        std::string out;
+        jsonrpc::serialize_request(out, request_id(id), method, params);
+        send_raw(std::move(out));
+        // A close that raced with the insertion above must still fail the request.
+        if (closed.load(std::memory_order_acquire)) abandon(id, error_code::connection_closed, "Connection closed");
+    }
+
+    void arm_timer(std::int64_t id, clock_type::time_point when) {
+        std::weak_ptr<session> weak = self;
+        auto t = detail::timer_service::instance().schedule(when, [weak, id] {
+            if (auto s = weak.lock()) s->impl_->on_timer(id);
+        });
+        std::lock_guard lock(out_mu);
+        auto it = pending.find(id);
+        if (it != pending.end()) it->second.timer = t;
+        else detail::timer_service::instance().cancel(t);
+    }
+
+    void on_timer(std::int64_t id) {
+        clock_type::time_point deadline;
+        std::chrono::milliseconds timeout{};
+        {
+            std::lock_guard lock(out_mu);
+            auto it = pending.find(id);
+            if (it == pending.end()) return;
+            it->second.timer = 0;
+            deadline = it->second.deadline;
+            timeout = it->second.timeout;
+        }
+        if (clock_type::now() < deadline) { // progress moved the deadline: wait longer
+            arm_timer(id, deadline);
+            return;
+        }
+        abandon(id, error_code::request_timeout,
+                "Request timed out after " + std::to_string(timeout.count()) + " ms");
+    }
+
+    // Give up on an outgoing request: tell the peer, fail the caller.
+    void abandon(std::int64_t id, int code, std::string reason) {
+        pending_request p;
+        {
+            std::lock_guard lock(out_mu);
+            auto it = pending.find(id);
+            if (it == pending.end()) return;
+            p = std::move(it->second);
+            pending.erase(it);
+        }
+        if (p.timer) detail::timer_service::instance().cancel(p.timer);
+        if (code != error_code::connection_closed) {
+            json::object params{{"requestId", id}, {"reason", reason}};
+            std::string out;
+            jsonrpc::serialize_notification(out, "notifications/cancelled", params);
+            send_raw(std::move(out));
+        }
+        p.done({nullptr, mcp::error(code, std::move(reason))});
+    }
+
+    // ---------------------------------------------------------------- closing
+    void on_transport_closed() {
+        if (closed.exchange(true)) {
+            finish_close();
+            return;
+        }
+        finish_close();
+    }
+
+    void finish_close() {
+        {
+            std::lock_guard lock(close_mu);
+            if (close_done) return;
+            close_done = true;
+        }
+        std::vector<std::int64_t> ids;
+        {
+            std::lock_guard lock(out_mu);
+            for (auto& [id, p] : pending) ids.push_back(id);
+        }
+        for (auto id : ids) abandon(id, error_code::connection_closed, "Connection closed");
+        std::vector<cancellation_source> running;
+        {
+            std::lock_guard lock(in_mu);
+            for (auto& [id, src] : in_flight) running.push_back(src);
+        }
+        for (auto& src : running) src.cancel("connection closed");
+        std::vector<std::function<void()>> callbacks;
+        {
+            std::lock_guard lock(close_mu);
+            callbacks.swap(close_callbacks);
+        }
+        for (auto& cb : callbacks) {
+            try {
+                cb();
+            } catch (...) {
+            }
+        }
+        {
+            std::lock_guard lock(close_mu);
+            close_cv.notify_all();
+        }
+    }
+};
+
+// ==================================================================== request_context
+
+request_context::request_context(std::shared_ptr<session> s, jsonrpc::request_id id, std::string method,
+                                 json::object params, cancellation_token cancel)
+    : session_(std::move(s)), id_(std::move(id)), method_(std::move(method)), params_(std::move(params)),
+      cancel_(std::move(cancel)) {
+    if (const auto* m = meta())
+        if (const auto* t = m->if_contains("progressToken"); t && (t->is_string() || t->is_int64() || t->is_uint64()))
+            progress_token_ = *t;
+}
+
+const json::object* request_context::meta() const noexcept { return find_object(params_, "_meta"); }
+
+void request_context::report_progress(double progress, std::optional<double> total,
+                                      std::optional<std::string> message) const {
+    if (progress_token_.is_null()) return;
+    json::object p{{"progressToken", progress_token_}, {"progress", progress}};
+    if (total) p["total"] = *total;
+    // `message` arrived in 2025-03-26; older peers never see it.
+    const auto rev = session_->protocol_revision();
+    if (message && (!rev || *rev >= revision::v2025_03_26)) p["message"] = *message;
+    session_->notify("notifications/progress", std::move(p));
+}
+
+// ==================================================================== session
+
+session::session(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
+
+std::shared_ptr<session> session::create(transport_ptr transport, session_options options) {
+    auto exec = options.handler_executor ? options.handler_executor : default_executor();
+    auto p = std::make_unique<impl>(std::move(exec));
+    p->transport = std::move(transport);
+    p->tracing = options.trace || detail::trace_enabled_by_environment();
+    p->opts = std::move(options);
+    std::shared_ptr<session> s(new session(std::move(p)));
+    s->impl_->self = s;
+    return s;
+}
+
+session::~session() {
+    impl_->closed.store(true);
+    if (impl_->transport) impl_->transport->close();
+    impl_->finish_close();
+}
+
+void session::set_request_handler(std::string method, request_handler handler) {
+    std::unique_lock lock(impl_->handlers_mu);
+    if (handler) impl_->request_handlers[std::move(method)] = std::make_shared<const request_handler>(std::move(handler));
+    else impl_->request_handlers.erase(method);
+}
+
+void session::set_notification_handler(std::string method, notification_handler handler) {
+    std::unique_lock lock(impl_->handlers_mu);
+    if (handler)
+        impl_->notification_handlers[std::move(method)] = std::make_shared<const notification_handler>(std::move(handler));
+    else impl_->notification_handlers.erase(method);
+}
+
+void session::set_request_filter(request_filter filter) {
+    std::unique_lock lock(impl_->handlers_mu);
+    impl_->filter = filter ? std::make_shared<const request_filter>(std::move(filter)) : nullptr;
+}
+
+void session::on_close(std::function<void()> callback) {
+    {
+        std::lock_guard lock(impl_->close_mu);
+        if (!impl_->close_done) {
+            impl_->close_callbacks.push_back(std::move(callback));
+            return;
+        }
+    }
+    callback();
+}
+
+void session::start() {
+    if (impl_->started.exchange(true)) return;
+    std::weak_ptr<session> weak = shared_from_this();
+    impl_->transport->set_max_message_size(impl_->opts.max_message_size);
+    transport_handler h;
+    h.on_message = [weak](std::string_view text) {
+        if (auto s = weak.lock()) s->impl_->on_message(text);
+    };
+    h.on_error = [weak](std::string_view what) {
+        auto s = weak.lock();
+        if (!s) return;
+        // A framing problem (oversize or truncated message): the id cannot be read, so the
+        // peer gets an id-less error and the session goes on.
+        s->impl_->reply_error(nullptr, std::nullopt, mcp::error(error_code::invalid_request, std::string(what)));
+    };
+    h.on_close = [weak] {
+        if (auto s = weak.lock()) s->impl_->on_transport_closed();
+    };
+    impl_->transport->start(std::move(h));
+}
+
+void session::close() {
+    if (!impl_->closed.exchange(true)) impl_->transport->close();
+    impl_->finish_close();
+}
+
+bool session::is_closed() const noexcept { return impl_->closed.load(std::memory_order_acquire); }
+
+void session::wait_closed() {
+    std::unique_lock lock(impl_->close_mu);
+    impl_->close_cv.wait(lock, [&] { return impl_->close_done; });
+}
+
+void session::async_request(std::string method, json::value params, request_options options,
+                            std::function<void(response_outcome)> done) {
+    impl_->start_request(std::move(method), std::move(params), std::move(options), std::move(done));
+}
+
+std::future<json::value> session::request(std::string method, json::value params, request_options options) {
+    auto promise = std::make_shared<std::promise<json::value>>();
+    auto future = promise->get_future();
+    impl_->start_request(std::move(method), std::move(params), std::move(options),
+                         [promise](response_outcome o) {
+                             if (o.ok()) promise->set_value(std::move(o.result));
+                             else promise->set_exception(std::make_exception_ptr(std::move(*o.error)));
+                         });
+    return future;
+}
+
+json::value session::call(std::string method, json::value params, request_options options) {
+    return request(std::move(method), std::move(params), std::move(options)).get();
+}
+
+void session::notify(std::string method, json::value params) {
+    std::string out;
+    jsonrpc::serialize_notification(out, method, params);
+    impl_->send_raw(std::move(out));
+}
+
+void session::set_protocol_revision(revision r) noexcept {
+    impl_->revision_value.store(static_cast<int>(r));
+    impl_->batches_allowed.store(allows_batches(r));
+    impl_->id_style.store(omits_unknown_error_id(r) ? jsonrpc::unknown_id_style::omit : jsonrpc::unknown_id_style::null);
+}
+
+std::optional<revision> session::protocol_revision() const noexcept {
+    const int v = impl_->revision_value.load();
+    if (v < 0) return std::nullopt;
+    return static_cast<revision>(v);
+}
+
+void session::set_batches_allowed(bool allowed) noexcept { impl_->batches_allowed.store(allowed); }
+void session::set_unknown_id_style(jsonrpc::unknown_id_style style) noexcept { impl_->id_style.store(style); }
+const session_options& session::options() const noexcept { return impl_->opts; }
+
+std::size_t session::in_flight_incoming() const {
+    std::lock_guard lock(impl_->in_mu);
+    return impl_->in_flight.size();
+}
+
+std::size_t session::pending_outgoing() const {
+    std::lock_guard lock(impl_->out_mu);
+    return impl_->pending.size();
+}
+
+} // namespace mcp
