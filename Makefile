@@ -1,0 +1,76 @@
+# mcpxx - the two commands of the README, plus a few conveniences.
+#
+#   make run      install dependencies, build (Release, build/), run $(RUN_CMD)
+#   make test     install dependencies, Release build + ctest, ASan/UBSan build + ctest,
+#                 find_package consumer test; ends with "N passed, N failed"
+#   make build    install dependencies and build Release in build/
+#   make bench    build Release and run every program in build/bench/
+#   make format   clang-format -i on all C++ sources (format-check: report only)
+#   make deps     scripts/install-deps only
+#   make clean    remove build/ and build-asan/ (distclean: also tests/interop/node_modules)
+#
+# Variables: JOBS (2), BUILD_DIR (build), ASAN_DIR (build-asan), WERROR (ON), CMAKE_ARGS,
+#   RUN_CMD (the program `make run` starts), RUN_ARGS; for `make test`: ASAN=0 / PACKAGE=0 /
+#   DEPS=0 skip a stage, CTEST_ARGS (e.g. CTEST_ARGS="-L unit").
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+JOBS      ?= 2
+BUILD_DIR ?= build
+ASAN_DIR  ?= build-asan
+WERROR    ?= ON
+RUN_CMD   ?= ./$(BUILD_DIR)/demo_client
+RUN_ARGS  ?=
+CLANG_FORMAT ?= clang-format
+
+export JOBS BUILD_DIR ASAN_DIR WERROR CMAKE_ARGS CTEST_ARGS ASAN PACKAGE DEPS
+# ccache: a fresh clone at another path still hits the cache (paths made relative to the repo).
+export CCACHE_BASEDIR   ?= $(CURDIR)
+export CCACHE_NOHASHDIR ?= 1
+
+FORMAT_DIRS := include src apps examples tests bench fuzz
+
+.PHONY: all deps build run test bench format format-check clean distclean help
+
+all: build
+
+help:
+	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	@scripts/cmake-build $(BUILD_DIR) Release
+
+run: build
+	$(RUN_CMD) $(RUN_ARGS)
+
+test:
+	@scripts/run-tests
+
+bench: build
+	@set -e; shopt -s nullglob; ran=0; \
+	for b in $(BUILD_DIR)/bench/*; do \
+	  if [[ -f "$$b" && -x "$$b" ]]; then echo "==== $$b"; "$$b"; ran=1; fi; \
+	done; \
+	if [[ $$ran == 0 ]]; then echo "no benchmark programs in $(BUILD_DIR)/bench/"; fi
+
+# Every C/C++ source and header we own (no build trees, no node_modules).
+format_files = $(shell find $(FORMAT_DIRS) -type d \( -name node_modules -o -name 'build*' \) -prune -o \
+	-type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.ipp' -o -name '*.cc' \) -print 2>/dev/null)
+
+format:
+	@command -v $(CLANG_FORMAT) >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }
+	@files="$(format_files)"; [[ -z "$$files" ]] || $(CLANG_FORMAT) -i $$files
+
+format-check:
+	@command -v $(CLANG_FORMAT) >/dev/null || { echo "clang-format not found (apt-get install clang-format)"; exit 1; }
+	@files="$(format_files)"; [[ -z "$$files" ]] || $(CLANG_FORMAT) --dry-run -Werror $$files
+
+clean:
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+
+distclean: clean
+	rm -rf tests/interop/node_modules

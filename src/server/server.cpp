@@ -1,0 +1,338 @@
+// mcp::server: registries, connecting peers, the initialize handshake and lifecycle gating.
+#include <mcp/server/server.hpp>
+
+#include "server/server_state.hpp"
+
+
+namespace mcp {
+
+server::server(server_options options) : impl_(std::make_shared<impl>()) {
+    impl_->opts = std::move(options);
+    if (impl_->opts.revisions.empty()) impl_->opts.revisions.push_back(latest_initialize_revision);
+    if (impl_->opts.page_size == 0) impl_->opts.page_size = 100;
+    if (impl_->opts.session.name.empty()) impl_->opts.session.name = impl_->opts.info.name;
+}
+
+server::~server() {
+    for (auto& s : impl_->live_sessions()) s->close();
+}
+
+const server_options& server::options() const noexcept { return impl_->opts; }
+
+// ------------------------------------------------------------------ registries
+
+void server::add_tool(tool definition, tool_handler handler) {
+    {
+        std::unique_lock lock(impl_->mu);
+        auto name = definition.name;
+        impl_->tools[name] = {std::move(definition), std::make_shared<const tool_handler>(std::move(handler))};
+    }
+    impl_->broadcast_list_changed(impl::feature::tools);
+}
+
+bool server::remove_tool(const std::string& name) {
+    {
+        std::unique_lock lock(impl_->mu);
+        if (!impl_->tools.erase(name)) return false;
+    }
+    impl_->broadcast_list_changed(impl::feature::tools);
+    return true;
+}
+
+void server::add_resource(resource definition, resource_reader reader) {
+    {
+        std::unique_lock lock(impl_->mu);
+        auto uri = definition.uri;
+        impl_->resources[uri] = {std::move(definition), std::make_shared<const resource_reader>(std::move(reader))};
+    }
+    impl_->broadcast_list_changed(impl::feature::resources);
+}
+
+bool server::remove_resource(const std::string& uri) {
+    {
+        std::unique_lock lock(impl_->mu);
+        if (!impl_->resources.erase(uri)) return false;
+    }
+    impl_->broadcast_list_changed(impl::feature::resources);
+    return true;
+}
+
+void server::add_resource_template(resource_template definition, template_reader reader,
+                                   std::map<std::string, completion_handler> completers) {
+    {
+        std::unique_lock lock(impl_->mu);
+        auto key = definition.uri_template;
+        impl_->templates[key] = {std::move(definition), std::make_shared<const template_reader>(std::move(reader)),
+                                 std::move(completers)};
+    }
+    impl_->broadcast_list_changed(impl::feature::resources);
+}
+
+bool server::remove_resource_template(const std::string& uri_template) {
+    {
+        std::unique_lock lock(impl_->mu);
+        if (!impl_->templates.erase(uri_template)) return false;
+    }
+    impl_->broadcast_list_changed(impl::feature::resources);
+    return true;
+}
+
+void server::add_prompt(prompt definition, prompt_handler handler, std::map<std::string, completion_handler> completers) {
+    {
+        std::unique_lock lock(impl_->mu);
+        auto name = definition.name;
+        impl_->prompts[name] = {std::move(definition), std::make_shared<const prompt_handler>(std::move(handler)),
+                                std::move(completers)};
+    }
+    impl_->broadcast_list_changed(impl::feature::prompts);
+}
+
+bool server::remove_prompt(const std::string& name) {
+    {
+        std::unique_lock lock(impl_->mu);
+        if (!impl_->prompts.erase(name)) return false;
+    }
+    impl_->broadcast_list_changed(impl::feature::prompts);
+    return true;
+}
+
+void server::notify_resource_updated(const std::string& uri) {
+    for (auto& s : impl_->live_sessions()) {
+        if (!s->initialized() || !s->subscribed(uri)) continue;
+        s->rpc().notify("notifications/resources/updated", json::object{{"uri", uri}});
+    }
+}
+
+void server::log(logging_level level, json::value data, std::optional<std::string> logger) {
+    for (auto& s : impl_->live_sessions())
+        if (s->initialized()) s->log(level, data, logger);
+}
+
+void server::on_roots_list_changed(std::function<void(server_session&)> callback) {
+    std::lock_guard lock(impl_->sessions_mu);
+    impl_->roots_changed_callbacks.push_back(std::move(callback));
+}
+
+void server::on_initialized(std::function<void(server_session&)> callback) {
+    std::lock_guard lock(impl_->sessions_mu);
+    impl_->initialized_callbacks.push_back(std::move(callback));
+}
+
+std::vector<std::shared_ptr<server_session>> server::impl::live_sessions() const {
+    std::lock_guard lock(sessions_mu);
+    std::vector<std::shared_ptr<server_session>> out;
+    out.reserve(sessions.size());
+    for (auto& [k, s] : sessions) out.push_back(s);
+    return out;
+}
+
+std::vector<std::shared_ptr<server_session>> server::sessions() const { return impl_->live_sessions(); }
+
+void server::impl::broadcast_list_changed(feature f) {
+    const char* method = f == feature::tools       ? "notifications/tools/list_changed"
+                         : f == feature::resources ? "notifications/resources/list_changed"
+                                                   : "notifications/prompts/list_changed";
+    for (auto& s : live_sessions()) {
+        auto& st = s->internal_state();
+        bool declared;
+        {
+            std::lock_guard lock(st.mu);
+            if (!st.initialize_done) continue;
+            declared = f == feature::tools       ? st.declared.tools
+                       : f == feature::resources ? st.declared.resources
+                                                 : st.declared.prompts;
+        }
+        if (declared) s->rpc().notify(method);
+    }
+}
+
+// ------------------------------------------------------------------ capabilities
+
+declared_features server::impl::declared_now() const {
+    declared_features d;
+    std::shared_lock lock(mu);
+    d.tools = !tools.empty() || opts.always_declare_tools;
+    d.resources = !resources.empty() || !templates.empty() || opts.always_declare_resources;
+    d.resources_subscribe = d.resources;
+    d.prompts = !prompts.empty() || opts.always_declare_prompts;
+    d.logging = opts.declare_logging;
+    for (auto& [k, p] : prompts) d.completions = d.completions || !p.completers.empty();
+    for (auto& [k, t] : templates) d.completions = d.completions || !t.completers.empty();
+    d.experimental = opts.experimental;
+    return d;
+}
+
+json::object capabilities_json(const declared_features& d, revision r) {
+    json::object caps;
+    if (!d.experimental.empty()) caps["experimental"] = d.experimental;
+    if (d.logging) caps["logging"] = json::object();
+    if (d.completions && defines(r, field::completions_capability)) caps["completions"] = json::object();
+    if (d.prompts) caps["prompts"] = json::object{{"listChanged", true}};
+    if (d.resources) caps["resources"] = json::object{{"subscribe", d.resources_subscribe}, {"listChanged", true}};
+    if (d.tools) caps["tools"] = json::object{{"listChanged", true}};
+    return caps;
+}
+
+// ------------------------------------------------------------------ connecting
+
+std::shared_ptr<server_session> server::connect(transport_ptr transport) {
+    auto rpc = session::create(std::move(transport), impl_->opts.session);
+    auto st = std::make_shared<server_session::state>();
+    auto ss = std::make_shared<server_session>(rpc, st);
+    {
+        std::lock_guard lock(impl_->sessions_mu);
+        impl_->sessions[ss.get()] = ss;
+    }
+    std::weak_ptr<impl> weak_server = impl_;
+    const server_session* key = ss.get();
+    rpc->on_close([weak_server, key] {
+        if (auto srv = weak_server.lock()) {
+            std::shared_ptr<server_session> dropped;
+            std::lock_guard lock(srv->sessions_mu);
+            auto it = srv->sessions.find(key);
+            if (it != srv->sessions.end()) {
+                dropped = std::move(it->second);
+                srv->sessions.erase(it);
+            }
+        }
+    });
+    impl_->install_handlers(ss);
+    rpc->start();
+    return ss;
+}
+
+void server::serve(transport_ptr transport) {
+    auto ss = connect(std::move(transport));
+    auto rpc = ss->rpc_ptr();
+    ss.reset();
+    rpc->wait_closed();
+}
+
+// ------------------------------------------------------------------ lifecycle
+
+namespace {
+
+// Which declared capability a client->server method needs; nullptr for lifecycle methods.
+const char* capability_needed(std::string_view method) {
+    if (method.rfind("tools/", 0) == 0) return "tools";
+    if (method == "resources/subscribe" || method == "resources/unsubscribe") return "resources.subscribe";
+    if (method.rfind("resources/", 0) == 0) return "resources";
+    if (method.rfind("prompts/", 0) == 0) return "prompts";
+    if (method == "logging/setLevel") return "logging";
+    if (method == "completion/complete") return "completions";
+    return nullptr;
+}
+
+bool declares(const declared_features& c, std::string_view cap) {
+    if (cap == "tools") return c.tools;
+    if (cap == "resources") return c.resources;
+    if (cap == "resources.subscribe") return c.resources && c.resources_subscribe;
+    if (cap == "prompts") return c.prompts;
+    if (cap == "logging") return c.logging;
+    if (cap == "completions") return c.completions;
+    return true;
+}
+
+} // namespace
+
+void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
+    auto& rpc = ss->rpc();
+    std::weak_ptr<impl> weak_server = shared_from_this();
+    std::weak_ptr<server_session> weak_session = ss;
+    auto st = ss->state_ptr();
+
+    // Lifecycle gating: before initialize only initialize and ping; afterwards only the methods
+    // of declared capabilities.
+    rpc.set_request_filter([st](std::string_view method) -> std::optional<error> {
+        if (method == "initialize" || method == "ping") return std::nullopt;
+        std::lock_guard lock(st->mu);
+        if (!st->initialize_done)
+            return error(error_code::invalid_request,
+                         "Invalid Request: the session is not initialized; send initialize first (got " +
+                             std::string(method) + ")");
+        if (const char* cap = capability_needed(method); cap && !declares(st->declared, cap))
+            return error(error_code::method_not_found, "Method not found: " + std::string(method) +
+                                                           " (the server does not offer '" + cap + "')");
+        return std::nullopt;
+    });
+
+    rpc.set_request_handler("initialize", [weak_server, weak_session, st](request_context& ctx) -> json::value {
+        auto srv = weak_server.lock();
+        auto ss = weak_session.lock();
+        if (!srv || !ss) throw error(error_code::internal_error, "server is shutting down");
+        const auto& p = ctx.params();
+        auto requested = find_string(p, "protocolVersion");
+        if (!requested) throw error(error_code::invalid_params, "Invalid params: initialize needs \"protocolVersion\" (a string)");
+        const auto* caps_v = p.if_contains("capabilities");
+        if (caps_v && !caps_v->is_object())
+            throw error(error_code::invalid_params, "Invalid params: \"capabilities\" must be an object");
+        const auto* info_v = p.if_contains("clientInfo");
+        if (!info_v) throw error(error_code::invalid_params, "Invalid params: initialize needs \"clientInfo\"");
+        auto info = from_json<implementation>(*info_v);
+        auto caps = caps_v ? from_json<client_capabilities>(*caps_v) : client_capabilities{};
+
+        // Echo the requested version when we speak it; otherwise counter-offer our newest.
+        revision chosen = latest_initialize_revision;
+        bool have_newest = false;
+        for (auto r : srv->opts.revisions) {
+            if (!is_initialize_era(r)) continue;
+            if (!have_newest || r > chosen) chosen = r;
+            have_newest = true;
+        }
+        if (auto wanted = parse_revision(*requested); wanted && is_initialize_era(*wanted))
+            for (auto r : srv->opts.revisions)
+                if (r == *wanted) chosen = r;
+
+        auto declared = srv->declared_now();
+        {
+            std::lock_guard lock(st->mu);
+            if (st->initialize_done) throw error(error_code::invalid_request, "Invalid Request: already initialized");
+            st->version = chosen;
+            st->client = std::move(info);
+            st->caps = std::move(caps);
+            st->caps_json = caps_v ? caps_v->get_object() : json::object();
+            st->declared = declared;
+            st->initialize_done = true;
+        }
+        ctx.peer().set_protocol_revision(chosen);
+        json::object result;
+        result["protocolVersion"] = to_string(chosen);
+        result["capabilities"] = capabilities_json(declared, chosen);
+        result["serverInfo"] = to_json(srv->opts.info, chosen);
+        if (srv->opts.instructions && chosen >= revision::v2025_03_26) result["instructions"] = *srv->opts.instructions;
+        return result;
+    });
+
+    rpc.set_notification_handler("notifications/initialized", [weak_server, weak_session, st](const json::object&) {
+        {
+            std::lock_guard lock(st->mu);
+            if (!st->initialize_done || st->initialized_notified) return;
+            st->initialized_notified = true;
+        }
+        auto srv = weak_server.lock();
+        auto ss = weak_session.lock();
+        if (!srv || !ss) return;
+        std::vector<std::function<void(server_session&)>> callbacks;
+        {
+            std::lock_guard lock(srv->sessions_mu);
+            callbacks = srv->initialized_callbacks;
+        }
+        for (auto& cb : callbacks) cb(*ss);
+    });
+
+    rpc.set_notification_handler("notifications/roots/list_changed", [weak_server, weak_session](const json::object&) {
+        auto srv = weak_server.lock();
+        auto ss = weak_session.lock();
+        if (!srv || !ss) return;
+        std::vector<std::function<void(server_session&)>> callbacks;
+        {
+            std::lock_guard lock(srv->sessions_mu);
+            callbacks = srv->roots_changed_callbacks;
+        }
+        for (auto& cb : callbacks) cb(*ss);
+    });
+
+    install_feature_handlers(ss);
+}
+
+} // namespace mcp
