@@ -162,8 +162,8 @@ void add_tools(mcp::server& server) {
 
     server.add_tool({.name = "get_resource_link", .description = "Return links to resources", .input_schema = schema({})},
                     [](const object&, mcp::context&) {
-                        return mcp::call_tool_result{.content = {mcp::link("test://static/resource/1", "Resource 1", "text/plain"),
-                                                                 mcp::link("test://static/resource/2", "Resource 2", "application/octet-stream")}};
+                        return mcp::call_tool_result{.content = {mcp::link_to("test://static/resource/1", "Resource 1", "text/plain"),
+                                                                 mcp::link_to("test://static/resource/2", "Resource 2", "application/octet-stream")}};
                     });
 
     server.add_tool({.name = "get_embedded_resource", .description = "Return an embedded resource", .input_schema = schema({})},

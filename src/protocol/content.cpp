@@ -301,8 +301,8 @@ content_block image(std::string data_base64, std::string mime_type) {
 content_block audio(std::string data_base64, std::string mime_type) {
     return audio_content{std::move(data_base64), std::move(mime_type), std::nullopt, std::nullopt};
 }
-content_block link(std::string uri, std::string name, std::optional<std::string> mime_type,
-                   std::optional<std::string> description) {
+content_block link_to(std::string uri, std::string name, std::optional<std::string> mime_type,
+                      std::optional<std::string> description) {
     resource_link l;
     l.uri = std::move(uri);
     l.name = std::move(name);

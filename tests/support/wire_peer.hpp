@@ -10,6 +10,7 @@
 #include <mcp/protocol/revision.hpp>
 
 #include <deque>
+#include <functional>
 
 namespace mcp::test {
 
@@ -17,12 +18,16 @@ class wire_peer {
 public:
     explicit wire_peer(std::shared_ptr<scripted_transport> t) : wire_(std::move(t)) {}
 
+    /// Called with (0, text) for every message received from the other side and (1, text) for
+    /// every message this peer sends: how schema tests see the whole conversation.
+    std::function<void(int, std::string_view)> observer;
+
     /// Send a request and return its whole response object (result or error).
     json::object request(std::string_view method, json::value params = nullptr) {
         const auto id = next_id_++;
         json::object msg{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
         if (!params.is_null()) msg["params"] = std::move(params);
-        wire_->inject(to_json(msg));
+        send(to_json(msg));
         return wait_response(id);
     }
     /// The result of a request; fails the test if it was an error.
@@ -37,7 +42,12 @@ public:
     void notify(std::string_view method, json::value params = nullptr) {
         json::object msg{{"jsonrpc", "2.0"}, {"method", method}};
         if (!params.is_null()) msg["params"] = std::move(params);
-        wire_->inject(to_json(msg));
+        send(to_json(msg));
+    }
+    /// Send raw text (seen by the observer).
+    void send(const std::string& text) {
+        if (observer) observer(1, text);
+        wire_->inject(text);
     }
     /// initialize + notifications/initialized; returns the initialize result.
     json::object initialize(revision r = latest_initialize_revision, json::object caps = {}) {
@@ -49,7 +59,7 @@ public:
     }
     json::object wait_response(std::int64_t id) {
         for (;;) {
-            auto v = wire_->next_json(std::chrono::milliseconds(5000));
+            auto v = receive(std::chrono::milliseconds(5000));
             if (v.is_null()) {
                 ADD_FAILURE() << "no response to request " << id;
                 return {};
@@ -74,7 +84,7 @@ public:
             }
         auto deadline = std::chrono::steady_clock::now() + timeout;
         while (std::chrono::steady_clock::now() < deadline) {
-            auto v = wire_->next_json(std::chrono::milliseconds(100));
+            auto v = receive(std::chrono::milliseconds(100));
             if (v.is_null()) continue;
             auto& o = v.as_object();
             if (o.contains("method") && o.at("method").as_string() == method) return o;
@@ -83,6 +93,13 @@ public:
         return std::nullopt;
     }
     scripted_transport& wire() { return *wire_; }
+
+    json::value receive(std::chrono::milliseconds timeout) {
+        auto text = wire_->next(timeout);
+        if (!text) return nullptr;
+        if (observer) observer(0, *text);
+        return json::parse(*text);
+    }
 
 private:
     std::shared_ptr<scripted_transport> wire_;

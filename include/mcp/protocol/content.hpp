@@ -155,8 +155,8 @@ content_block image(std::string data_base64, std::string mime_type);
 /// An audio block from base64 data.
 content_block audio(std::string data_base64, std::string mime_type);
 /// A resource_link block.
-content_block link(std::string uri, std::string name, std::optional<std::string> mime_type = std::nullopt,
-                   std::optional<std::string> description = std::nullopt);
+content_block link_to(std::string uri, std::string name, std::optional<std::string> mime_type = std::nullopt,
+                      std::optional<std::string> description = std::nullopt);
 /// An embedded text resource.
 content_block embedded_text(std::string uri, std::string text, std::optional<std::string> mime_type = std::nullopt);
 /// An embedded binary resource from base64 data.

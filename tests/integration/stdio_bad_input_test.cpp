@@ -1,0 +1,134 @@
+// The real echo_server binary fed real broken bytes over its stdin: each bad input gets the
+// right error (or a clean exit) and the server keeps serving.
+#include "support/raw_process.hpp"
+
+#include <mcp/json/json.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::string server = std::string(MCPXX_BINARY_DIR) + "/echo_server";
+const std::string init =
+    R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+    "\n"
+    R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+    "\n";
+
+std::string echo_call(int id, const std::string& text) {
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+           R"(,"method":"tools/call","params":{"name":"echo","arguments":{"text":)" + mcp::to_json(mcp::json::value(text)) + "}}}\n";
+}
+
+mcp::json::object parse(const std::optional<std::string>& line) {
+    EXPECT_TRUE(line) << "no reply";
+    if (!line) return {};
+    return mcp::json::parse(*line).as_object();
+}
+
+struct echo_process : ::testing::Test {
+    mcp::test::raw_process p{{server}};
+    void SetUp() override {
+        ASSERT_TRUE(p.write(init));
+        auto r = parse(p.read_line());
+        ASSERT_EQ(r.at("id"), 0);
+    }
+    void expect_alive(int id) {
+        ASSERT_TRUE(p.write(echo_call(id, "still here")));
+        auto r = parse(p.read_line());
+        EXPECT_EQ(r.at("id"), id);
+        EXPECT_EQ(r.at("result").at("content").at(0).at("text"), "still here");
+    }
+};
+
+TEST_F(echo_process, malformed_json_is_a_parse_error) {
+    p.write("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\n");
+    auto r = parse(p.read_line());
+    EXPECT_EQ(r.at("error").at("code"), -32700);
+    EXPECT_FALSE(r.contains("id"));
+    expect_alive(2);
+}
+
+TEST_F(echo_process, a_value_that_is_not_a_request_is_invalid) {
+    p.write("[1,2,3]\n\"hello\"\n{\"jsonrpc\":\"2.0\"}\n");
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(parse(p.read_line()).at("error").at("code"), -32600);
+    expect_alive(2);
+}
+
+TEST_F(echo_process, invalid_utf8_is_a_parse_error) {
+    p.write(std::string("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"\xc3\x28\"}}}\n"));
+    EXPECT_EQ(parse(p.read_line()).at("error").at("code"), -32700);
+    expect_alive(2);
+}
+
+TEST_F(echo_process, null_id_is_rejected) {
+    p.write(R"({"jsonrpc":"2.0","id":null,"method":"ping"})" "\n");
+    auto r = parse(p.read_line());
+    EXPECT_EQ(r.at("error").at("code"), -32600);
+    expect_alive(2);
+}
+
+TEST_F(echo_process, a_10_MiB_line_is_refused_and_the_server_goes_on) {
+    std::string big = echo_call(1, std::string(10u << 20, 'x'));
+    ASSERT_TRUE(p.write(big));
+    auto r = parse(p.read_line(10000ms));
+    EXPECT_EQ(r.at("error").at("code"), -32600);
+    EXPECT_NE(std::string(r.at("error").at("message").as_string()).find("exceeds"), std::string::npos);
+    expect_alive(2);
+}
+
+TEST_F(echo_process, unknown_tool_and_bad_arguments) {
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}})" "\n");
+    EXPECT_EQ(parse(p.read_line()).at("error").at("code"), -32602);
+    p.write(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}})" "\n");
+    EXPECT_EQ(parse(p.read_line()).at("result").at("isError"), true);
+    expect_alive(3);
+}
+
+TEST_F(echo_process, ten_thousand_pipelined_requests_all_answered) {
+    std::string burst;
+    for (int i = 1; i <= 10000; ++i) burst += echo_call(i, "m" + std::to_string(i));
+    ASSERT_TRUE(p.write(burst));
+    std::vector<bool> seen(10001, false);
+    for (int i = 0; i < 10000; ++i) {
+        auto line = p.read_line(10000ms);
+        ASSERT_TRUE(line) << "after " << i << " replies";
+        auto r = mcp::json::parse(*line).as_object();
+        const auto id = r.at("id").as_int64();
+        ASSERT_FALSE(seen[static_cast<std::size_t>(id)]);
+        seen[static_cast<std::size_t>(id)] = true;
+        EXPECT_EQ(r.at("result").at("content").at(0).at("text"), "m" + std::to_string(id));
+    }
+    expect_alive(20000);
+}
+
+TEST_F(echo_process, eof_in_the_middle_of_a_message_exits_cleanly) {
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/ca)");
+    p.close_stdin();
+    auto code = p.wait(5000ms);
+    ASSERT_TRUE(code);
+    EXPECT_EQ(*code, 0);
+}
+
+TEST(echo_process_lifecycle, exits_0_on_eof_and_writes_only_protocol_to_stdout) {
+    mcp::test::raw_process p{{server}};
+    p.write(init);
+    auto line = p.read_line();
+    ASSERT_TRUE(line);
+    EXPECT_EQ(mcp::json::parse(*line).at("result").at("serverInfo").at("name"), "echo");
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "\n");
+    ASSERT_TRUE(p.read_line());
+    p.close_stdin();
+    EXPECT_EQ(p.wait(), 0);
+    EXPECT_FALSE(p.read_line(100ms)); // nothing but replies was written
+}
+
+TEST(echo_process_lifecycle, requests_before_initialize_are_refused) {
+    mcp::test::raw_process p{{server}};
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "\n");
+    EXPECT_EQ(mcp::json::parse(*p.read_line()).at("error").at("code"), -32600);
+}
+
+} // namespace

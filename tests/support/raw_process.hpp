@@ -1,0 +1,40 @@
+// A child process driven byte by byte over pipes, for tests of what a real server binary does
+// with real (and deliberately broken) input.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcp::test {
+
+class raw_process {
+public:
+    explicit raw_process(std::vector<std::string> argv);
+    ~raw_process();
+    raw_process(const raw_process&) = delete;
+    raw_process& operator=(const raw_process&) = delete;
+
+    /// Write all bytes to the child's stdin (false if the pipe is closed).
+    bool write(std::string_view bytes);
+    /// Next line from the child's stdout (without the newline); nullopt on timeout or EOF.
+    std::optional<std::string> read_line(std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
+    /// Close stdin (EOF for the child).
+    void close_stdin();
+    /// Wait for the exit; the exit code, or -signal, or nullopt on timeout.
+    std::optional<int> wait(std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
+    int pid() const { return pid_; }
+    /// Everything the child wrote to stderr so far (drained on each call to read_line/wait).
+    const std::string& stderr_text();
+
+private:
+    void drain_stderr();
+    int pid_ = -1;
+    int in_ = -1, out_ = -1, err_ = -1;
+    std::string buffer_;
+    std::string stderr_;
+    std::optional<int> status_;
+};
+
+} // namespace mcp::test
