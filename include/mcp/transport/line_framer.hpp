@@ -1,0 +1,34 @@
+// mcp/transport/line_framer.hpp - newline-delimited framing with a size limit.
+//
+// Feed it bytes as they arrive; it hands out complete lines (without "\n" or a trailing "\r"),
+// skips empty lines, and discards a line longer than the limit without buffering it, reporting
+// it once. A 10 MiB line therefore costs no more memory than the limit.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+
+class line_framer {
+public:
+    explicit line_framer(std::size_t max_line = 4u << 20) : max_line_(max_line) {}
+    void set_max_line(std::size_t n) noexcept { max_line_ = n; }
+
+    /// Process `bytes`; calls on_line for each complete line and on_oversize(size) once per
+    /// discarded line (size = its length in bytes, known when its end arrives).
+    void feed(std::string_view bytes, const std::function<void(std::string_view)>& on_line,
+              const std::function<void(std::size_t)>& on_oversize);
+    /// True when bytes of an unfinished line are pending (EOF now would cut a message).
+    bool partial() const noexcept { return !pending_.empty() || discarding_; }
+
+private:
+    std::size_t max_line_;
+    std::string pending_;
+    bool discarding_ = false;
+    std::size_t discarded_ = 0;
+};
+
+} // namespace mcp

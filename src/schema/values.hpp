@@ -1,0 +1,24 @@
+// schema/values.hpp - JSON value helpers shared by the evaluator (see values.cpp).
+#pragma once
+
+#include "schema/node.hpp"
+
+#include <cstdint>
+#include <string>
+
+namespace mcp::schema::detail {
+
+/// "integer" for int64/uint64, "number" for doubles, ... (used in messages).
+const char* kind_name(const json::value& v) noexcept;
+/// A double with no fractional part counts as an integer (JSON Schema's data model).
+bool is_integral(const json::value& v) noexcept;
+/// The type_bit set `v` satisfies (an integer satisfies both integer and number).
+std::uint8_t type_bits_of(const json::value& v) noexcept;
+/// -1, 0, 1; exact when both are integers, else compared as doubles.
+int compare_numbers(const json::value& a, const json::value& b) noexcept;
+/// multipleOf with a relative tolerance for doubles (0.0075 is a multiple of 0.0001).
+bool is_multiple_of(const json::value& x, const json::value& m) noexcept;
+/// "string or null" for a type_bit set.
+std::string type_list(std::uint8_t bits);
+
+} // namespace mcp::schema::detail
