@@ -166,10 +166,10 @@ TEST_P(server_schema, every_emitted_message_conforms) {
     // list_changed
     srv->add_tool({.name = "late", .input_schema = obj_schema()}, [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
     EXPECT_TRUE(client.next_message("notifications/tools/list_changed"));
-    // errors of every kind
-    client.send("{oops");
-    client.send(R"({"jsonrpc":"2.0","id":"e1","method":"no/such/method"})");
-    client.send(R"({"jsonrpc":"2.0","id":"e2"})");
+    // errors of every kind (deliberately broken input is not recorded; the replies are)
+    client.wire().inject("{oops");
+    client.wire().inject(R"({"jsonrpc":"2.0","id":"e1","method":"no/such/method"})");
+    client.wire().inject(R"({"jsonrpc":"2.0","id":"e2"})");
     for (int i = 0; i < 3; ++i) (void)client.receive(std::chrono::milliseconds(2000));
 
     for (const auto& p : rec.problems()) ADD_FAILURE() << p;
