@@ -3,6 +3,7 @@
 #include <mcp/session/session.hpp>
 
 #include "session/serial_queue.hpp"
+#include "session/stall_watchdog.hpp"
 #include "session/timer_service.hpp"
 #include "session/trace.hpp"
 
@@ -19,6 +20,16 @@ using jsonrpc::request_id;
 using clock_type = std::chrono::steady_clock;
 
 namespace {
+
+// The stall slot of the session whose handler runs inline on this (reading) thread, if any.
+thread_local detail::stall_slot* t_inline_slot = nullptr;
+
+// Before this thread blocks on a response: if it is a reading thread running a handler inline,
+// let reading continue elsewhere (the response could not be read otherwise).
+void hand_off_if_inline() {
+    if (t_inline_slot && !t_inline_slot->handed_off.exchange(true) && t_inline_slot->hand_off)
+        t_inline_slot->hand_off();
+}
 
 // Collects the replies to the requests of one incoming batch and sends them as one array.
 struct batch_collector {
@@ -63,6 +74,7 @@ struct session::impl {
     std::atomic<std::int64_t> next_id{1};
 
     detail::serial_queue notifications; // incoming notifications, in order
+    std::shared_ptr<detail::stall_slot> stall;  // inline handlers of this session
     std::atomic<bool> started{false};
     std::atomic<bool> closed{false};
     std::mutex close_mu;
@@ -123,7 +135,7 @@ struct session::impl {
     }
 
     // ---------------------------------------------------------------- input
-    void on_message(std::string_view text) {
+    void on_message(std::string_view text, bool may_inline = false) {
         if (tracing) trace(trace_event::direction::in, text);
         boost::system::error_code ec;
         auto parsed = parse_json(text, ec);
@@ -136,7 +148,7 @@ struct session::impl {
             on_batch(std::move(parsed->get_array()));
             return;
         }
-        dispatch(std::move(*parsed), nullptr);
+        dispatch(jsonrpc::classify(std::move(*parsed)), nullptr, may_inline);
     }
 
     void on_batch(json::array&& elements) {
@@ -178,7 +190,8 @@ struct session::impl {
         dispatch(jsonrpc::classify(std::move(v)), batch);
     }
 
-    void dispatch(jsonrpc::classify_result&& c, const std::shared_ptr<batch_collector>& batch) {
+    void dispatch(jsonrpc::classify_result&& c, const std::shared_ptr<batch_collector>& batch,
+                  bool may_inline = false) {
         if (!c.msg) {
             reply_error(batch, c.id, *c.err);
             return;
@@ -186,7 +199,7 @@ struct session::impl {
         std::visit(
             [&](auto&& m) {
                 using T = std::decay_t<decltype(m)>;
-                if constexpr (std::is_same_v<T, jsonrpc::request>) on_request(std::move(m), batch);
+                if constexpr (std::is_same_v<T, jsonrpc::request>) on_request(std::move(m), batch, may_inline);
                 else if constexpr (std::is_same_v<T, jsonrpc::notification>) on_notification(std::move(m));
                 else if constexpr (std::is_same_v<T, jsonrpc::response>) on_response(m.id, std::move(m.result), std::nullopt);
                 else on_error_response(std::move(m));
@@ -194,7 +207,7 @@ struct session::impl {
             std::move(*c.msg));
     }
 
-    void on_request(jsonrpc::request&& req, const std::shared_ptr<batch_collector>& batch) {
+    void on_request(jsonrpc::request&& req, const std::shared_ptr<batch_collector>& batch, bool may_inline = false) {
         std::shared_ptr<const request_filter> f;
         std::shared_ptr<const request_handler> handler;
         {
@@ -240,6 +253,18 @@ struct session::impl {
         }
         auto s = self.lock();
         if (!s) return;
+        if (may_inline && !batch && stall) {
+            // Nothing else is buffered: handle it here, without a thread hand-off. The watchdog
+            // moves reading to a new thread if the handler turns out to be slow.
+            auto& watchdog = detail::stall_watchdog::instance();
+            auto* outer = t_inline_slot;
+            t_inline_slot = stall.get();
+            watchdog.begin(*stall);
+            run_handler(std::move(s), std::move(req), batch, *handler, source);
+            watchdog.end(*stall);
+            t_inline_slot = outer;
+            return;
+        }
         exec->post([this, s = std::move(s), req = std::move(req), batch, handler = std::move(handler),
                     source = std::move(source)]() mutable {
             run_handler(std::move(s), std::move(req), batch, *handler, source);
@@ -484,6 +509,7 @@ struct session::impl {
             if (close_done) return;
             close_done = true;
         }
+        if (stall) detail::stall_watchdog::instance().remove(stall.get());
         std::vector<std::int64_t> ids;
         {
             std::lock_guard lock(out_mu);
@@ -596,6 +622,19 @@ void session::start() {
     h.on_message = [weak](std::string_view text) {
         if (auto s = weak.lock()) s->impl_->on_message(text);
     };
+    if (impl_->opts.inline_stall_threshold.count() > 0) {
+        auto slot = std::make_shared<detail::stall_slot>();
+        slot->threshold = impl_->opts.inline_stall_threshold;
+        std::weak_ptr<transport> weak_transport = impl_->transport;
+        slot->hand_off = [weak_transport] {
+            if (auto t = weak_transport.lock()) t->hand_off_reading();
+        };
+        impl_->stall = slot;
+        detail::stall_watchdog::instance().add(slot);
+        h.on_last_message = [weak](std::string_view text) {
+            if (auto s = weak.lock()) s->impl_->on_message(text, true);
+        };
+    }
     h.on_error = [weak](std::string_view what) {
         auto s = weak.lock();
         if (!s) return;
@@ -627,6 +666,7 @@ void session::async_request(std::string method, json::value params, request_opti
 }
 
 std::future<json::value> session::request(std::string method, json::value params, request_options options) {
+    hand_off_if_inline(); // the caller is likely to wait on the future
     auto promise = std::make_shared<std::promise<json::value>>();
     auto future = promise->get_future();
     impl_->start_request(std::move(method), std::move(params), std::move(options),
@@ -638,6 +678,7 @@ std::future<json::value> session::request(std::string method, json::value params
 }
 
 json::value session::call(std::string method, json::value params, request_options options) {
+    hand_off_if_inline();
     return request(std::move(method), std::move(params), std::move(options)).get();
 }
 

@@ -26,7 +26,6 @@ struct fd_stream_transport::impl {
     options opts;
     transport_handler handler;
     line_framer framer;
-    std::thread reader;
     std::atomic<bool> closed{false};
     std::atomic<bool> write_failed{false};
     std::once_flag close_once;
@@ -36,9 +35,36 @@ struct fd_stream_transport::impl {
     bool writing = false;  // some thread is inside write()
     bool write_closed = false;
 
-    void read_loop() {
+    // Reading may move between threads (hand_off_reading): each reader knows its generation
+    // and stops after the message during which reading was handed to a newer one.
+    std::mutex reader_mu;
+    std::uint64_t generation = 0;
+    bool inside_last = false; // the current reader is inside on_last_message
+    struct reader_thread {
+        std::thread thread;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    std::vector<reader_thread> readers;
+
+    void start_reader_locked(const std::shared_ptr<impl>& self) {
+        auto done = std::make_shared<std::atomic<bool>>(false);
+        const auto gen = generation;
+        readers.push_back({std::thread([self, gen, done] {
+                               self->read_loop(gen);
+                               done->store(true);
+                           }),
+                           done});
+    }
+
+    bool current(std::uint64_t gen) {
+        std::lock_guard lock(reader_mu);
+        return generation == gen;
+    }
+
+    void read_loop(std::uint64_t gen) {
         std::string buffer(64 * 1024, '\0');
-        for (;;) {
+        bool handed_off = false;
+        while (!handed_off) {
             const auto n = ::read(opts.read_fd, buffer.data(), buffer.size());
             if (n < 0 && errno == EINTR) continue;
             if (n <= 0) {
@@ -48,8 +74,20 @@ struct fd_stream_transport::impl {
             }
             framer.feed(
                 std::string_view(buffer.data(), static_cast<std::size_t>(n)),
-                [this](std::string_view line) {
-                    if (!closed.load(std::memory_order_relaxed)) handler.on_message(line);
+                [&](std::string_view line, bool last) {
+                    if (closed.load(std::memory_order_relaxed)) return;
+                    if (!last || !handler.on_last_message) {
+                        handler.on_message(line);
+                        return;
+                    }
+                    {
+                        std::lock_guard lock(reader_mu);
+                        inside_last = true;
+                    }
+                    handler.on_last_message(line);
+                    std::lock_guard lock(reader_mu);
+                    inside_last = false;
+                    handed_off = generation != gen;
                 },
                 [this](std::size_t size) {
                     if (handler.on_error)
@@ -57,12 +95,20 @@ struct fd_stream_transport::impl {
                                          std::to_string(max_line()) + " bytes");
                 });
         }
+        if (handed_off) return; // a newer reader owns the stream now
         if (framer.partial() && !closed.load() && handler.on_error)
             handler.on_error(opts.name + ": stream ended in the middle of a message");
         finish();
-        reader_done.store(true);
     }
-    std::atomic<bool> reader_done{false};
+
+    bool hand_off(const std::shared_ptr<impl>& self) {
+        std::lock_guard lock(reader_mu);
+        if (!inside_last || closed.load()) return false;
+        inside_last = false; // one hand-off per message
+        ++generation;
+        start_reader_locked(self);
+        return true;
+    }
 
     std::size_t max_line() const { return max_line_value.load(); }
     std::atomic<std::size_t> max_line_value{4u << 20};
@@ -140,25 +186,31 @@ fd_stream_transport::fd_stream_transport(options o) : impl_(std::make_shared<imp
 
 fd_stream_transport::~fd_stream_transport() {
     close();
-    if (impl_->reader.joinable()) {
+    std::vector<impl::reader_thread> readers;
+    {
+        std::lock_guard lock(impl_->reader_mu);
+        readers.swap(impl_->readers);
+    }
+    bool all_done = true;
+    for (auto& r : readers) {
         // A reader still blocked in read() (stdin that never ends) is left to finish on its own;
         // it owns a reference to the state, so nothing it touches goes away.
-        if (impl_->reader_done.load() && impl_->reader.get_id() != std::this_thread::get_id()) {
-            impl_->reader.join();
-            if (impl_->opts.owns_fds && impl_->opts.read_fd >= 0) ::close(impl_->opts.read_fd);
-        } else {
-            impl_->reader.detach();
+        if (r.done->load() && r.thread.get_id() != std::this_thread::get_id()) r.thread.join();
+        else {
+            all_done = false;
+            r.thread.detach();
         }
-    } else if (impl_->opts.owns_fds && impl_->opts.read_fd >= 0) {
-        ::close(impl_->opts.read_fd);
     }
+    if (all_done && impl_->opts.owns_fds && impl_->opts.read_fd >= 0) ::close(impl_->opts.read_fd);
 }
 
 void fd_stream_transport::start(transport_handler handler) {
     impl_->handler = std::move(handler);
-    // The reader keeps the state alive even if the transport object goes away first.
-    impl_->reader = std::thread([p = impl_] { p->read_loop(); });
+    std::lock_guard lock(impl_->reader_mu);
+    impl_->start_reader_locked(impl_);
 }
+
+bool fd_stream_transport::hand_off_reading() { return impl_->hand_off(impl_); }
 
 void fd_stream_transport::send(std::string message) {
     if (impl_->closed.load(std::memory_order_relaxed)) return;

@@ -1,39 +1,80 @@
 #include <mcp/transport/line_framer.hpp>
 
+#include <vector>
+
 namespace mcp {
 
-void line_framer::feed(std::string_view bytes, const std::function<void(std::string_view)>& on_line,
+namespace {
+std::string_view trim_cr(std::string_view line) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+}
+} // namespace
+
+void line_framer::feed(std::string_view bytes, const std::function<void(std::string_view, bool)>& on_line,
                        const std::function<void(std::size_t)>& on_oversize) {
-    while (!bytes.empty()) {
-        const auto nl = bytes.find('\n');
-        const std::string_view chunk = bytes.substr(0, nl);
-        if (discarding_) {
-            discarded_ += chunk.size();
-        } else if (pending_.size() + chunk.size() > max_line_) {
-            // Too long: drop what we have and skip to the end of the line.
+    const auto last_nl = bytes.rfind('\n');
+    if (last_nl == std::string_view::npos) { // no line ends here: just accumulate (or skip)
+        if (discarding_) discarded_ += bytes.size();
+        else if (pending_.size() + bytes.size() > max_line_) {
             discarding_ = true;
-            discarded_ = pending_.size() + chunk.size();
+            discarded_ = pending_.size() + bytes.size();
             std::string().swap(pending_);
-        } else if (nl != std::string_view::npos && pending_.empty()) {
-            // The common case: a whole line inside this chunk, delivered without copying.
-            std::string_view line = chunk;
-            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-            if (!line.empty()) on_line(line);
         } else {
-            pending_.append(chunk);
+            pending_.append(bytes);
         }
-        if (nl == std::string_view::npos) return;
-        if (discarding_) {
-            discarding_ = false;
-            on_oversize(discarded_);
-            discarded_ = 0;
-        } else if (!pending_.empty()) {
-            std::string_view line = pending_;
-            if (line.back() == '\r') line.remove_suffix(1);
-            if (!line.empty()) on_line(line);
-            pending_.clear();
+        return;
+    }
+
+    // Collect the events of this chunk first: lines (views into `bytes`, or into `joined` for a
+    // line that began in an earlier chunk) and oversize reports, in order.
+    struct event {
+        std::string_view line;
+        std::size_t oversize = 0;
+    };
+    std::vector<event> events;
+    std::string joined;
+    std::string_view rest = bytes.substr(0, last_nl + 1);
+    bool first = true;
+    while (!rest.empty()) {
+        const auto nl = rest.find('\n');
+        const std::string_view chunk = rest.substr(0, nl);
+        rest.remove_prefix(nl + 1);
+        if (first && (discarding_ || !pending_.empty())) {
+            first = false;
+            if (discarding_) {
+                events.push_back({{}, discarded_ + chunk.size()});
+                discarding_ = false;
+                discarded_ = 0;
+            } else if (pending_.size() + chunk.size() > max_line_) {
+                events.push_back({{}, pending_.size() + chunk.size()});
+                pending_.clear();
+            } else {
+                joined = std::move(pending_);
+                pending_.clear();
+                joined.append(chunk);
+                auto line = trim_cr(joined);
+                if (!line.empty()) events.push_back({line, 0});
+            }
+            continue;
         }
-        bytes.remove_prefix(nl + 1);
+        first = false;
+        if (chunk.size() > max_line_) events.push_back({{}, chunk.size()});
+        else if (auto line = trim_cr(chunk); !line.empty()) events.push_back({line, 0});
+    }
+
+    // Store the incomplete tail before anything is delivered.
+    const std::string_view tail = bytes.substr(last_nl + 1);
+    if (tail.size() > max_line_) {
+        discarding_ = true;
+        discarded_ = tail.size();
+    } else {
+        pending_.assign(tail);
+    }
+
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (events[i].oversize) on_oversize(events[i].oversize);
+        else on_line(events[i].line, i + 1 == events.size());
     }
 }
 

@@ -116,6 +116,11 @@ struct session_options {
     std::chrono::milliseconds max_request_timeout{600000};
     /// Where request handlers run; null = the shared default pool.
     std::shared_ptr<executor> handler_executor;
+    /// When the transport allows it, a request after which nothing else is buffered runs on the
+    /// reading thread itself (no thread hand-off: the common case of one request at a time).
+    /// If such a handler runs longer than this, or waits on a request of its own, reading moves
+    /// to a new thread so the session keeps reading. Zero: always use the executor.
+    std::chrono::milliseconds inline_stall_threshold{5};
     /// Log every message in and out. Also switched on by the environment variable MCPXX_TRACE=1.
     bool trace = false;
     /// Where trace lines go; default: stderr (never stdout).

@@ -32,6 +32,7 @@ public:
     void send(std::string message) override;
     void close() override;
     void set_max_message_size(std::size_t bytes) override;
+    bool hand_off_reading() override;
 
     /// Stop writing and reading without closing the descriptors' peers (used by subclasses
     /// that must close stdin first, e.g. to let a child exit).

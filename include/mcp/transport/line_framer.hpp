@@ -17,9 +17,12 @@ public:
     explicit line_framer(std::size_t max_line = 4u << 20) : max_line_(max_line) {}
     void set_max_line(std::size_t n) noexcept { max_line_ = n; }
 
-    /// Process `bytes`; calls on_line for each complete line and on_oversize(size) once per
-    /// discarded line (size = its length in bytes, known when its end arrives).
-    void feed(std::string_view bytes, const std::function<void(std::string_view)>& on_line,
+    /// Process `bytes`; calls on_line(line, last) for each complete line and on_oversize(size)
+    /// once per discarded line (size = its length in bytes, known when its end arrives).
+    /// `last` is true for the final complete line of `bytes`; by then the framer has already
+    /// stored the incomplete rest, so another thread may go on feeding it while that line is
+    /// being handled (the hand-off of reading).
+    void feed(std::string_view bytes, const std::function<void(std::string_view, bool last)>& on_line,
               const std::function<void(std::size_t)>& on_oversize);
     /// True when bytes of an unfinished line are pending (EOF now would cut a message).
     bool partial() const noexcept { return !pending_.empty() || discarding_; }

@@ -24,6 +24,11 @@ namespace mcp {
 struct transport_handler {
     /// One complete incoming message (the JSON text, without framing).
     std::function<void(std::string_view message)> on_message;
+    /// Optional. A transport that can hand reading over to another thread (see
+    /// transport::hand_off_reading) calls this instead of on_message for a message after which
+    /// nothing else is buffered: the receiver may then handle it on the reading thread itself,
+    /// saving a thread hand-off, and must call hand_off_reading() before it blocks for long.
+    std::function<void(std::string_view message)> on_last_message;
     /// A problem that is not a message: framing error, oversize message, I/O error. The
     /// transport decides whether it also closes; if it does, on_close follows.
     std::function<void(std::string_view what)> on_error;
@@ -39,6 +44,9 @@ public:
     virtual void close() = 0;
     /// Largest incoming message accepted; larger ones are reported to on_error and skipped.
     virtual void set_max_message_size(std::size_t bytes) { (void)bytes; }
+    /// Called from inside on_last_message (on the reading thread): continue reading on another
+    /// thread, because this one is about to block. Returns false if the transport cannot.
+    virtual bool hand_off_reading() { return false; }
 };
 
 using transport_ptr = std::shared_ptr<transport>;
