@@ -1,0 +1,62 @@
+// mcp/transport/child_process.hpp - the client side of the stdio transport: start a server as a
+// child process and speak MCP over its stdin and stdout.
+//
+//   auto t = mcp::child_process_transport::spawn({.command = "npx", .args = {"-y", "some-server"}});
+//
+// The child gets its own process group and dies with the client (PR_SET_PDEATHSIG), so a
+// crashed client leaves no orphan. close() shuts down as the spec says: close the child's stdin,
+// wait, then SIGTERM, wait, then SIGKILL, and always reap it.
+#pragma once
+
+#include <mcp/jsonrpc/error.hpp>
+#include <mcp/transport/fd_stream.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+class child_process_transport : public fd_stream_transport {
+public:
+    enum class stderr_mode {
+        inherit, ///< the child writes to our stderr
+        capture, ///< lines go to on_stderr_line and to stderr_tail()
+        discard, ///< /dev/null
+    };
+    struct options {
+        std::string command;             ///< a path, or a name searched on PATH
+        std::vector<std::string> args;   ///< arguments after the command
+        std::map<std::string, std::string> env; ///< added to (or replacing) the environment
+        bool inherit_environment = true; ///< start from our environment, else from `env` only
+        std::optional<std::string> cwd;
+        stderr_mode stderr_handling = stderr_mode::inherit;
+        std::function<void(std::string_view line)> on_stderr_line; ///< with stderr_mode::capture
+        /// Time given to each shutdown step (stdin closed, then SIGTERM) before the next.
+        std::chrono::milliseconds shutdown_grace{2000};
+    };
+
+    /// Start the child. Throws mcp::error (code connection_closed) with a readable message when
+    /// the command is not found, not executable, or the working directory does not exist.
+    static std::shared_ptr<child_process_transport> spawn(options o);
+
+    ~child_process_transport() override;
+    void close() override;
+
+    int pid() const noexcept;
+    /// The exit code (or -signal) once the child has exited and was reaped.
+    std::optional<int> exit_status() const;
+    /// The last 64 KiB the child wrote to stderr (stderr_mode::capture).
+    std::string stderr_tail() const;
+
+    struct child;
+    child_process_transport(fd_stream_transport::options fds, std::shared_ptr<child> c);
+
+private:
+    std::shared_ptr<child> child_;
+};
+
+} // namespace mcp
