@@ -25,8 +25,9 @@ struct timer_service::impl {
                 continue;
             }
             auto first = by_deadline.begin();
-            if (first->first > clock::now()) {
-                cv.wait_until(lock, first->first);
+            if (const auto when = first->first; when > clock::now()) {
+                // A copy: cancel() may erase this node while we wait.
+                cv.wait_until(lock, when);
                 continue;
             }
             auto it = timers.find(first->second);
