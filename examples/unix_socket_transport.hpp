@@ -67,4 +67,7 @@ private:
     int fd_ = -1;
 };
 
+/// Listen on `path`, wait for one connection and return its transport.
+inline mcp::transport_ptr unix_accept_one(const std::string& path) { return unix_listener(path).accept_one(); }
+
 } // namespace example

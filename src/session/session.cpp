@@ -27,8 +27,7 @@ thread_local detail::stall_slot* t_inline_slot = nullptr;
 // Before this thread blocks on a response: if it is a reading thread running a handler inline,
 // let reading continue elsewhere (the response could not be read otherwise).
 void hand_off_if_inline() {
-    if (t_inline_slot && !t_inline_slot->handed_off.exchange(true) && t_inline_slot->hand_off)
-        t_inline_slot->hand_off();
+    if (t_inline_slot) t_inline_slot->trigger();
 }
 
 // Collects the replies to the requests of one incoming batch and sends them as one array.
@@ -74,7 +73,7 @@ struct session::impl {
     std::atomic<std::int64_t> next_id{1};
 
     detail::serial_queue notifications; // incoming notifications, in order
-    std::shared_ptr<detail::stall_slot> stall;  // inline handlers of this session
+    bool inline_dispatch = false;               // the transport can hand reading over
     std::atomic<bool> started{false};
     std::atomic<bool> closed{false};
     std::mutex close_mu;
@@ -253,15 +252,28 @@ struct session::impl {
         }
         auto s = self.lock();
         if (!s) return;
-        if (may_inline && !batch && stall) {
+        if (may_inline && !batch && inline_dispatch) {
             // Nothing else is buffered: handle it here, without a thread hand-off. The watchdog
             // moves reading to a new thread if the handler turns out to be slow.
             auto& watchdog = detail::stall_watchdog::instance();
+            auto& slot = detail::thread_stall_slot();
+            // The same (live) transport as last time on this thread: nothing to install.
+            const bool same = !slot.owner.expired() && !slot.owner.owner_before(transport) &&
+                              !transport.owner_before(slot.owner);
+            if (!same) {
+                std::lock_guard lock(slot.mu);
+                std::weak_ptr<mcp::transport> weak_transport = transport;
+                slot.hand_off = [weak_transport] {
+                    if (auto t = weak_transport.lock()) t->hand_off_reading();
+                };
+                slot.owner = transport;
+            }
+            slot.threshold_ns.store(std::chrono::nanoseconds(opts.inline_stall_threshold).count());
             auto* outer = t_inline_slot;
-            t_inline_slot = stall.get();
-            watchdog.begin(*stall);
+            t_inline_slot = &slot;
+            watchdog.begin(slot);
             run_handler(std::move(s), std::move(req), batch, *handler, source);
-            watchdog.end(*stall);
+            watchdog.end(slot);
             t_inline_slot = outer;
             return;
         }
@@ -509,7 +521,6 @@ struct session::impl {
             if (close_done) return;
             close_done = true;
         }
-        if (stall) detail::stall_watchdog::instance().remove(stall.get());
         std::vector<std::int64_t> ids;
         {
             std::lock_guard lock(out_mu);
@@ -623,14 +634,7 @@ void session::start() {
         if (auto s = weak.lock()) s->impl_->on_message(text);
     };
     if (impl_->opts.inline_stall_threshold.count() > 0) {
-        auto slot = std::make_shared<detail::stall_slot>();
-        slot->threshold = impl_->opts.inline_stall_threshold;
-        std::weak_ptr<transport> weak_transport = impl_->transport;
-        slot->hand_off = [weak_transport] {
-            if (auto t = weak_transport.lock()) t->hand_off_reading();
-        };
-        impl_->stall = slot;
-        detail::stall_watchdog::instance().add(slot);
+        impl_->inline_dispatch = true;
         h.on_last_message = [weak](std::string_view text) {
             if (auto s = weak.lock()) s->impl_->on_message(text, true);
         };

@@ -35,12 +35,10 @@ struct stall_watchdog::impl {
             std::vector<std::shared_ptr<stall_slot>> stalled;
             for (auto& s : slots) {
                 const auto started = s->started_ns.load(std::memory_order_acquire);
-                if (started && now - started > s->threshold.count() && !s->handed_off.exchange(true))
-                    stalled.push_back(s);
+                if (started && now - started > s->threshold_ns.load() && !s->handed_off.load()) stalled.push_back(s);
             }
             lock.unlock();
-            for (auto& s : stalled)
-                if (s->hand_off) s->hand_off();
+            for (auto& s : stalled) s->trigger();
             stalled.clear();
             lock.lock();
             cv.wait_for(lock, std::chrono::milliseconds(1));
@@ -67,6 +65,17 @@ void stall_watchdog::remove(const stall_slot* slot) {
     impl_->slots.erase(std::remove_if(impl_->slots.begin(), impl_->slots.end(),
                                       [&](const auto& s) { return s.get() == slot; }),
                        impl_->slots.end());
+}
+
+stall_slot& thread_stall_slot() {
+    // Registered on first use; the holder's destructor (thread exit) unregisters it.
+    struct holder {
+        std::shared_ptr<stall_slot> slot = std::make_shared<stall_slot>();
+        holder() { stall_watchdog::instance().add(slot); }
+        ~holder() { stall_watchdog::instance().remove(slot.get()); }
+    };
+    thread_local holder h;
+    return *h.slot;
 }
 
 void stall_watchdog::begin(stall_slot& slot) {

@@ -12,15 +12,35 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace mcp::detail {
 
+/// One per reading thread (a thread runs one inline handler at a time; after a hand-off several
+/// reading threads of one session may each be inside a handler).
 struct stall_slot {
     std::atomic<std::int64_t> started_ns{0}; ///< 0: no inline handler running
+    std::atomic<std::int64_t> threshold_ns{5'000'000};
     std::atomic<bool> handed_off{false};     ///< reading was handed off for the current handler
-    std::chrono::nanoseconds threshold{std::chrono::milliseconds(5)};
-    std::function<void()> hand_off; ///< asks the transport to continue reading elsewhere
+    std::mutex mu;
+    std::function<void()> hand_off;          ///< asks the current transport to read elsewhere (under mu)
+    std::weak_ptr<void> owner;               ///< whose hand_off is installed (under mu)
+
+    /// Hand reading off now (once per handler); safe from any thread.
+    void trigger() {
+        if (handed_off.exchange(true)) return;
+        std::function<void()> f;
+        {
+            std::lock_guard lock(mu);
+            f = hand_off;
+        }
+        if (f) f();
+    }
 };
+
+/// The calling thread's slot, registered with the watchdog on first use and removed when the
+/// thread ends.
+stall_slot& thread_stall_slot();
 
 class stall_watchdog {
 public:

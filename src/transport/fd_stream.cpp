@@ -1,24 +1,49 @@
+// fd_stream_transport: newline-delimited messages over a readable and a writable descriptor.
+//
+// Reading: one thread at a time polls the read descriptor and a private "wake" pipe, reads
+// 64 KiB at a time and frames lines. close() writes to the wake pipe, so a reader blocked on a
+// silent pipe (stdin that never ends) stops at once and can be joined; on_close is always called
+// by the reader thread after its last delivery, so it never overlaps an on_message.
+//
+// Writing: send() appends to a pending buffer under a mutex; if no thread is writing, the caller
+// becomes the writer and writes batches outside the lock until nothing is pending. The write
+// descriptor is only closed when no thread is inside write() (no descriptor-reuse race).
 #include <mcp/transport/fd_stream.hpp>
 #include <mcp/transport/line_framer.hpp>
-#include <mcp/transport/stdio.hpp>
 
 #include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
+#include <fcntl.h>
 #include <mutex>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <system_error>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace mcp {
 
 namespace {
-// Writing to a pipe whose reader is gone must give EPIPE, not kill the process.
+// Writing to a pipe whose reader is gone must give EPIPE, not kill the process. Sockets use
+// MSG_NOSIGNAL; for pipes there is no per-call flag, so the library sets SIGPIPE to SIG_IGN once
+// for the process (as most network programs do). Child processes get SIG_DFL back before exec.
 void ignore_sigpipe_once() {
     static std::once_flag once;
-    std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
+    std::call_once(once, [] {
+        struct sigaction old {};
+        if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) std::signal(SIGPIPE, SIG_IGN);
+    });
+}
+
+bool is_socket(int fd) {
+    struct stat st {};
+    return fd >= 0 && ::fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 } // namespace
 
@@ -26,27 +51,62 @@ struct fd_stream_transport::impl {
     options opts;
     transport_handler handler;
     line_framer framer;
-    std::atomic<bool> closed{false};
-    std::atomic<bool> write_failed{false};
-    std::once_flag close_once;
+    std::atomic<std::size_t> max_line{4u << 20};
+    bool read_socket = false;
+    bool write_socket = false;
+    int wake[2] = {-1, -1};
 
+    std::atomic<bool> started{false};
+    std::atomic<bool> closed{false}; // no more deliveries
+    std::once_flag close_once;       // on_close
+
+    // Writing.
     std::mutex write_mu;
-    std::string pending;   // messages waiting for the active writer
-    bool writing = false;  // some thread is inside write()
-    bool write_closed = false;
+    std::string pending;          // messages waiting for the active writer
+    bool writing = false;         // some thread is inside write()
+    bool write_closed = false;    // no new messages accepted
+    bool write_fd_closed = false; // the descriptor itself was closed
+    std::atomic<bool> write_failed{false};
 
-    // Reading may move between threads (hand_off_reading): each reader knows its generation
-    // and stops after the message during which reading was handed to a newer one.
-    std::mutex reader_mu;
-    std::uint64_t generation = 0;
-    bool inside_last = false; // the current reader is inside on_last_message
+    // Reading may move between threads (hand_off_reading): each reader knows its generation and
+    // stops after the message during which reading was handed to a newer one.
     struct reader_thread {
         std::thread thread;
         std::shared_ptr<std::atomic<bool>> done;
     };
+    std::mutex reader_mu;
+    std::condition_variable reader_cv;
+    std::uint64_t generation = 0;
+    bool inside_last = false;      // the current reader is inside on_last_message
+    bool close_delivered = false;  // on_close has returned
     std::vector<reader_thread> readers;
 
+    bool on_reader_thread_locked() const {
+        const auto me = std::this_thread::get_id();
+        for (auto& r : readers)
+            if (r.thread.get_id() == me) return true;
+        return false;
+    }
+
+    ~impl() {
+        if (opts.owns_fds) {
+            if (opts.read_fd >= 0) ::close(opts.read_fd);
+            if (opts.write_fd >= 0 && opts.write_fd != opts.read_fd && !write_fd_closed) ::close(opts.write_fd);
+        }
+        for (int fd : wake)
+            if (fd >= 0) ::close(fd);
+    }
+
     void start_reader_locked(const std::shared_ptr<impl>& self) {
+        // Reap readers that handed off and have finished since (a long session hands off often).
+        for (auto it = readers.begin(); it != readers.end();) {
+            if (it->done->load() && it->thread.get_id() != std::this_thread::get_id()) {
+                it->thread.join();
+                it = readers.erase(it);
+            } else {
+                ++it;
+            }
+        }
         auto done = std::make_shared<std::atomic<bool>>(false);
         const auto gen = generation;
         readers.push_back({std::thread([self, gen, done] {
@@ -56,49 +116,64 @@ struct fd_stream_transport::impl {
                            done});
     }
 
-    bool current(std::uint64_t gen) {
-        std::lock_guard lock(reader_mu);
-        return generation == gen;
+    void report(const std::string& what) {
+        if (handler.on_error) handler.on_error(what);
     }
 
     void read_loop(std::uint64_t gen) {
         std::string buffer(64 * 1024, '\0');
         bool handed_off = false;
-        while (!handed_off) {
-            const auto n = ::read(opts.read_fd, buffer.data(), buffer.size());
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                if (n < 0 && !closed.load() && handler.on_error)
-                    handler.on_error(opts.name + ": read failed: " + std::strerror(errno));
+        bool eof = false;
+        while (!handed_off && !closed.load(std::memory_order_acquire)) {
+            pollfd p[2] = {{opts.read_fd, POLLIN, 0}, {wake[0], POLLIN, 0}};
+            if (::poll(p, 2, -1) < 0) {
+                if (errno == EINTR) continue;
+                report(opts.name + ": poll failed: " + std::strerror(errno));
                 break;
             }
+            if (p[1].revents != 0) break; // close() woke us
+            if (p[0].revents & POLLNVAL) {
+                report(opts.name + ": read failed: invalid descriptor");
+                break;
+            }
+            const auto n = ::read(opts.read_fd, buffer.data(), buffer.size());
+            if (n < 0) {
+                if (errno == EINTR || errno == EAGAIN) continue;
+                if (!closed.load()) report(opts.name + ": read failed: " + std::strerror(errno));
+                break;
+            }
+            if (n == 0) {
+                eof = true;
+                break;
+            }
+            framer.set_max_line(max_line.load(std::memory_order_relaxed));
             framer.feed(
                 std::string_view(buffer.data(), static_cast<std::size_t>(n)),
                 [&](std::string_view line, bool last) {
-                    if (closed.load(std::memory_order_relaxed)) return;
+                    if (closed.load(std::memory_order_acquire)) return;
                     if (!last || !handler.on_last_message) {
-                        handler.on_message(line);
+                        if (handler.on_message) handler.on_message(line);
                         return;
                     }
                     {
                         std::lock_guard lock(reader_mu);
                         inside_last = true;
                     }
+                    reader_cv.notify_all(); // close() does not wait for an inline handler
                     handler.on_last_message(line);
                     std::lock_guard lock(reader_mu);
                     inside_last = false;
                     handed_off = generation != gen;
                 },
                 [this](std::size_t size) {
-                    if (handler.on_error)
-                        handler.on_error("message of " + std::to_string(size) + " bytes exceeds the limit of " +
-                                         std::to_string(max_line()) + " bytes");
+                    if (closed.load(std::memory_order_acquire)) return;
+                    report("message of " + std::to_string(size) + " bytes exceeds the limit of " +
+                           std::to_string(max_line.load()) + " bytes");
                 });
         }
         if (handed_off) return; // a newer reader owns the stream now
-        if (framer.partial() && !closed.load() && handler.on_error)
-            handler.on_error(opts.name + ": stream ended in the middle of a message");
-        finish();
+        if (eof && framer.partial() && !closed.load()) report(opts.name + ": stream ended in the middle of a message");
+        end_of_stream();
     }
 
     bool hand_off(const std::shared_ptr<impl>& self) {
@@ -110,25 +185,37 @@ struct fd_stream_transport::impl {
         return true;
     }
 
-    std::size_t max_line() const { return max_line_value.load(); }
-    std::atomic<std::size_t> max_line_value{4u << 20};
-
-    // Write everything in `data`; false on a broken stream.
+    // Write everything in `data`; false (errno set) on a broken stream.
     bool write_all(const std::string& data) {
         std::size_t off = 0;
         while (off < data.size()) {
             ssize_t n;
-            if (is_socket) n = ::send(opts.write_fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
+            if (write_socket) n = ::send(opts.write_fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
             else n = ::write(opts.write_fd, data.data() + off, data.size() - off);
             if (n < 0) {
                 if (errno == EINTR) continue;
+                if (errno == EAGAIN || errno == EWOULDBLOCK) { // a non-blocking descriptor we were given
+                    pollfd p{opts.write_fd, POLLOUT, 0};
+                    ::poll(&p, 1, -1);
+                    continue;
+                }
                 return false;
             }
             off += static_cast<std::size_t>(n);
         }
         return true;
     }
-    bool is_socket = false;
+
+    // Under write_mu, with no thread inside write(): let the peer see the end of the stream.
+    void release_write_fd_locked() {
+        if (!opts.owns_fds || opts.write_fd < 0 || write_fd_closed) return;
+        if (opts.write_fd == opts.read_fd) {
+            if (write_socket) ::shutdown(opts.write_fd, SHUT_WR); // closed when the state goes
+        } else {
+            ::close(opts.write_fd);
+            write_fd_closed = true;
+        }
+    }
 
     void send(std::string&& message) {
         std::unique_lock lock(write_mu);
@@ -144,14 +231,17 @@ struct fd_stream_transport::impl {
         for (;;) {
             lock.unlock();
             const bool ok = write_all(batch);
+            const int err = errno;
             lock.lock();
             if (!ok) {
                 writing = false;
                 write_closed = true;
                 pending.clear();
+                release_write_fd_locked();
                 lock.unlock();
-                if (!write_failed.exchange(true) && !closed.load() && handler.on_error)
-                    handler.on_error(opts.name + ": write failed: " + std::strerror(errno));
+                if (!write_failed.exchange(true) && !closed.load() && started.load(std::memory_order_acquire))
+                    report(opts.name + ": write failed: " + std::strerror(err));
+                request_close(); // never waits: the sender may hold locks the reader needs
                 return;
             }
             if (pending.empty()) break;
@@ -159,54 +249,87 @@ struct fd_stream_transport::impl {
             batch.swap(pending); // keep both buffers' capacity: no allocation in steady state
         }
         writing = false;
+        if (write_closed) release_write_fd_locked(); // close() came while we were writing
     }
 
     void close_write() {
         std::lock_guard lock(write_mu);
         if (write_closed) return;
         write_closed = true;
-        if (opts.owns_fds && opts.write_fd >= 0 && opts.write_fd != opts.read_fd) ::close(opts.write_fd);
+        if (!writing) release_write_fd_locked(); // else the active writer flushes, then releases
     }
 
-    // End of the stream: close once, tell the handler once.
-    void finish() {
+    void wake_readers() {
+        if (wake[1] >= 0) {
+            const char c = 1;
+            (void)!::write(wake[1], &c, 1);
+        }
+    }
+
+    void request_close() {
+        if (closed.exchange(true, std::memory_order_acq_rel)) return;
+        close_write();
+        wake_readers(); // the reader stops and calls on_close (if started)
+    }
+
+    // close(): stop, then wait until on_close has been delivered, so that no callback runs after
+    // close() returns. Not waited for: when called from a reader thread (inside a callback), and
+    // while a message is being handled inline (on_last_message; on_close follows its return).
+    void close() {
+        request_close();
+        std::unique_lock lock(reader_mu);
+        if (!started.load() || on_reader_thread_locked()) return;
+        reader_cv.wait(lock, [&] { return close_delivered || inside_last; });
+    }
+
+    // The reader is done (EOF, error or close): the only place on_close is called.
+    void end_of_stream() {
+        closed.store(true, std::memory_order_release);
+        close_write();
         std::call_once(close_once, [this] {
-            closed.store(true);
             if (handler.on_close) handler.on_close();
+            {
+                std::lock_guard lock(reader_mu);
+                close_delivered = true;
+            }
+            reader_cv.notify_all();
         });
     }
 };
 
 fd_stream_transport::fd_stream_transport(options o) : impl_(std::make_shared<impl>()) {
     ignore_sigpipe_once();
-    struct stat st {};
-    impl_->is_socket = o.write_fd >= 0 && fstat(o.write_fd, &st) == 0 && S_ISSOCK(st.st_mode);
+    if (::pipe2(impl_->wake, O_CLOEXEC | O_NONBLOCK) != 0)
+        throw std::system_error(errno, std::generic_category(), "fd_stream_transport: pipe2");
+    impl_->read_socket = is_socket(o.read_fd);
+    impl_->write_socket = o.write_fd == o.read_fd ? impl_->read_socket : is_socket(o.write_fd);
     impl_->opts = std::move(o);
 }
 
 fd_stream_transport::~fd_stream_transport() {
-    close();
+    impl_->close();
     std::vector<impl::reader_thread> readers;
+    bool current_inline = false;
     {
         std::lock_guard lock(impl_->reader_mu);
         readers.swap(impl_->readers);
+        current_inline = impl_->inside_last;
     }
-    bool all_done = true;
-    for (auto& r : readers) {
-        // A reader still blocked in read() (stdin that never ends) is left to finish on its own;
-        // it owns a reference to the state, so nothing it touches goes away.
-        if (r.done->load() && r.thread.get_id() != std::this_thread::get_id()) r.thread.join();
-        else {
-            all_done = false;
-            r.thread.detach();
-        }
+    for (std::size_t i = 0; i < readers.size(); ++i) {
+        auto& r = readers[i];
+        const bool busy = i + 1 == readers.size() ? current_inline : !r.done->load();
+        // Never join ourselves (the transport dropped from inside its own callback); a reader still
+        // inside an inline handler keeps the state alive and is left to finish on its own.
+        if (r.thread.get_id() == std::this_thread::get_id() || busy) r.thread.detach();
+        else r.thread.join();
     }
-    if (all_done && impl_->opts.owns_fds && impl_->opts.read_fd >= 0) ::close(impl_->opts.read_fd);
 }
 
 void fd_stream_transport::start(transport_handler handler) {
-    impl_->handler = std::move(handler);
     std::lock_guard lock(impl_->reader_mu);
+    if (impl_->started.load()) return;
+    impl_->handler = std::move(handler);
+    impl_->started.store(true, std::memory_order_release);
     impl_->start_reader_locked(impl_);
 }
 
@@ -219,25 +342,8 @@ void fd_stream_transport::send(std::string message) {
 
 void fd_stream_transport::close_write_side() { impl_->close_write(); }
 
-void fd_stream_transport::close() {
-    if (impl_->closed.exchange(true)) return;
-    impl_->close_write();
-    // Wake the reader: shut down a socket, or let the owner's close of the fd end read().
-    if (impl_->is_socket) ::shutdown(impl_->opts.read_fd, SHUT_RDWR);
-    else if (impl_->opts.owns_fds && impl_->opts.read_fd >= 0) {
-        // Closing an fd another thread is blocked on is racy; a pipe's reader ends when the
-        // writer closes, which the owner arranges (child exit, peer close).
-    }
-    std::call_once(impl_->close_once, [this] {
-        if (impl_->handler.on_close) impl_->handler.on_close();
-    });
-}
+void fd_stream_transport::close() { impl_->close(); }
 
-void fd_stream_transport::set_max_message_size(std::size_t bytes) {
-    impl_->max_line_value.store(bytes);
-    impl_->framer.set_max_line(bytes);
-}
-
-stdio_transport::stdio_transport() : fd_stream_transport(options{0, 1, false, "stdio"}) {}
+void fd_stream_transport::set_max_message_size(std::size_t bytes) { impl_->max_line.store(bytes); }
 
 } // namespace mcp

@@ -23,6 +23,7 @@ TEST(memory_transport, delivers_in_order_both_ways_and_closes_both) {
             cv.notify_all();
         };
         h.on_close = [&] {
+            std::lock_guard lock(mu);
             ++closes;
             cv.notify_all();
         };
@@ -43,6 +44,9 @@ TEST(memory_transport, delivers_in_order_both_ways_and_closes_both) {
         EXPECT_EQ(at_a[static_cast<std::size_t>(i)], "b" + std::to_string(i));
     }
     a->close();
-    std::unique_lock lock(mu);
-    EXPECT_TRUE(cv.wait_for(lock, 5s, [&] { return closes == 2; }));
+    {
+        std::unique_lock lock(mu);
+        EXPECT_TRUE(cv.wait_for(lock, 5s, [&] { return closes == 2; }));
+    }
+    b->close(); // both delivery threads are done before the locals they use go away
 }

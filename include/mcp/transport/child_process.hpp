@@ -44,6 +44,11 @@ public:
     static std::shared_ptr<child_process_transport> spawn(options o);
 
     ~child_process_transport() override;
+    /// As fd_stream_transport::start; when the child ends on its own, on_close comes after its
+    /// last stdout line, and (normally) after the child was reaped, so exit_status() is known.
+    void start(transport_handler handler) override;
+    /// The shutdown ladder (stdin EOF, grace, SIGTERM to the group, grace, SIGKILL), then reap.
+    /// Blocks until the child is gone (at most about 2 x shutdown_grace). Idempotent.
     void close() override;
 
     int pid() const noexcept;

@@ -1,12 +1,25 @@
 // mcp/transport/fd_stream.hpp - a transport over a readable and a writable file descriptor
 // (pipes, sockets, a terminal), newline-delimited. The building block of the stdio, child
-// process and Unix-socket transports, and of custom ones.
+// process and Unix-socket transports, and of custom ones (see examples/unix_socket_transport.hpp).
 //
-// Reading: one thread does blocking read() into a 64 KiB buffer and frames lines (see
-// line_framer). Writing: send() appends to a pending buffer; if no write is in progress the
-// calling thread writes it (and whatever else was queued meanwhile), otherwise the active writer
-// will. Under load many messages leave in one write(); with one message in flight there is no
-// thread hand-off at all.
+// Reading: one thread polls the descriptor and reads 64 KiB at a time, framing lines with
+// line_framer ("\r\n" accepted, empty lines skipped, a line over the size limit reported to
+// on_error and skipped without being buffered). EOF inside a line: on_error, then on_close.
+// Writing: send() appends to a pending buffer; if no write is in progress the calling thread
+// writes it (and whatever else was queued meanwhile), otherwise the active writer will. Under
+// load many messages leave in one write(); with one message in flight there is no thread
+// hand-off at all. A write error is reported to on_error once and closes the transport.
+// Note: send() therefore blocks while the peer does not read and the pipe/socket buffer is full.
+//
+// Lifetime: close() stops reading at once (even a reader blocked on a silent pipe is woken) and
+// closes (or, for a socket, shuts down) the write side once queued data is written; on_close
+// then follows exactly once, on the reader thread, after the last on_message. Callbacks may call
+// send() and close(), and may drop the last reference to the transport. The destructor closes and
+// joins the reader thread (never itself).
+//
+// SIGPIPE: writing to a pipe whose reader has gone raises SIGPIPE. Sockets use MSG_NOSIGNAL;
+// for pipes the first fd_stream_transport sets SIGPIPE to SIG_IGN for the process if it was at
+// its default (child processes get SIG_DFL back before exec).
 #pragma once
 
 #include <mcp/transport/transport.hpp>
@@ -20,7 +33,8 @@ public:
     struct options {
         int read_fd = -1;
         int write_fd = -1;
-        /// Close the descriptors when the transport closes (false for stdin/stdout).
+        /// Close the descriptors when the transport goes (false for stdin/stdout). May be the same
+        /// descriptor (a socket). read_fd -1: write only.
         bool owns_fds = true;
         /// Name used in error messages ("stdio", "child 1234", ...).
         std::string name = "stream";
@@ -34,8 +48,9 @@ public:
     void set_max_message_size(std::size_t bytes) override;
     bool hand_off_reading() override;
 
-    /// Stop writing and reading without closing the descriptors' peers (used by subclasses
-    /// that must close stdin first, e.g. to let a child exit).
+    /// Stop writing only: queued data is still written, then the write descriptor is closed (a
+    /// socket: shut down for writing), so the peer sees EOF; reading goes on. Used to let a child
+    /// process exit on stdin EOF before it is signalled.
     void close_write_side();
 
     struct impl;

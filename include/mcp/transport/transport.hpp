@@ -8,9 +8,12 @@
 //   start(handler)  begin reading; deliver every incoming message to handler.on_message, in
 //                   order, from one thread at a time; report fatal problems to on_error; call
 //                   on_close exactly once when the stream ends (EOF, error or close()).
-//   send(message)   queue one message for writing; thread-safe, never blocks on the peer.
-//   close()         stop; idempotent; on_close follows (if start was called).
-// See examples/unix_socket_transport.cpp for a complete one in under 100 lines.
+//   send(message)   write one message; thread-safe. It may block while the peer is not reading
+//                   (a full pipe or socket buffer): that is the transport's backpressure.
+//   close()         stop; idempotent; on_close follows (if start was called). The built-in
+//                   transports return from close() only after on_close has run, unless close()
+//                   is called from inside one of their callbacks.
+// See examples/unix_socket_transport.hpp for a complete one in under 100 lines.
 #pragma once
 
 #include <functional>
