@@ -91,7 +91,7 @@ struct thread_pool::impl : std::enable_shared_from_this<impl> {
 
 thread_pool::thread_pool(thread_pool_options options) : impl_(std::make_shared<impl>()) {
     if (options.min_threads == 0)
-        options.min_threads = std::max<std::size_t>(2, std::thread::hardware_concurrency());
+        options.min_threads = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
     options.max_threads = std::max(options.max_threads, options.min_threads);
     impl_->opts = options;
     std::lock_guard lock(impl_->mu);
