@@ -403,6 +403,13 @@ struct session::impl {
         response_outcome o;
         if (err) o.error = std::move(err);
         else o.result = std::move(result);
+        if (p.on_progress) {
+            // Progress callbacks run on the notification queue; the outcome follows them there,
+            // so every update is delivered before the caller sees the result.
+            auto s = self.lock();
+            notifications.post([s, done = std::move(p.done), o = std::move(o)]() mutable { done(std::move(o)); });
+            return;
+        }
         p.done(std::move(o));
     }
 
