@@ -162,8 +162,10 @@ struct fd_stream_transport::impl {
                     reader_cv.notify_all(); // close() does not wait for an inline handler
                     handler.on_last_message(line);
                     std::lock_guard lock(reader_mu);
-                    inside_last = false;
                     handed_off = generation != gen;
+                    // After a hand-off the flag belongs to the newer reader, which may already
+                    // be inside a message of its own: only the current reader clears it.
+                    if (!handed_off) inside_last = false;
                 },
                 [this](std::size_t size) {
                     if (closed.load(std::memory_order_acquire)) return;
