@@ -233,22 +233,20 @@ struct session::impl {
             return;
         }
         cancellation_source source;
+        std::optional<mcp::error> refused; // replied to after the lock: never write under in_mu
         {
             std::lock_guard lock(in_mu);
-            if (in_flight.size() >= opts.max_in_flight_requests) {
-                reply_error(batch, req.id,
-                            mcp::error(error_code::internal_error,
-                                       "Too many requests in progress (limit " +
-                                           std::to_string(opts.max_in_flight_requests) + "); retry later"));
-                return;
-            }
-            if (!in_flight.emplace(req.id, source).second) {
-                reply_error(batch, req.id,
-                            mcp::error(error_code::invalid_request,
-                                       "Invalid Request: id " + jsonrpc::id_to_string(req.id) +
-                                           " is already used by a request in progress"));
-                return;
-            }
+            if (in_flight.size() >= opts.max_in_flight_requests)
+                refused.emplace(error_code::internal_error, "Too many requests in progress (limit " +
+                                                                std::to_string(opts.max_in_flight_requests) +
+                                                                "); retry later");
+            else if (!in_flight.emplace(req.id, source).second)
+                refused.emplace(error_code::invalid_request, "Invalid Request: id " + jsonrpc::id_to_string(req.id) +
+                                                                 " is already used by a request in progress");
+        }
+        if (refused) {
+            reply_error(batch, req.id, *refused);
+            return;
         }
         auto s = self.lock();
         if (!s) return;

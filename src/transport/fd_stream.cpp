@@ -188,24 +188,110 @@ struct fd_stream_transport::impl {
     }
 
     // Write everything in `data`; false (errno set) on a broken stream.
-    bool write_all(const std::string& data) {
+    // Write as much of `data` as the descriptor takes without blocking. Returns the bytes
+    // written; `would_block` tells that the peer is not keeping up; -1 (errno set) on error.
+    ssize_t write_some(std::string_view data, bool& would_block) {
         std::size_t off = 0;
+        would_block = false;
         while (off < data.size()) {
             ssize_t n;
-            if (write_socket) n = ::send(opts.write_fd, data.data() + off, data.size() - off, MSG_NOSIGNAL);
+            if (write_socket) n = ::send(opts.write_fd, data.data() + off, data.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
             else n = ::write(opts.write_fd, data.data() + off, data.size() - off);
             if (n < 0) {
                 if (errno == EINTR) continue;
-                if (errno == EAGAIN || errno == EWOULDBLOCK) { // a non-blocking descriptor we were given
-                    pollfd p{opts.write_fd, POLLOUT, 0};
-                    ::poll(&p, 1, -1);
-                    continue;
+                if (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    would_block = true;
+                    break;
                 }
-                return false;
+                return -1;
             }
             off += static_cast<std::size_t>(n);
         }
-        return true;
+        return static_cast<ssize_t>(off);
+    }
+
+    // The flusher: takes over writing when the peer stops reading, so that no sender (and above
+    // all no reading thread) ever blocks on a full pipe. It waits for the descriptor to become
+    // writable (or for close) and drains `pending`.
+    std::thread flusher;
+    std::condition_variable flusher_cv;
+    bool flusher_has_work = false;
+    bool flusher_stop = false;
+
+    void flusher_loop() {
+        std::unique_lock lock(write_mu);
+        for (;;) {
+            flusher_cv.wait(lock, [&] { return flusher_has_work || flusher_stop; });
+            if (flusher_stop && !flusher_has_work) return;
+            std::string batch;
+            while (!pending.empty() && !write_failed_locked) {
+                batch.clear();
+                batch.swap(pending);
+                std::size_t off = 0;
+                while (off < batch.size()) {
+                    lock.unlock();
+                    pollfd p[2] = {{opts.write_fd, POLLOUT, 0}, {wake[0], POLLIN, 0}};
+                    ::poll(p, 2, -1);
+                    bool wb = false;
+                    const auto n = (p[1].revents != 0 && !(p[0].revents & POLLOUT))
+                                       ? ssize_t(-2)
+                                       : write_some(std::string_view(batch).substr(off), wb);
+                    const int err = errno;
+                    lock.lock();
+                    if (n == -2) { // closing while the peer does not read: drop what is left
+                        off = batch.size();
+                        pending.clear();
+                        break;
+                    }
+                    if (n < 0) {
+                        fail_write_locked(lock, err);
+                        break;
+                    }
+                    off += static_cast<std::size_t>(n);
+                }
+            }
+            flusher_has_work = false;
+            writing = false;
+            if (write_closed) release_write_fd_locked();
+            if (flusher_stop) return;
+        }
+    }
+
+    bool write_failed_locked = false;
+    std::weak_ptr<impl> self;
+    int original_write_flags = -1; // restored on descriptors we do not own
+
+    void stop_flusher() {
+        std::thread t;
+        {
+            std::lock_guard lock(write_mu);
+            flusher_stop = true;
+            t.swap(flusher);
+        }
+        flusher_cv.notify_all();
+        if (!t.joinable()) return;
+        if (t.get_id() == std::this_thread::get_id()) t.detach();
+        else t.join();
+    }
+    void fail_write_locked(std::unique_lock<std::mutex>& lock, int err) {
+        writing = false;
+        write_closed = true;
+        write_failed_locked = true;
+        pending.clear();
+        release_write_fd_locked();
+        lock.unlock();
+        if (!write_failed.exchange(true) && !closed.load() && started.load(std::memory_order_acquire))
+            report(opts.name + ": write failed: " + std::strerror(err));
+        request_close(); // never waits: the sender may hold locks the reader needs
+        lock.lock();
+    }
+
+    void hand_to_flusher_locked(std::string rest) {
+        rest.append(pending);
+        pending.swap(rest);
+        flusher_has_work = true;
+        if (!flusher.joinable()) flusher = std::thread([keep = self.lock(), this] { flusher_loop(); });
+        flusher_cv.notify_one();
     }
 
     // Under write_mu, with no thread inside write(): let the peer see the end of the stream.
@@ -232,18 +318,16 @@ struct fd_stream_transport::impl {
         batch.push_back('\n');
         for (;;) {
             lock.unlock();
-            const bool ok = write_all(batch);
+            bool would_block = false;
+            const auto n = write_some(batch, would_block);
             const int err = errno;
             lock.lock();
-            if (!ok) {
-                writing = false;
-                write_closed = true;
-                pending.clear();
-                release_write_fd_locked();
-                lock.unlock();
-                if (!write_failed.exchange(true) && !closed.load() && started.load(std::memory_order_acquire))
-                    report(opts.name + ": write failed: " + std::strerror(err));
-                request_close(); // never waits: the sender may hold locks the reader needs
+            if (n < 0) {
+                fail_write_locked(lock, err);
+                return;
+            }
+            if (would_block) { // the peer is not reading: the flusher waits for it, we do not
+                hand_to_flusher_locked(batch.substr(static_cast<std::size_t>(n)));
                 return;
             }
             if (pending.empty()) break;
@@ -305,11 +389,22 @@ fd_stream_transport::fd_stream_transport(options o) : impl_(std::make_shared<imp
         throw std::system_error(errno, std::generic_category(), "fd_stream_transport: pipe2");
     impl_->read_socket = is_socket(o.read_fd);
     impl_->write_socket = o.write_fd == o.read_fd ? impl_->read_socket : is_socket(o.write_fd);
+    // Writes never block a sender: a pipe is switched to non-blocking (sockets use MSG_DONTWAIT)
+    // and what the peer cannot take yet waits for the flusher thread.
+    if (!impl_->write_socket && o.write_fd >= 0) {
+        const int flags = ::fcntl(o.write_fd, F_GETFL);
+        if (flags >= 0 && !(flags & O_NONBLOCK) && ::fcntl(o.write_fd, F_SETFL, flags | O_NONBLOCK) == 0)
+            impl_->original_write_flags = flags;
+    }
     impl_->opts = std::move(o);
+    impl_->self = impl_;
 }
 
 fd_stream_transport::~fd_stream_transport() {
     impl_->close();
+    impl_->stop_flusher();
+    if (!impl_->opts.owns_fds && impl_->original_write_flags >= 0) // leave stdout as we found it
+        ::fcntl(impl_->opts.write_fd, F_SETFL, impl_->original_write_flags);
     std::vector<impl::reader_thread> readers;
     bool current_inline = false;
     {
