@@ -219,6 +219,7 @@ struct fd_stream_transport::impl {
     bool flusher_stop = false;
 
     void flusher_loop() {
+        bool closing_seen = false;
         std::unique_lock lock(write_mu);
         for (;;) {
             flusher_cv.wait(lock, [&] { return flusher_has_work || flusher_stop; });
@@ -230,12 +231,17 @@ struct fd_stream_transport::impl {
                 std::size_t off = 0;
                 while (off < batch.size()) {
                     lock.unlock();
+                    // Until close(), wait for the peer as long as it takes; once closing, keep
+                    // flushing while the peer reads, and give up after a second without progress.
                     pollfd p[2] = {{opts.write_fd, POLLOUT, 0}, {wake[0], POLLIN, 0}};
-                    ::poll(p, 2, -1);
+                    const int ready = ::poll(p, closing_seen ? 1 : 2, closing_seen ? 1000 : -1);
+                    if (!closing_seen && (p[1].revents & POLLIN)) closing_seen = true;
                     bool wb = false;
-                    const auto n = (p[1].revents != 0 && !(p[0].revents & POLLOUT))
-                                       ? ssize_t(-2)
-                                       : write_some(std::string_view(batch).substr(off), wb);
+                    const bool give_up = closing_seen && ready == 0;
+                    const auto n = give_up ? ssize_t(-2)
+                                   : (p[0].revents & (POLLOUT | POLLERR | POLLHUP))
+                                       ? write_some(std::string_view(batch).substr(off), wb)
+                                       : ssize_t(0);
                     const int err = errno;
                     lock.lock();
                     if (n == -2) { // closing while the peer does not read: drop what is left
