@@ -7,9 +7,11 @@ namespace mcp {
 
 std::shared_ptr<session> client::impl::live(std::string_view method) const {
     std::lock_guard lock(mu);
-    if (!connected || !rpc || rpc->is_closed())
-        throw error(error_code::connection_closed, "cannot call " + std::string(method) + ": the client is not connected");
-    return rpc;
+    if (connected && rpc && !rpc->is_closed()) return rpc;
+    const char* why = !ever_connected                  ? "the client is not connected (call connect() first)"
+                      : rpc && !rpc->is_closed() ? "the initialize handshake has not finished"
+                                                 : "the connection to the server is closed";
+    throw error(error_code::connection_closed, "cannot call " + std::string(method) + ": " + why);
 }
 
 json::value client::impl::call(std::string_view method, json::value params, const call_options& options) const {
@@ -58,14 +60,16 @@ void client::ping(call_options options) { impl_->call("ping", nullptr, options);
 list_tools_result client::list_tools(std::optional<std::string> cursor, call_options options) {
     auto page = from_json<list_tools_result>(impl_->call("tools/list", cursor_params(cursor), options));
     if (impl_->opts.validate_structured_content) {
-        // Compile each output schema once per listing; calls validate against it.
-        std::map<std::string, schema::validator, std::less<>> compiled;
+        // Compile each output schema once per listing (outside the lock); calls validate against it.
+        std::map<std::string, std::optional<schema::validator>, std::less<>> compiled;
         for (const auto& t : page.tools) {
             if (!t.output_schema) continue;
+            auto& slot = compiled[t.name];
             try {
-                compiled.emplace(t.name, schema::validator::compile(*t.output_schema));
+                slot = schema::validator::compile(*t.output_schema);
             } catch (const schema::compile_error&) {
-                // A schema we cannot compile is not enforced; the tool stays usable.
+                // A schema we cannot compile is not enforced beyond the presence of
+                // structuredContent; the tool stays usable.
             }
         }
         std::lock_guard lock(impl_->mu);
@@ -84,15 +88,20 @@ call_tool_result client::call_tool(const std::string& name, json::object argumen
     json::object params{{"name", name}, {"arguments", std::move(arguments)}};
     auto result = from_json<call_tool_result>(impl_->call("tools/call", std::move(params), options));
     if (impl_->opts.validate_structured_content && !result.is_error.value_or(false)) {
+        bool has_schema = false;
         std::optional<schema::validator> v;
         {
             std::lock_guard lock(impl_->mu);
-            if (auto it = impl_->output_validators.find(name); it != impl_->output_validators.end()) v = it->second;
+            if (auto it = impl_->output_validators.find(name); it != impl_->output_validators.end()) {
+                has_schema = true;
+                v = it->second;
+            }
         }
-        if (v && defines(protocol_version(), field::structured_content)) {
+        if (has_schema && defines(protocol_version(), field::structured_content)) {
+            // An outputSchema promises structuredContent (2025-06-18 tools.mdx, "Output Schema").
             if (!result.structured_content)
                 throw error(error_code::invalid_params, "tool '" + name + "' has an outputSchema but returned no structuredContent");
-            auto errors = v->validate(*result.structured_content, 4);
+            auto errors = v ? v->validate(*result.structured_content, 4) : std::vector<schema::validation_error>{};
             if (!errors.empty()) {
                 std::string msg = "structuredContent of tool '" + name + "' does not match its outputSchema:";
                 for (const auto& e : errors) msg += " at '" + e.instance_location + "': " + e.message + ";";

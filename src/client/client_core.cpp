@@ -45,7 +45,8 @@ void client::notify_roots_changed() {
     std::shared_ptr<session> s;
     {
         std::lock_guard lock(impl_->mu);
-        if (!impl_->roots_list_changed) return;
+        // Before the handshake ends there is nothing to tell: the server asks for roots after it.
+        if (!impl_->roots_list_changed || !impl_->connected) return;
         s = impl_->rpc;
     }
     if (s && defines(protocol_version(), field::roots_list_changed)) s->notify("notifications/roots/list_changed");
@@ -115,65 +116,46 @@ void client::impl::install_notification(session& s, const std::string& method) {
 
 // ------------------------------------------------------------------ capabilities
 
-client_capabilities client::impl::declared_capabilities() const {
+client_capabilities client::impl::declared_capabilities(revision r) const {
     client_capabilities caps;
     std::lock_guard lock(mu);
     if (!opts.experimental.empty()) caps.experimental = opts.experimental;
     if (roots) caps.roots = roots_capability{.list_changed = roots_list_changed};
     if (sampling) caps.sampling = sampling_capability{.context = sampling_context, .tools = sampling_tools};
-    if (elicitation) caps.elicitation = elicitation_capability{.form = elicitation_form, .url = elicitation_url};
+    // An empty elicitation capability means form mode, so a client that takes no form-mode
+    // requests declares nothing where modes cannot be named (before 2025-11-25).
+    if (elicitation && (elicitation_form || (elicitation_url && defines(r, field::elicitation_modes))))
+        caps.elicitation = elicitation_capability{.form = elicitation_form, .url = elicitation_url};
     return caps;
 }
 
 // ------------------------------------------------------------------ connecting
 
 const initialize_result& client::connect(transport_ptr transport) {
-    if (connected()) throw error(error_code::invalid_request, "client is already connected; close() it first");
-    auto rpc = session::create(std::move(transport), impl_->opts.session);
-    std::weak_ptr<impl> weak = impl_;
-
-    rpc->set_request_handler("roots/list", [weak](request_context&) -> json::value {
-        auto self = weak.lock();
-        roots_handler h;
-        if (self) {
-            std::lock_guard lock(self->mu);
-            h = self->roots;
-        }
-        if (!h) throw error(error_code::method_not_found, "Method not found: roots/list (this client offers no roots)");
-        list_roots_result r{.roots = h()};
-        return to_json(r, self->negotiated());
-    });
-    rpc->set_request_handler("sampling/createMessage", [weak](request_context& ctx) -> json::value {
-        auto self = weak.lock();
-        sampling_handler h;
-        if (self) {
-            std::lock_guard lock(self->mu);
-            h = self->sampling;
-        }
-        if (!h) throw error(error_code::method_not_found, "Method not found: sampling/createMessage (this client does not sample)");
-        auto req = from_json<create_message_request>(json::value(ctx.params()));
-        return to_json(h(req, ctx), self->negotiated());
-    });
-    rpc->set_request_handler("elicitation/create", [weak](request_context& ctx) -> json::value {
-        auto self = weak.lock();
-        elicitation_handler h;
-        bool form = false, url = false;
-        if (self) {
-            std::lock_guard lock(self->mu);
-            h = self->elicitation;
-            form = self->elicitation_form;
-            url = self->elicitation_url;
-        }
-        if (!h) throw error(error_code::method_not_found, "Method not found: elicitation/create (this client does not elicit)");
-        auto req = from_json<elicit_request>(json::value(ctx.params()));
-        if ((req.mode == elicitation_mode::url && !url) || (req.mode == elicitation_mode::form && !form))
-            throw error(error_code::invalid_params, std::string("Invalid params: this client does not support ") +
-                                                        std::string(to_string(req.mode)) + "-mode elicitation");
-        return to_json(h(req, ctx), self->negotiated());
-    });
+    const revision asked = impl_->opts.protocol_version;
+    if (!transport) throw error(error_code::invalid_params, "client::connect: the transport is null");
+    if (!is_initialize_era(asked))
+        throw error(error_code::invalid_params, "client::connect: protocol version " + std::string(to_string(asked)) +
+                                                    " has no initialize handshake; ask for 2025-11-25 or older");
+    // A live session (connected, or still in its handshake) must be closed first. Checked before
+    // the transport is touched, so a refused transport stays usable; checked again below for a
+    // connect() racing with this one.
+    auto already = [this] { return impl_->rpc && !impl_->rpc->is_closed(); };
     {
         std::lock_guard lock(impl_->mu);
+        if (already()) throw error(error_code::invalid_request, "client is already connected; close() it first");
+    }
+    auto rpc = session::create(std::move(transport), impl_->opts.session);
+    impl_->install_request_handlers(*rpc);
+    {
+        std::lock_guard lock(impl_->mu);
+        if (already()) throw error(error_code::invalid_request, "client is already connected; close() it first");
         impl_->rpc = rpc;
+        impl_->ever_connected = true;
+        impl_->connected = false;
+        // Until the server answers, requests it sends (ping, logging) are read in the revision asked for.
+        impl_->version = asked;
+        impl_->output_validators.clear();
         for (auto& cb : impl_->close_callbacks) rpc->on_close(cb);
     }
     std::vector<std::string> methods;
@@ -184,20 +166,23 @@ const initialize_result& client::connect(transport_ptr transport) {
     for (auto& m : methods) impl_->install_notification(*rpc, m);
     rpc->start();
 
-    const revision asked = impl_->opts.protocol_version;
     initialize_request req{.protocol_version = std::string(to_string(asked)),
-                           .capabilities = impl_->declared_capabilities(),
+                           .capabilities = impl_->declared_capabilities(asked),
                            .client_info = impl_->opts.info};
     request_options o;
     o.timeout = impl_->opts.timeout;
-    json::value result;
+    initialize_result init;
     try {
-        result = rpc->call("initialize", to_json(req, asked), o);
+        auto result = rpc->call("initialize", to_json(req, asked), o);
+        try {
+            init = from_json<initialize_result>(result);
+        } catch (const error& e) {
+            throw error(e.code(), std::string("the server's initialize result is malformed: ") + e.what(), e.data());
+        }
     } catch (...) {
-        close();
+        rpc->close();
         throw;
     }
-    auto init = from_json<initialize_result>(result);
     auto offered = parse_revision(init.protocol_version);
     bool accepted = offered && is_initialize_era(*offered);
     if (accepted) {
@@ -205,10 +190,14 @@ const initialize_result& client::connect(transport_ptr transport) {
         for (auto r : impl_->opts.revisions) accepted = accepted || r == *offered;
     }
     if (!accepted) {
-        close();
-        throw error(error_code::invalid_request, "server answered with protocol version " + init.protocol_version +
-                                                     ", which this client does not speak (it asked for " +
-                                                     std::string(to_string(asked)) + ")");
+        rpc->close();
+        std::string supported;
+        for (auto r : impl_->opts.revisions) supported += (supported.empty() ? "" : ", ") + std::string(to_string(r));
+        throw error(error_code::invalid_request,
+                    "server answered initialize with protocol version '" + init.protocol_version +
+                        "', which this client does not speak (it asked for " + std::string(to_string(asked)) +
+                        "; it accepts " + supported + "); connection closed",
+                    json::object{{"requested", to_string(asked)}, {"offered", init.protocol_version}});
     }
     rpc->set_protocol_revision(*offered);
     {
@@ -238,7 +227,7 @@ bool client::connected() const {
 
 const initialize_result& client::server() const {
     std::lock_guard lock(impl_->mu);
-    if (!impl_->connected) throw error(error_code::connection_closed, "client is not connected");
+    if (!impl_->connected) throw error(error_code::connection_closed, "client::server(): the client is not connected");
     return impl_->init;
 }
 
@@ -246,7 +235,7 @@ revision client::protocol_version() const { return impl_->negotiated(); }
 
 session& client::rpc() const {
     std::lock_guard lock(impl_->mu);
-    if (!impl_->rpc) throw error(error_code::connection_closed, "client is not connected");
+    if (!impl_->rpc) throw error(error_code::connection_closed, "client::rpc(): the client was never connected");
     return *impl_->rpc;
 }
 

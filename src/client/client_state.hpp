@@ -14,6 +14,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     mutable std::mutex mu;
     std::shared_ptr<session> rpc;
     bool connected = false;
+    /// Set once connect() has begun: distinguishes "not connected yet" from "closed" in errors.
+    bool ever_connected = false;
     initialize_result init;
     revision version = latest_initialize_revision;
 
@@ -28,11 +30,15 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
     std::map<std::string, std::vector<std::function<void(const json::object&)>>> notification_callbacks;
     std::vector<std::function<void()>> close_callbacks;
-    /// Output schemas of listed tools, compiled once per tools/list.
-    std::map<std::string, schema::validator, std::less<>> output_validators;
+    /// Tools listed with an outputSchema, by name, with the schema compiled once per tools/list.
+    /// No validator means the schema did not compile: structuredContent must still be present.
+    std::map<std::string, std::optional<schema::validator>, std::less<>> output_validators;
 
-    client_capabilities declared_capabilities() const;
+    client_capabilities declared_capabilities(revision r) const;
     void install_notification(session& s, const std::string& method);
+    /// roots/list, sampling/createMessage and elicitation/create, answered by the handlers set
+    /// at the time each request arrives (method not found without one).
+    void install_request_handlers(session& s);
     revision negotiated() const;
     /// The connected session, or an error naming the call.
     std::shared_ptr<session> live(std::string_view method) const;

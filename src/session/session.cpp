@@ -67,6 +67,8 @@ struct session::impl {
         clock_type::time_point hard_deadline;
         std::chrono::milliseconds timeout{};
         bool reset_on_progress = true;
+        cancellation_token cancel;              // the caller's token, if any
+        std::uint64_t cancel_registration = 0;  // removed when the request ends
     };
     mutable std::mutex out_mu;
     std::unordered_map<std::int64_t, pending_request> pending;
@@ -398,6 +400,7 @@ struct session::impl {
             pending.erase(it);
         }
         if (p.timer) detail::timer_service::instance().cancel(p.timer);
+        p.cancel.remove_callback(p.cancel_registration);
         response_outcome o;
         if (err) o.error = std::move(err);
         else o.result = std::move(result);
@@ -449,10 +452,18 @@ struct session::impl {
         arm_timer(id, deadline);
         if (options.cancel.can_be_cancelled()) {
             std::weak_ptr<session> weak = self;
-            auto token = options.cancel;
-            token.on_cancel([weak, id, token] {
-                if (auto s = weak.lock()) s->impl_->abandon(id, error_code::request_cancelled, token.reason().empty() ? "Request cancelled" : token.reason());
+            const auto registration = options.cancel.on_cancel([weak, id](const std::string& reason) {
+                if (auto s = weak.lock())
+                    s->impl_->abandon(id, error_code::request_cancelled, reason.empty() ? "Request cancelled" : reason);
             });
+            std::unique_lock lock(out_mu);
+            if (auto it = pending.find(id); it != pending.end()) {
+                it->second.cancel = options.cancel;
+                it->second.cancel_registration = registration;
+            } else { // already answered (or cancelled): the callback is not needed
+                lock.unlock();
+                options.cancel.remove_callback(registration);
+            }
         }
         std::string out;
         jsonrpc::serialize_request(out, request_id(id), method, params);
@@ -502,6 +513,7 @@ struct session::impl {
             pending.erase(it);
         }
         if (p.timer) detail::timer_service::instance().cancel(p.timer);
+        p.cancel.remove_callback(p.cancel_registration);
         if (code != error_code::connection_closed) {
             json::object params{{"requestId", id}, {"reason", reason}};
             std::string out;

@@ -76,7 +76,8 @@ public:
     void on_resource_updated(std::function<void(const std::string& uri)> cb);
     void on_log_message(std::function<void(const logging_message_notification&)> cb);
     void on_elicitation_complete(std::function<void(const std::string& elicitation_id)> cb);
-    /// Any other notification, by method.
+    /// Any other notification, by method. notifications/progress and notifications/cancelled are
+    /// handled by the session itself (call_options::on_progress, cancellation) and never get here.
     void on_notification(std::string method, std::function<void(const json::object& params)> cb);
     void on_close(std::function<void()> cb);
 

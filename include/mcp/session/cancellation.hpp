@@ -3,6 +3,7 @@
 // connection, or a timeout.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -18,8 +19,13 @@ public:
     /// Why it was cancelled ("" when not cancelled or no reason was given).
     std::string reason() const;
     /// Run `callback` once when cancelled; immediately (on this thread) if already cancelled.
-    /// The callback runs on whatever thread cancels: keep it short and non-blocking.
-    void on_cancel(std::function<void()> callback) const;
+    /// The callback runs on whatever thread cancels: keep it short and non-blocking. It is given
+    /// the reason, so it need not capture the token (which would keep the token alive).
+    /// Returns a registration to pass to remove_callback (0 when it ran at once).
+    std::uint64_t on_cancel(std::function<void(const std::string& reason)> callback) const;
+    std::uint64_t on_cancel(std::function<void()> callback) const;
+    /// Forget a callback that is no longer wanted (its request finished first).
+    void remove_callback(std::uint64_t registration) const;
     /// False for a default-constructed token, which can never be cancelled.
     bool can_be_cancelled() const noexcept { return state_ != nullptr; }
 
