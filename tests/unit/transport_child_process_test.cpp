@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/transport_collector.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <csignal>
@@ -21,40 +23,7 @@ using mcp::child_process_transport;
 
 namespace {
 
-struct collector {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::vector<std::string> lines;
-    std::vector<std::string> errors;
-    int closes = 0;
-    mcp::transport_handler handler() {
-        mcp::transport_handler h;
-        h.on_message = [this](std::string_view l) {
-            std::lock_guard lock(mu);
-            lines.emplace_back(l);
-            cv.notify_all();
-        };
-        h.on_error = [this](std::string_view e) {
-            std::lock_guard lock(mu);
-            errors.emplace_back(e);
-            cv.notify_all();
-        };
-        h.on_close = [this] {
-            std::lock_guard lock(mu);
-            ++closes;
-            cv.notify_all();
-        };
-        return h;
-    }
-    bool wait_lines(std::size_t n, std::chrono::milliseconds t = 10000ms) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, t, [&] { return lines.size() >= n; });
-    }
-    bool wait_closed(std::chrono::milliseconds t = 5000ms) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, t, [&] { return closes > 0; });
-    }
-};
+using mcp::test::collector;
 
 // Alive and not a zombie.
 bool running(int pid) {

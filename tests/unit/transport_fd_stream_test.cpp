@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/transport_collector.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <dirent.h>
@@ -23,54 +25,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct collector {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::vector<std::string> lines;
-    std::vector<std::string> errors;
-    int closes = 0;
-    std::atomic<bool> in_message{false};
-    std::atomic<bool> close_during_message{false};
-    std::chrono::milliseconds message_delay{0};
-
-    mcp::transport_handler handler() {
-        mcp::transport_handler h;
-        h.on_message = [this](std::string_view l) {
-            in_message = true;
-            if (message_delay.count()) std::this_thread::sleep_for(message_delay);
-            {
-                std::lock_guard lock(mu);
-                lines.emplace_back(l);
-            }
-            in_message = false;
-            cv.notify_all();
-        };
-        h.on_error = [this](std::string_view e) {
-            std::lock_guard lock(mu);
-            errors.emplace_back(e);
-            cv.notify_all();
-        };
-        h.on_close = [this] {
-            if (in_message) close_during_message = true;
-            std::lock_guard lock(mu);
-            ++closes;
-            cv.notify_all();
-        };
-        return h;
-    }
-    bool wait_lines(std::size_t n, std::chrono::milliseconds t = 10000ms) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, t, [&] { return lines.size() >= n; });
-    }
-    bool wait_closed(std::chrono::milliseconds t = 5000ms) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, t, [&] { return closes > 0; });
-    }
-    bool wait_errors(std::size_t n, std::chrono::milliseconds t = 5000ms) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, t, [&] { return errors.size() >= n; });
-    }
-};
+using mcp::test::collector;
 
 struct pipe_pair {
     int fd[2] = {-1, -1};

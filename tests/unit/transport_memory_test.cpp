@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/transport_collector.hpp"
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -14,36 +16,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct collector {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::vector<std::string> messages;
-    std::vector<std::thread::id> threads;
-    int closes = 0;
-    mcp::transport_handler handler() {
-        mcp::transport_handler h;
-        h.on_message = [this](std::string_view m) {
-            std::lock_guard lock(mu);
-            messages.emplace_back(m);
-            threads.push_back(std::this_thread::get_id());
-            cv.notify_all();
-        };
-        h.on_close = [this] {
-            std::lock_guard lock(mu);
-            ++closes;
-            cv.notify_all();
-        };
-        return h;
-    }
-    bool wait_messages(std::size_t n, std::chrono::milliseconds t = 5000ms) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, t, [&] { return messages.size() >= n; });
-    }
-    bool wait_closed(std::chrono::milliseconds t = 5000ms) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, t, [&] { return closes > 0; });
-    }
-};
+using mcp::test::collector;
 
 TEST(transport_memory, ordered_delivery_from_many_senders_on_one_thread) {
     collector cb;
@@ -57,9 +30,9 @@ TEST(transport_memory, ordered_delivery_from_many_senders_on_one_thread) {
             for (int i = 0; i < per; ++i) a->send(std::to_string(s) + ":" + std::to_string(i));
         });
     for (auto& t : ts) t.join();
-    ASSERT_TRUE(cb.wait_messages(senders * per));
+    ASSERT_TRUE(cb.wait_lines(senders * per));
     std::vector<int> next(senders, 0);
-    for (auto& m : cb.messages) {
+    for (auto& m : cb.lines) {
         const int s = std::stoi(m.substr(0, m.find(':')));
         const int i = std::stoi(m.substr(m.find(':') + 1));
         ASSERT_EQ(i, next[static_cast<std::size_t>(s)]++);
@@ -78,7 +51,7 @@ TEST(transport_memory, send_never_delivers_on_the_sending_thread) {
     b->start(cb.handler());
     a->start(ca.handler());
     for (int i = 0; i < 100; ++i) a->send("x");
-    ASSERT_TRUE(cb.wait_messages(100));
+    ASSERT_TRUE(cb.wait_lines(100));
     for (auto& id : cb.threads) EXPECT_NE(id, std::this_thread::get_id());
     a->close();
     b->close();
@@ -90,8 +63,8 @@ TEST(transport_memory, messages_sent_before_start_are_kept) {
     a->send("early1");
     a->send("early2");
     b->start(cb.handler());
-    ASSERT_TRUE(cb.wait_messages(2));
-    EXPECT_EQ(cb.messages, (std::vector<std::string>{"early1", "early2"}));
+    ASSERT_TRUE(cb.wait_lines(2));
+    EXPECT_EQ(cb.lines, (std::vector<std::string>{"early1", "early2"}));
 }
 
 TEST(transport_memory, close_on_one_side_closes_both_exactly_once) {
@@ -100,7 +73,7 @@ TEST(transport_memory, close_on_one_side_closes_both_exactly_once) {
     a->start(ca.handler());
     b->start(cb.handler());
     a->send("last words");
-    ASSERT_TRUE(cb.wait_messages(1));
+    ASSERT_TRUE(cb.wait_lines(1));
     b->close();
     EXPECT_TRUE(ca.wait_closed());
     EXPECT_TRUE(cb.wait_closed());
@@ -110,7 +83,7 @@ TEST(transport_memory, close_on_one_side_closes_both_exactly_once) {
     std::this_thread::sleep_for(20ms);
     EXPECT_EQ(ca.closes, 1);
     EXPECT_EQ(cb.closes, 1);
-    EXPECT_EQ(cb.messages.size(), 1u);
+    EXPECT_EQ(cb.lines.size(), 1u);
 }
 
 TEST(transport_memory, close_from_inside_on_message) {
@@ -135,7 +108,7 @@ TEST(transport_memory, close_from_inside_on_message) {
     const auto deadline = std::chrono::steady_clock::now() + 3s;
     while (b_closes == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
     EXPECT_EQ(b_closes, 1);
-    EXPECT_EQ(ca.messages, std::vector<std::string>{"reply"}); // sent before close: delivered
+    EXPECT_EQ(ca.lines, std::vector<std::string>{"reply"}); // sent before close: delivered
 }
 
 TEST(transport_memory, dropping_the_last_reference_inside_callbacks) {

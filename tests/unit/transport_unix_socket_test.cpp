@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/transport_collector.hpp"
+
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -14,34 +16,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-struct collector {
-    std::mutex mu;
-    std::condition_variable cv;
-    std::vector<std::string> lines;
-    int closes = 0;
-    mcp::transport_handler handler() {
-        mcp::transport_handler h;
-        h.on_message = [this](std::string_view l) {
-            std::lock_guard lock(mu);
-            lines.emplace_back(l);
-            cv.notify_all();
-        };
-        h.on_close = [this] {
-            std::lock_guard lock(mu);
-            ++closes;
-            cv.notify_all();
-        };
-        return h;
-    }
-    bool wait_lines(std::size_t n) {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, 5s, [&] { return lines.size() >= n; });
-    }
-    bool wait_closed() {
-        std::unique_lock lock(mu);
-        return cv.wait_for(lock, 5s, [&] { return closes > 0; });
-    }
-};
+using mcp::test::collector;
 
 TEST(transport_unix_socket, round_trip_and_close) {
     const std::string path = "/tmp/mcpxx-transport-test-" + std::to_string(::getpid()) + ".sock";
