@@ -360,3 +360,73 @@ TEST_F(server_fixture, sampling_round_trip_through_the_context) {
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(server_fixture, url_elicitation_and_its_completion_notice) {
+    make();
+    srv->add_tool({.name = "open"}, [](const object&, mcp::context& ctx) {
+        auto r = ctx.elicit(mcp::url_elicitation("Sign in", "https://example.invalid/login", "el-1"));
+        if (r.action == mcp::elicit_action::accept) ctx.session().notify_elicitation_complete("el-1");
+        return mcp::call_tool_result{.content = {mcp::text(std::string(mcp::to_string(r.action)))}};
+    });
+    connect();
+    client->initialize(mcp::revision::v2025_11_25, object{{"elicitation", {{"url", object{}}}}});
+    wire->inject(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"open"}})");
+    auto req = client->next_message("elicitation/create");
+    ASSERT_TRUE(req);
+    const auto& p = req->at("params").as_object();
+    EXPECT_EQ(p.at("mode"), "url");
+    EXPECT_EQ(p.at("url"), "https://example.invalid/login");
+    EXPECT_EQ(p.at("elicitationId"), "el-1");
+    EXPECT_FALSE(p.contains("requestedSchema"));
+    wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(req->at("id")) + R"(,"result":{"action":"accept"}})");
+    auto done = client->next_message("notifications/elicitation/complete");
+    ASSERT_TRUE(done);
+    EXPECT_EQ(done->at("params").at("elicitationId"), "el-1");
+    EXPECT_EQ(client->wait_response(7).at("result").at("content").at(0).at("text"), "accept");
+}
+
+TEST_F(server_fixture, url_elicitation_needs_the_clients_url_capability) {
+    make();
+    srv->add_tool({.name = "open"}, [](const object&, mcp::context& ctx) {
+        ctx.elicit(mcp::url_elicitation("Sign in", "https://example.invalid/login", "el-2"));
+        return mcp::call_tool_result{};
+    });
+    connect();
+    client->initialize(mcp::revision::v2025_11_25, object{{"elicitation", object{}}}); // form only
+    auto r = client->result("tools/call", object{{"name", "open"}});
+    EXPECT_EQ(r.at("isError"), true);
+    EXPECT_NE(std::string(r.at("content").at(0).at("text").as_string()).find("URL-mode"), std::string::npos);
+}
+
+TEST_F(server_fixture, sampling_with_tools_needs_the_sampling_tools_capability) {
+    make();
+    srv->add_tool({.name = "agent"}, [](const object&, mcp::context& ctx) {
+        mcp::create_message_request req;
+        req.messages.push_back({.role = mcp::role::user, .content = {mcp::text_content{.text = "weather?"}}});
+        req.max_tokens = 50;
+        req.tools.push_back({.name = "forecast"});
+        req.tool_choice = mcp::tool_choice{.mode = mcp::tool_choice_mode::auto_};
+        return mcp::call_tool_result{.content = {mcp::text(ctx.sample(req).model)}};
+    });
+    connect();
+    client->initialize(mcp::revision::v2025_11_25, object{{"sampling", object{}}}); // no tools
+    auto refused = client->result("tools/call", object{{"name", "agent"}});
+    EXPECT_EQ(refused.at("isError"), true);
+    peer->close();
+
+    wire = std::make_shared<mcp::test::scripted_transport>();
+    connect();
+    client->initialize(mcp::revision::v2025_11_25, object{{"sampling", {{"tools", object{}}}}});
+    wire->inject(R"({"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"agent"}})");
+    auto req = client->next_message("sampling/createMessage");
+    ASSERT_TRUE(req);
+    EXPECT_EQ(req->at("params").at("tools").at(0).at("name"), "forecast");
+    EXPECT_EQ(req->at("params").at("toolChoice").at("mode"), "auto");
+    wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(req->at("id")) +
+                 R"(,"result":{"role":"assistant","content":{"type":"text","text":"sunny"},"model":"m2"}})");
+    EXPECT_EQ(client->wait_response(9).at("result").at("content").at(0).at("text"), "m2");
+}
+
+} // namespace
