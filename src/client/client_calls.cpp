@@ -97,7 +97,7 @@ call_tool_result client::call_tool(const std::string& name, json::object argumen
                 v = it->second;
             }
         }
-        if (has_schema && defines(protocol_version(), field::structured_content)) {
+        if (has_schema && defines(protocol_version(), wire_field::structured_content)) {
             // An outputSchema promises structuredContent (2025-06-18 tools.mdx, "Output Schema").
             if (!result.structured_content)
                 throw error(error_code::invalid_params, "tool '" + name + "' has an outputSchema but returned no structuredContent");

@@ -49,7 +49,7 @@ void client::notify_roots_changed() {
         if (!impl_->roots_list_changed || !impl_->connected) return;
         s = impl_->rpc;
     }
-    if (s && defines(protocol_version(), field::roots_list_changed)) s->notify("notifications/roots/list_changed");
+    if (s && defines(protocol_version(), wire_field::roots_list_changed)) s->notify("notifications/roots/list_changed");
 }
 
 void client::on_tools_list_changed(std::function<void()> cb) { on_notification("notifications/tools/list_changed", [cb](const json::object&) { cb(); }); }
@@ -124,7 +124,7 @@ client_capabilities client::impl::declared_capabilities(revision r) const {
     if (sampling) caps.sampling = sampling_capability{.context = sampling_context, .tools = sampling_tools};
     // An empty elicitation capability means form mode, so a client that takes no form-mode
     // requests declares nothing where modes cannot be named (before 2025-11-25).
-    if (elicitation && (elicitation_form || (elicitation_url && defines(r, field::elicitation_modes))))
+    if (elicitation && (elicitation_form || (elicitation_url && defines(r, wire_field::elicitation_modes))))
         caps.elicitation = elicitation_capability{.form = elicitation_form, .url = elicitation_url};
     return caps;
 }

@@ -24,20 +24,20 @@ json::object to_json(const client_capabilities& x, revision r) {
     put(o, "experimental", x.experimental);
     if (x.roots) {
         json::object ro;
-        if (defines(r, field::roots_list_changed)) put(ro, "listChanged", x.roots->list_changed);
+        if (defines(r, wire_field::roots_list_changed)) put(ro, "listChanged", x.roots->list_changed);
         o["roots"] = std::move(ro);
     }
     if (x.sampling) {
-        o["sampling"] = defines(r, field::sampling_tools)
+        o["sampling"] = defines(r, wire_field::sampling_tools)
                             ? flag_object({{"context", x.sampling->context}, {"tools", x.sampling->tools}})
                             : json::object{};
     }
-    if (x.elicitation && defines(r, field::elicitation)) {
-        o["elicitation"] = defines(r, field::elicitation_modes)
+    if (x.elicitation && defines(r, wire_field::elicitation)) {
+        o["elicitation"] = defines(r, wire_field::elicitation_modes)
                                ? flag_object({{"form", x.elicitation->form}, {"url", x.elicitation->url}})
                                : json::object{};
     }
-    if (x.tasks && defines(r, field::tasks)) {
+    if (x.tasks && defines(r, wire_field::tasks)) {
         json::object t = flag_object({{"list", x.tasks->list}, {"cancel", x.tasks->cancel}});
         json::object req;
         if (x.tasks->sampling_create_message) req["sampling"] = json::object{{"createMessage", json::object{}}};
@@ -45,7 +45,7 @@ json::object to_json(const client_capabilities& x, revision r) {
         if (!req.empty()) t["requests"] = std::move(req);
         o["tasks"] = std::move(t);
     }
-    if (defines(r, field::extensions)) put(o, "extensions", x.extensions);
+    if (defines(r, wire_field::extensions)) put(o, "extensions", x.extensions);
     return o;
 }
 
@@ -78,7 +78,7 @@ json::object to_json(const server_capabilities& x, revision r) {
     json::object o;
     put(o, "experimental", x.experimental);
     if (x.logging) o["logging"] = json::object{};
-    if (x.completions && defines(r, field::completions_capability)) o["completions"] = json::object{};
+    if (x.completions && defines(r, wire_field::completions_capability)) o["completions"] = json::object{};
     if (x.prompts) {
         json::object p;
         put(p, "listChanged", x.prompts->list_changed);
@@ -95,12 +95,12 @@ json::object to_json(const server_capabilities& x, revision r) {
         put(p, "listChanged", x.tools->list_changed);
         o["tools"] = std::move(p);
     }
-    if (x.tasks && defines(r, field::tasks)) {
+    if (x.tasks && defines(r, wire_field::tasks)) {
         json::object t = flag_object({{"list", x.tasks->list}, {"cancel", x.tasks->cancel}});
         if (x.tasks->tools_call) t["requests"] = json::object{{"tools", json::object{{"call", json::object{}}}}};
         o["tasks"] = std::move(t);
     }
-    if (defines(r, field::extensions)) put(o, "extensions", x.extensions);
+    if (defines(r, wire_field::extensions)) put(o, "extensions", x.extensions);
     return o;
 }
 

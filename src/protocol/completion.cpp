@@ -13,14 +13,14 @@ json::object to_json(const complete_request& x, revision r) {
     if (const auto* p = std::get_if<prompt_reference>(&x.ref)) {
         ref["type"] = "ref/prompt";
         ref["name"] = p->name;
-        if (defines(r, field::title)) put(ref, "title", p->title);
+        if (defines(r, wire_field::title)) put(ref, "title", p->title);
     } else {
         ref["type"] = "ref/resource";
         ref["uri"] = std::get<resource_template_reference>(x.ref).uri;
     }
     o["ref"] = std::move(ref);
     o["argument"] = json::object{{"name", x.argument.name}, {"value", x.argument.value}};
-    if (x.context_arguments && defines(r, field::completion_context)) {
+    if (x.context_arguments && defines(r, wire_field::completion_context)) {
         json::object a;
         for (const auto& [k, v] : *x.context_arguments) a[k] = v;
         o["context"] = json::object{{"arguments", std::move(a)}};

@@ -16,7 +16,7 @@ json::object text_block(std::string text, const std::optional<annotations>& a, r
     return o;
 }
 
-bool meta_ok(revision r) { return defines(r, field::entity_meta); }
+bool meta_ok(revision r) { return defines(r, wire_field::entity_meta); }
 
 template <class T>
 void put_common(json::object& o, const T& x, revision r) {
@@ -46,7 +46,7 @@ json::object to_json(const image_content& x, revision r) {
 }
 
 json::object to_json(const audio_content& x, revision r) {
-    if (!defines(r, field::audio_content)) {
+    if (!defines(r, wire_field::audio_content)) {
         return text_block("[audio: " + x.mime_type + ", " + std::to_string(x.data.size()) +
                               " bytes of base64 data omitted]",
                           x.annotations, r);
@@ -90,7 +90,7 @@ json::object to_json(const embedded_resource& x, revision r) {
 }
 
 json::object to_json(const resource_link& x, revision r) {
-    if (!defines(r, field::resource_link_content)) {
+    if (!defines(r, wire_field::resource_link_content)) {
         std::string t = "[resource: " + x.name + " " + x.uri + "]";
         if (x.description) t += " - " + *x.description;
         return text_block(std::move(t), x.annotations, r);
@@ -120,7 +120,7 @@ json::array to_json(const std::vector<content_block>& blocks, revision r) {
 }
 
 json::object to_json(const tool_use_content& x, revision r) {
-    if (!defines(r, field::sampling_tools))
+    if (!defines(r, wire_field::sampling_tools))
         return text_block("[tool use " + x.id + ": " + x.name + "(" + mcp::to_json(json::value(x.input)) + ")]",
                           std::nullopt, r);
     json::object o;
@@ -133,7 +133,7 @@ json::object to_json(const tool_use_content& x, revision r) {
 }
 
 json::object to_json(const tool_result_content& x, revision r) {
-    if (!defines(r, field::sampling_tools)) {
+    if (!defines(r, wire_field::sampling_tools)) {
         std::string t = "[tool result " + x.tool_use_id + (x.is_error.value_or(false) ? " (error)]" : "]");
         for (const auto& b : x.content) t += "\n" + describe(b);
         return text_block(std::move(t), std::nullopt, r);
@@ -142,7 +142,7 @@ json::object to_json(const tool_result_content& x, revision r) {
     o["type"] = "tool_result";
     o["toolUseId"] = x.tool_use_id;
     o["content"] = to_json(x.content, r);
-    if (x.structured_content && (x.structured_content->is_object() || defines(r, field::structured_content_any)))
+    if (x.structured_content && (x.structured_content->is_object() || defines(r, wire_field::structured_content_any)))
         o["structuredContent"] = *x.structured_content;
     put(o, "isError", x.is_error);
     put_meta(o, x.meta, true);

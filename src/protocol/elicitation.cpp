@@ -18,7 +18,7 @@ std::string_view to_string(elicit_action a) noexcept {
 
 json::object to_json(const elicit_request& x, revision r) {
     json::object o;
-    bool modes = defines(r, field::elicitation_modes);
+    bool modes = defines(r, wire_field::elicitation_modes);
     if (x.mode == elicitation_mode::url) {
         if (!modes)
             throw error(error_code::invalid_params,
@@ -26,13 +26,13 @@ json::object to_json(const elicit_request& x, revision r) {
         o["mode"] = "url";
         o["message"] = x.message;
         o["url"] = x.url.value_or("");
-        if (defines(r, field::elicitation_id)) o["elicitationId"] = x.elicitation_id.value_or("");
+        if (defines(r, wire_field::elicitation_id)) o["elicitationId"] = x.elicitation_id.value_or("");
     } else {
         if (modes) o["mode"] = "form";
         o["message"] = x.message;
         o["requestedSchema"] = x.requested_schema;
     }
-    put_meta(o, x.meta, defines(r, field::server_request_meta));
+    put_meta(o, x.meta, defines(r, wire_field::server_request_meta));
     return o;
 }
 
@@ -77,12 +77,12 @@ json::object to_json(const elicit_result& x, revision r) {
     o["action"] = to_string(x.action);
     if (x.content) {
         json::object c;
-        bool arrays = defines(r, field::elicitation_modes);
+        bool arrays = defines(r, wire_field::elicitation_modes);
         for (const auto& kv : *x.content)
             if (arrays || !kv.value().is_array()) c[kv.key()] = kv.value();
         o["content"] = std::move(c);
     }
-    put_meta(o, x.meta, defines(r, field::client_result_meta));
+    put_meta(o, x.meta, defines(r, wire_field::client_result_meta));
     return o;
 }
 

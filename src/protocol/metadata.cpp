@@ -59,7 +59,7 @@ json::object to_json(const annotations& x, revision r) {
         o["audience"] = std::move(a);
     }
     put(o, "priority", x.priority);
-    if (defines(r, field::annotations_last_modified)) put(o, "lastModified", x.last_modified);
+    if (defines(r, wire_field::annotations_last_modified)) put(o, "lastModified", x.last_modified);
     return o;
 }
 annotations wire::read_annotations(const json::value& v, std::string_view path) {
@@ -81,9 +81,9 @@ template <> annotations from_json<annotations>(const json::value& v) { return re
 json::object to_json(const implementation& x, revision r) {
     json::object o;
     o["name"] = x.name;
-    if (defines(r, field::title)) put(o, "title", x.title);
+    if (defines(r, wire_field::title)) put(o, "title", x.title);
     o["version"] = x.version;
-    if (defines(r, field::implementation_details)) {
+    if (defines(r, wire_field::implementation_details)) {
         put(o, "description", x.description);
         put(o, "websiteUrl", x.website_url);
     }

@@ -27,7 +27,7 @@ json::object to_json(const progress_notification& x, revision r) {
     o["progressToken"] = id_json(x.token);
     o["progress"] = x.progress;
     put(o, "total", x.total);
-    if (defines(r, field::progress_message)) put(o, "message", x.message);
+    if (defines(r, wire_field::progress_message)) put(o, "message", x.message);
     put_meta(o, x.meta, true);
     return o;
 }

@@ -8,7 +8,7 @@ using namespace wire;
 json::object to_json(const prompt_argument& x, revision r) {
     json::object o;
     o["name"] = x.name;
-    if (defines(r, field::title)) put(o, "title", x.title);
+    if (defines(r, wire_field::title)) put(o, "title", x.title);
     put(o, "description", x.description);
     put(o, "required", x.required);
     return o;
@@ -54,7 +54,7 @@ template <> prompt_argument from_json<prompt_argument>(const json::value& v) {
 json::object to_json(const prompt& x, revision r) {
     json::object o;
     o["name"] = x.name;
-    if (defines(r, field::title)) put(o, "title", x.title);
+    if (defines(r, wire_field::title)) put(o, "title", x.title);
     put(o, "description", x.description);
     if (!x.arguments.empty()) {
         json::array a;
@@ -63,7 +63,7 @@ json::object to_json(const prompt& x, revision r) {
         o["arguments"] = std::move(a);
     }
     put_icons(o, x.icons, r);
-    put_meta(o, x.meta, defines(r, field::entity_meta));
+    put_meta(o, x.meta, defines(r, wire_field::entity_meta));
     return o;
 }
 template <> prompt from_json<prompt>(const json::value& v) { return read_prompt(v, "Prompt"); }
@@ -87,7 +87,7 @@ json::object to_json(const get_prompt_request& x, revision r) {
         o["arguments"] = std::move(a);
     }
     put_meta(o, x.meta, true);
-    if (defines(r, field::input_responses)) {
+    if (defines(r, wire_field::input_responses)) {
         put(o, "inputResponses", x.input_responses);
         put(o, "requestState", x.request_state);
     }

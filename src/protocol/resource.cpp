@@ -10,13 +10,13 @@ json::object to_json(const resource& x, revision r) {
     json::object o;
     o["uri"] = x.uri;
     o["name"] = x.name;
-    if (defines(r, field::title)) put(o, "title", x.title);
+    if (defines(r, wire_field::title)) put(o, "title", x.title);
     put(o, "description", x.description);
     put(o, "mimeType", x.mime_type);
     put(o, "size", x.size);
     put_annotations(o, x.annotations, r);
     put_icons(o, x.icons, r);
-    put_meta(o, x.meta, defines(r, field::entity_meta));
+    put_meta(o, x.meta, defines(r, wire_field::entity_meta));
     return o;
 }
 namespace {
@@ -54,12 +54,12 @@ json::object to_json(const resource_template& x, revision r) {
     json::object o;
     o["uriTemplate"] = x.uri_template;
     o["name"] = x.name;
-    if (defines(r, field::title)) put(o, "title", x.title);
+    if (defines(r, wire_field::title)) put(o, "title", x.title);
     put(o, "description", x.description);
     put(o, "mimeType", x.mime_type);
     put_annotations(o, x.annotations, r);
     put_icons(o, x.icons, r);
-    put_meta(o, x.meta, defines(r, field::entity_meta));
+    put_meta(o, x.meta, defines(r, wire_field::entity_meta));
     return o;
 }
 template <> resource_template from_json<resource_template>(const json::value& v) {
@@ -70,7 +70,7 @@ json::object to_json(const read_resource_request& x, revision r) {
     json::object o;
     o["uri"] = x.uri;
     put_meta(o, x.meta, true);
-    if (defines(r, field::input_responses)) {
+    if (defines(r, wire_field::input_responses)) {
         put(o, "inputResponses", x.input_responses);
         put(o, "requestState", x.request_state);
     }

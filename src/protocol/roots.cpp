@@ -16,7 +16,7 @@ json::object to_json(const root& x, revision r) {
     json::object o;
     o["uri"] = x.uri;
     put(o, "name", x.name);
-    put_meta(o, x.meta, defines(r, field::entity_meta));
+    put_meta(o, x.meta, defines(r, wire_field::entity_meta));
     return o;
 }
 template <> root from_json<root>(const json::value& v) { return read_root(v, "Root"); }
@@ -27,7 +27,7 @@ json::object to_json(const list_roots_result& x, revision r) {
     a.reserve(x.roots.size());
     for (const auto& i : x.roots) a.push_back(to_json(i, r));
     o["roots"] = std::move(a);
-    put_meta(o, x.meta, defines(r, field::client_result_meta));
+    put_meta(o, x.meta, defines(r, wire_field::client_result_meta));
     return o;
 }
 template <> list_roots_result from_json<list_roots_result>(const json::value& v) {

@@ -27,7 +27,7 @@ namespace {
 
 /// One block as an object, several as an array (2025-11-25+); before, always one block.
 json::value content_json(const std::vector<sampling_content>& content, revision r) {
-    if (defines(r, field::sampling_tools)) {
+    if (defines(r, wire_field::sampling_tools)) {
         if (content.size() == 1) return to_json(content.front(), r);
         json::array a;
         for (const auto& c : content) a.push_back(to_json(c, r));
@@ -76,7 +76,7 @@ json::object to_json(const sampling_message& x, revision r) {
     json::object o;
     o["role"] = to_string(x.role);
     o["content"] = content_json(x.content, r);
-    put_meta(o, x.meta, defines(r, field::sampling_tools));
+    put_meta(o, x.meta, defines(r, wire_field::sampling_tools));
     return o;
 }
 template <> sampling_message from_json<sampling_message>(const json::value& v) {
@@ -115,7 +115,7 @@ json::object to_json(const create_message_request& x, revision r) {
         o["stopSequences"] = std::move(s);
     }
     put(o, "metadata", x.metadata);
-    if (defines(r, field::sampling_tools)) {
+    if (defines(r, wire_field::sampling_tools)) {
         if (!x.tools.empty()) {
             json::array t;
             for (const auto& tl : x.tools) t.push_back(to_json(tl, r));
@@ -127,7 +127,7 @@ json::object to_json(const create_message_request& x, revision r) {
             o["toolChoice"] = std::move(tc);
         }
     }
-    put_meta(o, x.meta, defines(r, field::server_request_meta));
+    put_meta(o, x.meta, defines(r, wire_field::server_request_meta));
     return o;
 }
 

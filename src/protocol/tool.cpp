@@ -44,18 +44,18 @@ template <> tool_annotations from_json<tool_annotations>(const json::value& v) {
 json::object to_json(const tool& x, revision r) {
     json::object o;
     o["name"] = x.name;
-    if (defines(r, field::title)) put(o, "title", x.title);
+    if (defines(r, wire_field::title)) put(o, "title", x.title);
     put(o, "description", x.description);
     o["inputSchema"] = x.input_schema;
-    if (defines(r, field::tool_output_schema)) put(o, "outputSchema", x.output_schema);
-    if (x.annotations && defines(r, field::tool_annotations)) o["annotations"] = to_json(*x.annotations, r);
+    if (defines(r, wire_field::tool_output_schema)) put(o, "outputSchema", x.output_schema);
+    if (x.annotations && defines(r, wire_field::tool_annotations)) o["annotations"] = to_json(*x.annotations, r);
     put_icons(o, x.icons, r);
-    if (x.execution && defines(r, field::tasks)) {
+    if (x.execution && defines(r, wire_field::tasks)) {
         json::object e;
         if (x.execution->task_support) e["taskSupport"] = to_string(*x.execution->task_support);
         o["execution"] = std::move(e);
     }
-    put_meta(o, x.meta, defines(r, field::entity_meta));
+    put_meta(o, x.meta, defines(r, wire_field::entity_meta));
     return o;
 }
 
@@ -90,8 +90,8 @@ json::object to_json(const call_tool_request& x, revision r) {
     o["name"] = x.name;
     put(o, "arguments", x.arguments);
     put_meta(o, x.meta, true);
-    if (defines(r, field::tasks)) put(o, "task", x.task);
-    if (defines(r, field::input_responses)) {
+    if (defines(r, wire_field::tasks)) put(o, "task", x.task);
+    if (defines(r, wire_field::input_responses)) {
         put(o, "inputResponses", x.input_responses);
         put(o, "requestState", x.request_state);
     }
@@ -114,8 +114,8 @@ json::object to_json(const call_tool_result& x, revision r) {
     json::object o;
     json::array content = to_json(x.content, r);
     if (x.structured_content) {
-        bool sendable = defines(r, field::structured_content) &&
-                        (x.structured_content->is_object() || defines(r, field::structured_content_any));
+        bool sendable = defines(r, wire_field::structured_content) &&
+                        (x.structured_content->is_object() || defines(r, wire_field::structured_content_any));
         if (sendable) o["structuredContent"] = *x.structured_content;
         else if (x.content.empty())
             content.push_back(to_json(text_content{mcp::to_json(*x.structured_content), std::nullopt, std::nullopt}, r));

@@ -133,7 +133,7 @@ std::optional<json::object> meta(const json::object& o, std::string_view path) {
 }
 
 void put_icons(json::object& o, const std::vector<icon>& icons, revision r) {
-    if (icons.empty() || !defines(r, field::icons)) return;
+    if (icons.empty() || !defines(r, wire_field::icons)) return;
     json::array a;
     a.reserve(icons.size());
     for (const auto& i : icons) a.push_back(to_json(i, r));
@@ -146,12 +146,12 @@ void put_annotations(json::object& o, const std::optional<annotations>& a, revis
 }
 
 void put_result_type(json::object& o, revision r) {
-    if (defines(r, field::result_type)) o["resultType"] = "complete";
+    if (defines(r, wire_field::result_type)) o["resultType"] = "complete";
 }
 
 void put_cacheable(json::object& o, const std::optional<std::int64_t>& ttl_ms,
                    const std::optional<std::string>& cache_scope, revision r) {
-    if (!defines(r, field::cacheable_result)) return;
+    if (!defines(r, wire_field::cacheable_result)) return;
     o["ttlMs"] = ttl_ms.value_or(0);
     o["cacheScope"] = cache_scope.value_or("private");
 }

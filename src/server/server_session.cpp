@@ -46,10 +46,10 @@ create_message_result server_session::create_message(const create_message_reques
 elicit_result server_session::elicit(const elicit_request& request, request_options options) {
     const auto caps = client_caps();
     const auto r = protocol_version();
-    if (!defines(r, field::elicitation)) refuse("elicitation needs protocol revision 2025-06-18 or later");
+    if (!defines(r, wire_field::elicitation)) refuse("elicitation needs protocol revision 2025-06-18 or later");
     if (!caps.elicitation) refuse("the client does not support elicitation (no 'elicitation' capability)");
     if (request.mode == elicitation_mode::url) {
-        if (!defines(r, field::elicitation_modes)) refuse("URL-mode elicitation needs protocol revision 2025-11-25");
+        if (!defines(r, wire_field::elicitation_modes)) refuse("URL-mode elicitation needs protocol revision 2025-11-25");
         if (!caps.elicitation->supports_url()) refuse("the client does not support URL-mode elicitation");
     } else if (!caps.elicitation->supports_form()) {
         refuse("the client does not support form-mode elicitation");
@@ -65,7 +65,7 @@ list_roots_result server_session::list_roots(request_options options) {
 
 void server_session::notify_elicitation_complete(const std::string& elicitation_id) {
     const auto r = protocol_version();
-    if (!defines(r, field::elicitation_id)) return; // the revision has no such notification
+    if (!defines(r, wire_field::elicitation_id)) return; // the revision has no such notification
     rpc_->notify("notifications/elicitation/complete",
                  to_json(elicitation_complete_notification{elicitation_id, std::nullopt}, r));
 }

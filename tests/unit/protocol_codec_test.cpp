@@ -630,10 +630,10 @@ TEST(ProtocolGolden, HelpersAndLogging) {
 }
 
 TEST(ProtocolCodec, DefinesTable) {
-    EXPECT_FALSE(defines(V2, field::title));
-    EXPECT_TRUE(defines(V3, field::title));
-    EXPECT_TRUE(defines(V4, field::tasks));
-    EXPECT_FALSE(defines(V5, field::tasks));
-    EXPECT_FALSE(defines(V4, field::result_type));
-    EXPECT_TRUE(defines(V5, field::result_type));
+    EXPECT_FALSE(defines(V2, wire_field::title));
+    EXPECT_TRUE(defines(V3, wire_field::title));
+    EXPECT_TRUE(defines(V4, wire_field::tasks));
+    EXPECT_FALSE(defines(V5, wire_field::tasks));
+    EXPECT_FALSE(defines(V4, wire_field::result_type));
+    EXPECT_TRUE(defines(V5, wire_field::result_type));
 }

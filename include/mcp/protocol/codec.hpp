@@ -29,7 +29,7 @@ T from_json(const json::value& v);
 
 /// A field (or feature) of the wire format that not every revision defines. The one place where
 /// revision differences of the data model are recorded; the codec asks `defines(r, f)`.
-enum class field {
+enum class wire_field {
     title,                       ///< `title` on Tool, Resource, ResourceTemplate, Prompt, PromptArgument, PromptReference, Implementation
     icons,                       ///< `icons` on Tool, Resource, ResourceTemplate, Prompt, ResourceLink, Implementation
     implementation_details,      ///< Implementation `description`, `websiteUrl`
@@ -62,46 +62,46 @@ enum class field {
 
 /// One row of the revision table: `f` is defined from `first` through `last` inclusive.
 struct field_rule {
-    field f;
+    wire_field f;
     revision first;
     revision last;
 };
 
 // clang-format off
 inline constexpr field_rule field_rules[] = {
-    {field::title,                     revision::v2025_06_18, revision::v2026_07_28},
-    {field::icons,                     revision::v2025_11_25, revision::v2026_07_28},
-    {field::implementation_details,    revision::v2025_11_25, revision::v2026_07_28},
-    {field::entity_meta,               revision::v2025_06_18, revision::v2026_07_28},
-    {field::annotations_last_modified, revision::v2025_06_18, revision::v2026_07_28},
-    {field::audio_content,             revision::v2025_03_26, revision::v2026_07_28},
-    {field::resource_link_content,     revision::v2025_06_18, revision::v2026_07_28},
-    {field::tool_annotations,          revision::v2025_03_26, revision::v2026_07_28},
-    {field::tool_output_schema,        revision::v2025_06_18, revision::v2026_07_28},
-    {field::structured_content,        revision::v2025_06_18, revision::v2026_07_28},
-    {field::structured_content_any,    revision::v2026_07_28, revision::v2026_07_28},
-    {field::completions_capability,    revision::v2025_03_26, revision::v2026_07_28},
-    {field::completion_context,        revision::v2025_06_18, revision::v2026_07_28},
-    {field::progress_message,          revision::v2025_03_26, revision::v2026_07_28},
-    {field::elicitation,               revision::v2025_06_18, revision::v2026_07_28},
-    {field::elicitation_modes,         revision::v2025_11_25, revision::v2026_07_28},
-    {field::elicitation_id,            revision::v2025_11_25, revision::v2025_11_25},
-    {field::sampling_tools,            revision::v2025_11_25, revision::v2026_07_28},
-    {field::server_request_meta,       revision::v2024_11_05, revision::v2025_11_25},
-    {field::client_result_meta,        revision::v2024_11_05, revision::v2025_11_25},
-    {field::roots_list_changed,        revision::v2024_11_05, revision::v2025_11_25},
-    {field::tasks,                     revision::v2025_11_25, revision::v2025_11_25},
-    {field::extensions,                revision::v2026_07_28, revision::v2026_07_28},
-    {field::initialize,                revision::v2024_11_05, revision::v2025_11_25},
-    {field::discover,                  revision::v2026_07_28, revision::v2026_07_28},
-    {field::result_type,               revision::v2026_07_28, revision::v2026_07_28},
-    {field::cacheable_result,          revision::v2026_07_28, revision::v2026_07_28},
-    {field::input_responses,           revision::v2026_07_28, revision::v2026_07_28},
+    {wire_field::title,                     revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::icons,                     revision::v2025_11_25, revision::v2026_07_28},
+    {wire_field::implementation_details,    revision::v2025_11_25, revision::v2026_07_28},
+    {wire_field::entity_meta,               revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::annotations_last_modified, revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::audio_content,             revision::v2025_03_26, revision::v2026_07_28},
+    {wire_field::resource_link_content,     revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::tool_annotations,          revision::v2025_03_26, revision::v2026_07_28},
+    {wire_field::tool_output_schema,        revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::structured_content,        revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::structured_content_any,    revision::v2026_07_28, revision::v2026_07_28},
+    {wire_field::completions_capability,    revision::v2025_03_26, revision::v2026_07_28},
+    {wire_field::completion_context,        revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::progress_message,          revision::v2025_03_26, revision::v2026_07_28},
+    {wire_field::elicitation,               revision::v2025_06_18, revision::v2026_07_28},
+    {wire_field::elicitation_modes,         revision::v2025_11_25, revision::v2026_07_28},
+    {wire_field::elicitation_id,            revision::v2025_11_25, revision::v2025_11_25},
+    {wire_field::sampling_tools,            revision::v2025_11_25, revision::v2026_07_28},
+    {wire_field::server_request_meta,       revision::v2024_11_05, revision::v2025_11_25},
+    {wire_field::client_result_meta,        revision::v2024_11_05, revision::v2025_11_25},
+    {wire_field::roots_list_changed,        revision::v2024_11_05, revision::v2025_11_25},
+    {wire_field::tasks,                     revision::v2025_11_25, revision::v2025_11_25},
+    {wire_field::extensions,                revision::v2026_07_28, revision::v2026_07_28},
+    {wire_field::initialize,                revision::v2024_11_05, revision::v2025_11_25},
+    {wire_field::discover,                  revision::v2026_07_28, revision::v2026_07_28},
+    {wire_field::result_type,               revision::v2026_07_28, revision::v2026_07_28},
+    {wire_field::cacheable_result,          revision::v2026_07_28, revision::v2026_07_28},
+    {wire_field::input_responses,           revision::v2026_07_28, revision::v2026_07_28},
 };
 // clang-format on
 
 /// Whether revision `r` defines field `f` (fields absent from the table exist in every revision).
-constexpr bool defines(revision r, field f) noexcept {
+constexpr bool defines(revision r, wire_field f) noexcept {
     for (const auto& rule : field_rules)
         if (rule.f == f) return r >= rule.first && r <= rule.last;
     return true;
