@@ -22,10 +22,21 @@ const server_options& server::options() const noexcept { return impl_->opts; }
 // ------------------------------------------------------------------ registries
 
 void server::add_tool(tool definition, tool_handler handler) {
+    if (definition.name.empty()) throw std::invalid_argument("mcp::server::add_tool: a tool needs a name");
+    std::shared_ptr<const schema::validator> arguments;
+    if (impl_->opts.validate_tool_arguments) {
+        try {
+            arguments = std::make_shared<const schema::validator>(schema::validator::compile(definition.input_schema));
+        } catch (const schema::compile_error& e) {
+            throw std::invalid_argument("mcp::server::add_tool: the inputSchema of tool \"" + definition.name +
+                                        "\" is not a valid JSON Schema: " + e.what());
+        }
+    }
     {
         std::unique_lock lock(impl_->mu);
         auto name = definition.name;
-        impl_->tools[name] = {std::move(definition), std::make_shared<const tool_handler>(std::move(handler))};
+        impl_->tools[name] = {std::move(definition), std::make_shared<const tool_handler>(std::move(handler)),
+                              std::move(arguments)};
     }
     impl_->broadcast_list_changed(impl::feature::tools);
 }
@@ -166,7 +177,7 @@ json::object capabilities_json(const declared_features& d, revision r) {
     json::object caps;
     if (!d.experimental.empty()) caps["experimental"] = d.experimental;
     if (d.logging) caps["logging"] = json::object();
-    if (d.completions && defines(r, field::completions_capability)) caps["completions"] = json::object();
+    if (d.completions && defines(r, wire_field::completions_capability)) caps["completions"] = json::object();
     if (d.prompts) caps["prompts"] = json::object{{"listChanged", true}};
     if (d.resources) caps["resources"] = json::object{{"subscribe", d.resources_subscribe}, {"listChanged", true}};
     if (d.tools) caps["tools"] = json::object{{"listChanged", true}};

@@ -81,17 +81,26 @@ void server::impl::install_feature_handlers(const std::shared_ptr<server_session
         const auto& p = ctx.params();
         auto name = required_string(p, "name", "tools/call");
         std::shared_ptr<const tool_handler> handler;
+        std::shared_ptr<const schema::validator> validator;
         {
             std::shared_lock lock(srv->mu);
             auto it = srv->tools.find(name);
             if (it == srv->tools.end()) throw error(error_code::invalid_params, "Unknown tool: " + name);
             handler = it->second.handler;
+            validator = it->second.arguments;
         }
-        static const json::object no_arguments;
-        const json::object* args = &no_arguments;
+        static const json::value no_arguments = json::object();
+        const json::value* arguments = &no_arguments;
         if (const auto* a = p.if_contains("arguments"); a && !a->is_null()) {
             if (!a->is_object()) throw error(error_code::invalid_params, "Invalid params: \"arguments\" must be an object");
-            args = &a->get_object();
+            arguments = a;
+        }
+        const json::object* args = &arguments->get_object();
+        if (validator && !validator->is_valid(*arguments)) {
+            // 2025-11-25: invalid arguments are a tool execution error the model can correct.
+            return to_json(error_result("Invalid arguments for tool \"" + name +
+                                        "\": " + schema::summarize(validator->validate(*arguments))),
+                           version_of(*st));
         }
         context hctx(ctx, peer);
         call_tool_result result;

@@ -41,6 +41,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     struct tool_entry {
         tool definition;
         std::shared_ptr<const tool_handler> handler;
+        /// inputSchema compiled at registration; null when argument validation is off.
+        std::shared_ptr<const schema::validator> arguments;
     };
     struct resource_entry {
         resource definition;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <mcp/protocol/types.hpp>
+#include <mcp/schema/from_type.hpp>
 #include <mcp/session/session.hpp>
 
 #include <memory>
@@ -26,6 +27,14 @@ public:
 
 private:
     mcp::error cause_;
+};
+
+/// The answer to a typed elicitation: the user's action and, when accepted, the form as a T.
+template <class T>
+struct elicitation {
+    elicit_action action = elicit_action::cancel;
+    std::optional<T> content; ///< set exactly when action is accept
+    bool accepted() const noexcept { return action == elicit_action::accept; }
 };
 
 class context {
@@ -61,6 +70,31 @@ public:
     /// Form-mode elicitation: a message and a flat object schema.
     elicit_result elicit(std::string message, json::object requested_schema) const;
     std::vector<root> roots() const;
+
+    /// Typed form-mode elicitation: the requestedSchema is built from T (once per type; T must
+    /// be flat: booleans, numbers, strings, enums), the answer is validated against it and
+    /// converted to a T. An answer that does not fit throws client_request_failed.
+    template <schema::elicitable T>
+    elicitation<T> elicit(std::string message, std::optional<std::chrono::milliseconds> timeout = std::nullopt) const {
+        elicit_request request;
+        request.message = std::move(message);
+        request.requested_schema = schema::elicitation_schema_of<T>();
+        const elicit_result r = elicit(request, timeout);
+        elicitation<T> out{r.action, std::nullopt};
+        if (r.action != elicit_action::accept) return out;
+        const json::value content = r.content ? json::value(*r.content) : json::value(json::object{});
+        if (auto errors = schema::validator_of<T>().validate(content); !errors.empty())
+            throw client_request_failed(error(error_code::invalid_params,
+                                              "The elicitation answer does not match the requested schema: " +
+                                                  schema::summarize(errors)));
+        try {
+            out.content = type_codec<T>::from_value(content);
+        } catch (const conversion_error& e) {
+            throw client_request_failed(
+                error(error_code::invalid_params, std::string("The elicitation answer does not fit: ") + e.what()));
+        }
+        return out;
+    }
 
 private:
     request_context& rpc_;

@@ -14,6 +14,7 @@
 #include <mcp/protocol/types.hpp>
 #include <mcp/server/context.hpp>
 #include <mcp/server/server_session.hpp>
+#include <mcp/server/typed.hpp>
 #include <mcp/session/session.hpp>
 #include <mcp/transport/transport.hpp>
 
@@ -26,21 +27,14 @@
 
 namespace mcp {
 
-/// A tool handler: validated arguments in, result out. Throwing mcp::error gives a JSON-RPC
-/// error; any other exception becomes a result with isError: true and the exception's message.
-using tool_handler = std::function<call_tool_result(const json::object& arguments, context& ctx)>;
+// tool_handler (raw JSON arguments in, result out), prompt_handler and completion_handler are
+// declared in mcp/server/typed.hpp. A handler throwing mcp::error gives a JSON-RPC error; any
+// other exception in a tool becomes a result with isError: true and the exception's message.
 /// Reads one resource (or one URI of a template, with its variables).
 using resource_reader = std::function<read_resource_result(const std::string& uri, context& ctx)>;
 using template_reader =
     std::function<read_resource_result(const std::string& uri, const std::map<std::string, std::string>& variables,
                                        context& ctx)>;
-/// Builds a prompt from its (already checked) arguments.
-using prompt_handler =
-    std::function<get_prompt_result(const std::map<std::string, std::string>& arguments, context& ctx)>;
-/// Completes one argument: the argument's name, the partial value, the other arguments already
-/// given (completion context). Returns candidate values (at most 100 are sent).
-using completion_handler = std::function<complete_result(
-    const std::string& argument, const std::string& value, const std::map<std::string, std::string>& context_arguments)>;
 
 struct server_options {
     implementation info{"mcpxx-server", "0.1.0"};
@@ -56,6 +50,9 @@ struct server_options {
     bool always_declare_resources = false;
     bool always_declare_prompts = false;
     bool declare_logging = true;
+    /// Validate tools/call arguments against each tool's inputSchema before its handler runs
+    /// (a mismatch is a result with isError: true naming what is wrong, as 2025-11-25 asks).
+    bool validate_tool_arguments = true;
     /// Experimental capabilities to declare, verbatim.
     json::object experimental;
     /// Options of each peer's JSON-RPC session.
@@ -72,7 +69,25 @@ public:
     server& operator=(const server&) = delete;
 
     // --- tools ---
+    /// Register (or replace) a tool with a raw JSON handler. Its inputSchema is compiled now:
+    /// std::invalid_argument if it is not a valid JSON Schema.
     void add_tool(tool definition, tool_handler handler);
+    /// Register a typed tool: inputSchema from the argument type, outputSchema and
+    /// structuredContent from a described return type (see mcp/server/typed.hpp). The schemas in
+    /// `definition` are replaced by those of the types.
+    template <detail::typed_tool_handler F>
+    void add_tool(tool definition, F handler) {
+        auto raw = detail::typed_tool(definition, std::move(handler));
+        add_tool(std::move(definition), std::move(raw));
+    }
+    /// Shorthand for a tool with a name and a description (raw or typed handler).
+    template <class F>
+    void add_tool(std::string name, std::string description, F handler) {
+        tool definition;
+        definition.name = std::move(name);
+        definition.description = std::move(description);
+        add_tool(std::move(definition), std::move(handler));
+    }
     bool remove_tool(const std::string& name);
     // --- resources ---
     void add_resource(resource definition, resource_reader reader);
@@ -85,6 +100,13 @@ public:
     // --- prompts ---
     void add_prompt(prompt definition, prompt_handler handler,
                     std::map<std::string, completion_handler> completers = {});
+    /// Register a typed prompt: its arguments come from the argument type (see typed.hpp);
+    /// enum-valued arguments are completed from their names unless `completers` has one.
+    template <detail::typed_prompt_handler F>
+    void add_prompt(prompt definition, F handler, std::map<std::string, completion_handler> completers = {}) {
+        auto raw = detail::typed_prompt(definition, completers, std::move(handler));
+        add_prompt(std::move(definition), std::move(raw), std::move(completers));
+    }
     bool remove_prompt(const std::string& name);
 
     /// Send notifications/message to every peer whose level admits `level`.
