@@ -5,8 +5,11 @@
 //              get_image / get_audio / get_resource_link / get_embedded_resource / annotated
 //              (every content type), fail (tool error), log_messages (logging), toggle_extra_tool
 //              (tools/list_changed), touch_resource (resources/updated), slow (cancellation)
+//   typed      get_weather (arguments and structured result from C++ structs), book_table
+//              (typed form elicitation), code_review (typed prompt, enum argument completed)
 //   resources  test://static/resource/1..20 (odd: text, even: blob), paginated 10 per page;
-//              template test://static/resource/{id} with completion of {id}
+//              template test://static/resource/{id} with completion of {id};
+//              template weather://{city}/forecast{?days,unit} (query variables, JSON)
 //   prompts    simple_prompt, complex_prompt (temperature required, style completed),
 //              resource_prompt (embedded resource)
 #include <mcp/json/base64.hpp>
@@ -17,6 +20,81 @@
 #include <cstring>
 #include <iostream>
 #include <thread>
+
+// ------------------------------------------------------------------ typed features
+// Plain structs described once; schemas, validation and conversion follow from them.
+namespace weather {
+
+enum class units { celsius, fahrenheit };
+MCP_DESCRIBE_ENUM(units, celsius, fahrenheit)
+
+struct forecast_request {
+    std::string city;
+    int days = 3;
+    std::optional<units> unit;
+};
+MCP_DESCRIBE(forecast_request, (city, "City name", mcp::field::min_length(1)),
+             (days, "Days ahead", mcp::field::range(1, 7)), (unit, "Units (default: celsius)"))
+
+struct day_forecast {
+    int day = 0;
+    std::string summary;
+    double high = 0;
+    double low = 0;
+};
+MCP_DESCRIBE(day_forecast, (day, "Day number, 1 = tomorrow"), (summary, "One line"), (high, "Highest temperature"),
+             (low, "Lowest temperature"))
+
+struct forecast {
+    std::string city;
+    units unit = units::celsius;
+    std::vector<day_forecast> days;
+};
+MCP_DESCRIBE(forecast, (city, "City name"), (unit, "Units of the temperatures", mcp::field::required),
+             (days, "One entry per day", mcp::field::required))
+
+/// A deterministic made-up forecast (the same city always gets the same weather).
+forecast make_forecast(const forecast_request& r) {
+    const auto seed = static_cast<unsigned>(std::hash<std::string>{}(r.city) % 1000);
+    const units unit = r.unit.value_or(units::celsius);
+    forecast f{r.city, unit, {}};
+    for (int d = 1; d <= r.days; ++d) {
+        double high = 12 + static_cast<double>((seed + 7u * static_cast<unsigned>(d)) % 15);
+        double low = high - 8;
+        if (unit == units::fahrenheit) high = high * 9 / 5 + 32, low = low * 9 / 5 + 32;
+        const char* sky[] = {"sunny", "cloudy", "rain", "windy", "snow"};
+        f.days.push_back({d, sky[(seed + static_cast<unsigned>(d)) % 5], high, low});
+    }
+    return f;
+}
+
+enum class seating { indoor, terrace, bar };
+MCP_DESCRIBE_ENUM(seating, indoor, terrace, bar)
+
+struct reservation {
+    std::string name;
+    int party_size = 2;
+    std::string date;
+    seating where = seating::indoor;
+    bool confirm = true;
+};
+MCP_DESCRIBE(reservation, (name, "Name for the booking", mcp::field::min_length(1)),
+             (party_size, "Number of guests", mcp::field::range(1, 12)),
+             (date, "Date", mcp::field::format("date")), (where, "Seating", mcp::field::optional),
+             (confirm, "Confirm the booking"))
+
+enum class language { cpp, python, rust, go, typescript };
+MCP_DESCRIBE_ENUM(language, cpp, python, rust, go, typescript)
+
+struct review_request {
+    language lang = language::cpp;
+    std::optional<std::string> focus;
+    int max_comments = 10;
+};
+MCP_DESCRIBE(review_request, (lang, "Language of the code", mcp::field::required), (focus, "What to look at first"),
+             (max_comments, "At most this many comments", mcp::field::range(1, 50)))
+
+} // namespace weather
 
 namespace {
 
@@ -236,6 +314,57 @@ void add_resources(mcp::server& server) {
           }}});
 }
 
+void add_typed_features(mcp::server& server) {
+    server.add_tool({.name = "get_weather", .title = "Weather forecast",
+                     .description = "Forecast for a city, one entry per day (structured result)",
+                     .annotations = mcp::tool_annotations{.read_only_hint = true, .open_world_hint = false}},
+                    [](const weather::forecast_request& r, mcp::context&) { return weather::make_forecast(r); });
+
+    server.add_tool("book_table", "Book a restaurant table, asking the user for the details (typed elicitation)",
+                    [](mcp::context& ctx) -> std::string {
+                        auto answer = ctx.elicit<weather::reservation>("Please fill in your booking");
+                        if (!answer.accepted()) return "Booking " + std::string(mcp::to_string(answer.action)) + "d";
+                        const auto& b = *answer.content;
+                        if (!b.confirm) return "Booking not confirmed";
+                        return "Booked a table for " + std::to_string(b.party_size) + " (" + b.name + ") on " + b.date +
+                               ", " + mcp::to_json(mcp::to_value(b.where));
+                    });
+
+    server.add_prompt({.name = "code_review", .title = "Code review", .description = "Review code in a language"},
+                      [](const weather::review_request& r) {
+                          return "Please review the following " + std::string(mcp::to_value(r.lang).as_string()) +
+                                 " code. Give at most " + std::to_string(r.max_comments) + " comments" +
+                                 (r.focus ? ", looking at " + *r.focus + " first." : ".");
+                      });
+
+    // A template with query variables: weather://Paris/forecast?days=2&unit=fahrenheit.
+    server.add_resource_template(
+        {.uri_template = "weather://{city}/forecast{?days,unit}", .name = "Forecast",
+         .description = "The forecast of get_weather as a JSON resource", .mime_type = "application/json"},
+        [](const std::string& uri, const std::map<std::string, std::string>& vars, mcp::context&) {
+            object args{{"city", vars.at("city")}};
+            try {
+                if (vars.count("days")) args["days"] = std::stoi(vars.at("days"));
+            } catch (const std::exception&) {
+                throw mcp::error(mcp::error_code::invalid_params, "days must be a number: " + uri);
+            }
+            if (vars.count("unit")) args["unit"] = vars.at("unit");
+            const mcp::json::value request(std::move(args));
+            if (auto errors = mcp::schema::validator_of<weather::forecast_request>().validate(request); !errors.empty())
+                throw mcp::error(mcp::error_code::invalid_params, "Invalid forecast URI " + uri + ": " +
+                                                                      mcp::schema::summarize(errors));
+            const auto f = weather::make_forecast(mcp::from_value<weather::forecast_request>(request));
+            return mcp::read_resource_result{.contents = {mcp::text_resource_contents{
+                                                 .uri = uri, .mime_type = "application/json", .text = mcp::to_json(mcp::to_value(f))}}};
+        },
+        {{"city", [](const std::string&, const std::string& value, const std::map<std::string, std::string>&) {
+              mcp::complete_result r;
+              for (const char* c : {"Paris", "Berlin", "Oslo", "Lisbon", "Prague"})
+                  if (std::string(c).rfind(value, 0) == 0) r.values.emplace_back(c);
+              return r;
+          }}});
+}
+
 void add_prompts(mcp::server& server) {
     server.add_prompt({.name = "simple_prompt", .title = "Simple prompt", .description = "A prompt without arguments"},
                       [](const std::map<std::string, std::string>&, mcp::context&) {
@@ -293,5 +422,6 @@ int main(int argc, char** argv) {
     add_dynamic_tools(server);
     add_resources(server);
     add_prompts(server);
+    add_typed_features(server);
     return mcp::serve_stdio(server);
 }
