@@ -1,0 +1,28 @@
+// mcpxx - the command-line tool of mcpxx.
+//
+//   mcpxx schema validate --schema FILE --instance FILE [--default-dialect draft-07] [--remote PREFIX=DIR]...
+//   mcpxx uri-template expand TEMPLATE --vars FILE.json
+#include "commands.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+    CLI::App app{"mcpxx: Model Context Protocol tools (JSON Schema, URI templates, ...)", "mcpxx"};
+    app.require_subcommand(1);
+    int exit_code = mcpxx_cli::exit_ok;
+    mcpxx_cli::add_schema_command(app, exit_code);
+    // mcpxx_cli::add_uri_template_command(app, exit_code);  (enabled with uri_template)
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e); // prints the message
+        return mcpxx_cli::exit_usage;
+    }
+    return exit_code;
+}

@@ -1,0 +1,145 @@
+// The `mcpxx` program, run as a child process: exit codes, what it prints, and its errors.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
+const fs::path remotes = fs::path(MCPXX_SHARED_DIR) / "testdata" / "json-schema-test-suite" / "remotes";
+
+struct run_result {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+struct cli_test : ::testing::Test {
+    fs::path dir;
+    void SetUp() override {
+        dir = fs::temp_directory_path() /
+              ("mcpxx-cli-" + std::to_string(::getpid()) + "-" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir);
+    }
+    void TearDown() override { fs::remove_all(dir); }
+
+    std::string file(const std::string& name, const std::string& content) {
+        const auto p = dir / name;
+        std::ofstream(p) << content;
+        return p.string();
+    }
+    run_result run(const std::vector<std::string>& args) {
+        std::string cmd = quote(mcpxx);
+        for (const auto& a : args) cmd += " " + quote(a);
+        cmd += " >" + quote((dir / "out").string()) + " 2>" + quote((dir / "err").string());
+        const int status = std::system(cmd.c_str());
+        run_result r;
+        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        r.out = slurp(dir / "out");
+        r.err = slurp(dir / "err");
+        return r;
+    }
+};
+
+const char* tool_schema = R"({"type":"object","properties":{"city":{"type":"string","minLength":1},
+  "days":{"type":"integer","minimum":1,"maximum":7}},"required":["city"]})";
+
+TEST_F(cli_test, schema_validate_valid_instance_exits_0) {
+    auto r = run({"schema", "validate", "--schema", file("s.json", tool_schema), "--instance",
+                  file("i.json", R"({"city":"Paris","days":3})")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("valid"), std::string::npos);
+}
+
+TEST_F(cli_test, schema_validate_invalid_instance_exits_1_and_lists_errors) {
+    auto r = run({"schema", "validate", "--schema", file("s.json", tool_schema), "--instance",
+                  file("i.json", R"({"days":9})")});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("invalid"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("/days"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("maximum"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("required"), std::string::npos) << r.out;
+}
+
+TEST_F(cli_test, schema_validate_usage_and_schema_errors_exit_2) {
+    const auto inst = file("i.json", "{}");
+    // Missing option, unknown option, missing file, broken JSON, a schema that does not compile,
+    // an unsupported dialect, an unresolvable $ref (never fetched).
+    EXPECT_EQ(run({"schema", "validate", "--instance", inst}).exit_code, 2);
+    EXPECT_EQ(run({"schema", "validate", "--bogus"}).exit_code, 2);
+    auto r = run({"schema", "validate", "--schema", (dir / "nope.json").string(), "--instance", inst});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("nope.json"), std::string::npos) << r.err;
+    r = run({"schema", "validate", "--schema", file("broken.json", "{\"type\":"), "--instance", inst});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("broken.json is not valid JSON"), std::string::npos) << r.err;
+    EXPECT_EQ(run({"schema", "validate", "--schema", file("bad.json", R"({"type":12})"), "--instance", inst}).exit_code,
+              2);
+    r = run({"schema", "validate", "--schema",
+             file("d4.json", R"({"$schema":"http://json-schema.org/draft-04/schema#"})"), "--instance", inst});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("draft-04"), std::string::npos) << r.err;
+    r = run({"schema", "validate", "--schema", file("ref.json", R"({"$ref":"https://example.invalid/x.json"})"),
+             "--instance", inst});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("example.invalid"), std::string::npos) << r.err;
+    EXPECT_EQ(run({"schema", "validate", "--schema", file("s.json", "{}"), "--instance", inst, "--default-dialect",
+                   "draft-99"})
+                  .exit_code,
+              2);
+}
+
+TEST_F(cli_test, schema_validate_dialects_and_remotes) {
+    // draft-07 ignores siblings of $ref; 2020-12 applies them.
+    const auto s = file("s.json", R"({"$ref":"#/definitions/n","maximum":5,"definitions":{"n":{"type":"integer"}}})");
+    const auto i = file("i.json", "10");
+    EXPECT_EQ(run({"schema", "validate", "--schema", s, "--instance", i}).exit_code, 1);
+    EXPECT_EQ(run({"schema", "validate", "--schema", s, "--instance", i, "--default-dialect", "draft-07"}).exit_code, 0);
+    // A remote served from a local directory.
+    const auto rs = file("r.json", R"({"$ref":"http://localhost:1234/integer.json"})");
+    EXPECT_EQ(run({"schema", "validate", "--schema", rs, "--instance", i, "--remote",
+                   "http://localhost:1234/=" + remotes.string()})
+                  .exit_code,
+              0);
+    EXPECT_EQ(run({"schema", "validate", "--schema", rs, "--instance", file("str.json", "\"x\""), "--remote",
+                   "http://localhost:1234/=" + remotes.string()})
+                  .exit_code,
+              1);
+    EXPECT_EQ(run({"schema", "validate", "--schema", rs, "--instance", i}).exit_code, 2); // not registered
+    EXPECT_EQ(run({"schema", "validate", "--schema", rs, "--instance", i, "--remote", "nodir"}).exit_code, 2);
+    // format is an annotation unless asserted.
+    const auto f = file("f.json", R"({"format":"email"})");
+    const auto bad_email = file("e.json", "\"not an email\"");
+    EXPECT_EQ(run({"schema", "validate", "--schema", f, "--instance", bad_email}).exit_code, 0);
+    EXPECT_EQ(run({"schema", "validate", "--schema", f, "--instance", bad_email, "--assert-format"}).exit_code, 1);
+}
+
+TEST_F(cli_test, help_exits_0_and_no_command_exits_2) {
+    auto r = run({"--help"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("schema"), std::string::npos);
+    EXPECT_EQ(run({}).exit_code, 2);
+    EXPECT_EQ(run({"frobnicate"}).exit_code, 2);
+}
+
+} // namespace
