@@ -58,24 +58,11 @@ std::vector<Item> walk(const std::function<Page(std::optional<std::string>)>& fe
 void client::ping(call_options options) { impl_->call("ping", nullptr, options); }
 
 list_tools_result client::list_tools(std::optional<std::string> cursor, call_options options) {
+    // Taken before asking, so that a list_changed arriving meanwhile voids this page's schemas.
+    const auto epoch = impl_->output_schema_epoch();
+    const bool first_page = !cursor;
     auto page = from_json<list_tools_result>(impl_->call("tools/list", cursor_params(cursor), options));
-    if (impl_->opts.validate_structured_content) {
-        // Compile each output schema once per listing (outside the lock); calls validate against it.
-        std::map<std::string, std::optional<schema::validator>, std::less<>> compiled;
-        for (const auto& t : page.tools) {
-            if (!t.output_schema) continue;
-            auto& slot = compiled[t.name];
-            try {
-                slot = schema::validator::compile(*t.output_schema);
-            } catch (const schema::compile_error&) {
-                // A schema we cannot compile is not enforced beyond the presence of
-                // structuredContent; the tool stays usable.
-            }
-        }
-        std::lock_guard lock(impl_->mu);
-        if (!cursor) impl_->output_validators.clear();
-        for (auto& [name, v] : compiled) impl_->output_validators.insert_or_assign(name, std::move(v));
-    }
+    if (impl_->opts.validate_structured_content) impl_->remember_output_schemas(page.tools, first_page, epoch);
     return page;
 }
 
@@ -86,29 +73,9 @@ std::vector<tool> client::list_all_tools(call_options options) {
 
 call_tool_result client::call_tool(const std::string& name, json::object arguments, call_options options) {
     json::object params{{"name", name}, {"arguments", std::move(arguments)}};
-    auto result = from_json<call_tool_result>(impl_->call("tools/call", std::move(params), options));
-    if (impl_->opts.validate_structured_content && !result.is_error.value_or(false)) {
-        bool has_schema = false;
-        std::optional<schema::validator> v;
-        {
-            std::lock_guard lock(impl_->mu);
-            if (auto it = impl_->output_validators.find(name); it != impl_->output_validators.end()) {
-                has_schema = true;
-                v = it->second;
-            }
-        }
-        if (has_schema && defines(protocol_version(), wire_field::structured_content)) {
-            // An outputSchema promises structuredContent (2025-06-18 tools.mdx, "Output Schema").
-            if (!result.structured_content)
-                throw error(error_code::invalid_params, "tool '" + name + "' has an outputSchema but returned no structuredContent");
-            auto errors = v ? v->validate(*result.structured_content, 4) : std::vector<schema::validation_error>{};
-            if (!errors.empty()) {
-                std::string msg = "structuredContent of tool '" + name + "' does not match its outputSchema:";
-                for (const auto& e : errors) msg += " at '" + e.instance_location + "': " + e.message + ";";
-                throw error(error_code::invalid_params, msg);
-            }
-        }
-    }
+    auto raw = impl_->call("tools/call", std::move(params), options);
+    auto result = from_json<call_tool_result>(raw);
+    impl_->check_structured_content(name, result, raw);
     return result;
 }
 

@@ -52,7 +52,7 @@ void client::notify_roots_changed() {
     if (s && defines(protocol_version(), wire_field::roots_list_changed)) s->notify("notifications/roots/list_changed");
 }
 
-void client::on_tools_list_changed(std::function<void()> cb) { on_notification("notifications/tools/list_changed", [cb](const json::object&) { cb(); }); }
+void client::on_tools_list_changed(std::function<void()> cb) { on_notification(tools_list_changed_method, [cb](const json::object&) { cb(); }); }
 void client::on_resources_list_changed(std::function<void()> cb) { on_notification("notifications/resources/list_changed", [cb](const json::object&) { cb(); }); }
 void client::on_prompts_list_changed(std::function<void()> cb) { on_notification("notifications/prompts/list_changed", [cb](const json::object&) { cb(); }); }
 
@@ -100,9 +100,13 @@ void client::on_close(std::function<void()> cb) {
 
 void client::impl::install_notification(session& s, const std::string& method) {
     std::weak_ptr<impl> weak = shared_from_this();
-    s.set_notification_handler(method, [weak, method](const json::object& params) {
+    const bool tools_changed = method == tools_list_changed_method;
+    s.set_notification_handler(method, [weak, method, tools_changed](const json::object& params) {
         auto self = weak.lock();
         if (!self) return;
+        // Before the callbacks run: one of them may list the tools again, and that listing's
+        // schemas must be the ones that stay.
+        if (tools_changed) self->forget_output_schemas();
         std::vector<std::function<void(const json::object&)>> callbacks;
         {
             std::lock_guard lock(self->mu);
@@ -155,13 +159,17 @@ const initialize_result& client::connect(transport_ptr transport) {
         impl_->connected = false;
         // Until the server answers, requests it sends (ping, logging) are read in the revision asked for.
         impl_->version = asked;
-        impl_->output_validators.clear();
+        // A new connection may reach another server: nothing listed before holds.
+        impl_->output_checks.clear();
+        ++impl_->tools_epoch;
         for (auto& cb : impl_->close_callbacks) rpc->on_close(cb);
     }
     std::vector<std::string> methods;
     {
         std::lock_guard lock(impl_->mu);
         for (auto& [m, cbs] : impl_->notification_callbacks) methods.push_back(m);
+        // Always watched: it voids the outputSchemas remembered from tools/list.
+        if (!impl_->notification_callbacks.contains(tools_list_changed_method)) methods.emplace_back(tools_list_changed_method);
     }
     for (auto& m : methods) impl_->install_notification(*rpc, m);
     rpc->start();

@@ -1,5 +1,6 @@
 // mcp::client wire tests: the exact request of every call, result parsing, pagination,
-// output-schema checks, timeouts, cancellation, progress and concurrent calls.
+// timeouts, cancellation, progress and concurrent calls. (Output-schema checks:
+// client_output_validation_test.cpp.)
 #include "client_wire_fixture.hpp"
 
 #include <atomic>
@@ -170,68 +171,6 @@ TEST_F(calls, a_malformed_result_is_invalid_params) {
     } catch (const mcp::error& e) {
         EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
     }
-}
-
-// ------------------------------------------------------------------ structured output
-
-struct structured : client_wire {
-    void SetUp() override {
-        make();
-        connect();
-        exchange([&] { return c->list_tools(); }, req(2, "tools/list"),
-                 R"({"tools":[{"name":"add","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]}},)"
-                 R"({"name":"plain","inputSchema":{"type":"object"}}]})");
-    }
-    mcp::call_tool_result call(const std::string& name, const std::string& result) {
-        return exchange([&] { return c->call_tool(name); }, "", result);
-    }
-};
-
-TEST_F(structured, conforming_content_passes) {
-    auto r = call("add", R"({"content":[{"type":"text","text":"{\"sum\":3}"}],"structuredContent":{"sum":3}})");
-    EXPECT_EQ(r.structured_content->at("sum"), 3);
-}
-
-TEST_F(structured, missing_structured_content_is_an_error) {
-    try {
-        call("add", R"({"content":[{"type":"text","text":"3"}]})");
-        ADD_FAILURE();
-    } catch (const mcp::error& e) {
-        EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
-        EXPECT_NE(std::string(e.what()).find("'add'"), std::string::npos) << e.what();
-    }
-}
-
-TEST_F(structured, non_conforming_content_is_an_error) {
-    try {
-        call("add", R"({"content":[],"structuredContent":{"sum":"three"}})");
-        ADD_FAILURE();
-    } catch (const mcp::error& e) {
-        EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
-        EXPECT_NE(std::string(e.what()).find("does not match its outputSchema"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("/sum"), std::string::npos) << e.what();
-    }
-}
-
-TEST_F(structured, tool_errors_and_tools_without_schema_are_not_checked) {
-    EXPECT_EQ(call("add", R"({"content":[{"type":"text","text":"bad"}],"isError":true})").is_error, true);
-    EXPECT_FALSE(call("plain", R"({"content":[]})").structured_content);
-    EXPECT_FALSE(call("unlisted", R"({"content":[]})").structured_content);
-}
-
-TEST_F(structured, a_new_listing_replaces_the_schemas) {
-    exchange([&] { return c->list_tools(); }, "", R"({"tools":[{"name":"plain","inputSchema":{"type":"object"}}]})");
-    EXPECT_FALSE(call("add", R"({"content":[]})").structured_content);
-}
-
-TEST_F(structured, validation_can_be_switched_off) {
-    wire = std::make_shared<mcp::test::scripted_transport>();
-    opts.validate_structured_content = false;
-    make();
-    connect();
-    exchange([&] { return c->list_tools(); }, "",
-             R"({"tools":[{"name":"add","inputSchema":{"type":"object"},"outputSchema":{"type":"object","required":["sum"]}}]})");
-    EXPECT_FALSE(call("add", R"({"content":[]})").structured_content);
 }
 
 // ------------------------------------------------------------------ timeouts, cancellation, progress

@@ -7,6 +7,9 @@
 //   c.connect(mcp::child_process_transport::spawn({.command = "./echo_server"}));
 //   for (auto& t : c.list_all_tools()) std::cout << t.name << "\n";
 //   auto r = c.call_tool("echo", {{"text", "hi"}});
+//
+// Structured output is checked: a tool listed with an `outputSchema` must answer with conforming
+// `structuredContent`, or call_tool throws (see call_tool and client_options).
 #pragma once
 
 #include <mcp/protocol/types.hpp>
@@ -49,7 +52,9 @@ struct client_options {
     json::object experimental;
     /// Timeout of each call unless call_options says otherwise.
     std::chrono::milliseconds timeout{60000};
-    /// Validate structuredContent against the tool's outputSchema (when the tool was listed).
+    /// Check each call's structuredContent against the outputSchema its tool was listed with
+    /// (the spec's "clients SHOULD validate structured results"); see client::call_tool. When
+    /// false, tools/list compiles no schema and call_tool returns every result as received.
     bool validate_structured_content = true;
     session_options session;
 };
@@ -93,8 +98,34 @@ public:
 
     // --- calls ---
     void ping(call_options options = {});
+    /// One page of tools/list. Also remembers the outputSchema of each tool on the page, compiled
+    /// once here (a schema that a later listing repeats is not compiled again), for call_tool to
+    /// check results against. The first page (no cursor) replaces what was remembered; later
+    /// pages add to it. A schema without `$schema` is read as JSON Schema 2020-12 when 2025-11-25
+    /// is negotiated and as draft-07 before it, as the spec says. A schema that does not compile
+    /// does not fail the listing: calls to that tool report it. notifications/tools/list_changed
+    /// or a new connect() forgets every schema until the next listing, and a page requested
+    /// before a list_changed arrived is not remembered (it may describe the old list).
     list_tools_result list_tools(std::optional<std::string> cursor = std::nullopt, call_options options = {});
+    /// Every page of tools/list (remembering outputSchemas as list_tools does).
     std::vector<tool> list_all_tools(call_options options = {});
+    /// tools/call. A result with `isError: true` is returned as received: a failed tool made no
+    /// promise about its output. Otherwise, if client_options::validate_structured_content is on
+    /// and the latest listing (see list_tools) gave `name` an outputSchema, the result is checked
+    /// and a violation throws mcp::error with code error_code::invalid_params (-32602, as the
+    /// TypeScript SDK does) and one of these messages:
+    ///   - "tool 'NAME' was listed with an outputSchema but returned no structuredContent"
+    ///   - "structuredContent of tool 'NAME' does not match its outputSchema: at /sum: expected
+    ///     number, got string; at (root): ..." (instance location and message of the first five
+    ///     errors, then "; and more" if there are others; "(root)" is the empty JSON pointer)
+    ///   - "tool 'NAME' was listed with an outputSchema that cannot be compiled, so its
+    ///     structuredContent cannot be checked: <the compile error>"
+    /// The error's data is an object: "tool" (the name), "errors" (an array of {instanceLocation,
+    /// keywordLocation, message}) or "schemaError" (the compile error), and "result" (the result
+    /// as received, so that a caller may still show its content).
+    /// A tool the client has not listed (since connect() and the last list_changed) is not
+    /// checked, since there is nothing to check it against: call list_all_tools() first. The client never lists on its own, since that would
+    /// hide a round trip, and a paginated walk, inside a call.
     call_tool_result call_tool(const std::string& name, json::object arguments = {}, call_options options = {});
     list_resources_result list_resources(std::optional<std::string> cursor = std::nullopt, call_options options = {});
     std::vector<resource> list_all_resources(call_options options = {});
