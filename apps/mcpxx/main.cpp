@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     int exit_code = mcpxx_cli::exit_ok;
     mcpxx_cli::add_schema_command(app, exit_code);
-    // mcpxx_cli::add_uri_template_command(app, exit_code);  (enabled with uri_template)
+    mcpxx_cli::add_uri_template_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -3,6 +3,7 @@
 
 #include "server/server_state.hpp"
 
+#include <stdexcept>
 
 namespace mcp {
 
@@ -22,9 +23,13 @@ const server_options& server::options() const noexcept { return impl_->opts; }
 // ------------------------------------------------------------------ registries
 
 void server::add_tool(tool definition, tool_handler handler) {
+    register_tool(std::move(definition), std::move(handler), nullptr);
+}
+
+void server::register_tool(tool definition, tool_handler handler, std::shared_ptr<const schema::validator> arguments) {
     if (definition.name.empty()) throw std::invalid_argument("mcp::server::add_tool: a tool needs a name");
-    std::shared_ptr<const schema::validator> arguments;
-    if (impl_->opts.validate_tool_arguments) {
+    if (!impl_->opts.validate_tool_arguments) arguments.reset();
+    else if (!arguments) {
         try {
             arguments = std::make_shared<const schema::validator>(schema::validator::compile(definition.input_schema));
         } catch (const schema::compile_error& e) {
@@ -70,11 +75,21 @@ bool server::remove_resource(const std::string& uri) {
 
 void server::add_resource_template(resource_template definition, template_reader reader,
                                    std::map<std::string, completion_handler> completers) {
+    // Compiled here, once, so that resources/read only matches; a bad template fails loudly at
+    // registration instead of silently never matching.
+    std::optional<uri_template> compiled;
+    try {
+        compiled.emplace(definition.uri_template);
+    } catch (const uri_template_error& e) {
+        throw std::invalid_argument("add_resource_template: " + std::string(e.what()));
+    }
     {
         std::unique_lock lock(impl_->mu);
         auto key = definition.uri_template;
-        impl_->templates[key] = {std::move(definition), std::make_shared<const template_reader>(std::move(reader)),
-                                 std::move(completers)};
+        impl_->templates.insert_or_assign(
+            std::move(key), impl::template_entry{std::move(definition), std::move(*compiled),
+                                                 std::make_shared<const template_reader>(std::move(reader)),
+                                                 std::move(completers)});
     }
     impl_->broadcast_list_changed(impl::feature::resources);
 }

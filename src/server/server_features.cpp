@@ -1,7 +1,6 @@
 // The handlers of the server features: tools, resources, prompts, completion, logging.
 #include "server/pagination.hpp"
 #include "server/server_state.hpp"
-#include "server/uri_match.hpp"
 
 namespace mcp {
 namespace {
@@ -135,14 +134,14 @@ void server::impl::install_feature_handlers(const std::shared_ptr<server_session
         auto uri = required_string(ctx.params(), "uri", "resources/read");
         std::shared_ptr<const resource_reader> reader;
         std::shared_ptr<const template_reader> treader;
-        detail::uri_variables vars;
+        std::map<std::string, std::string> vars;
         {
             std::shared_lock lock(srv->mu);
             if (auto it = srv->resources.find(uri); it != srv->resources.end()) {
                 reader = it->second.reader;
             } else {
                 for (auto& [key, t] : srv->templates) {
-                    if (auto m = detail::match_uri_template(key, uri)) {
+                    if (auto m = t.compiled.match(uri)) {
                         treader = t.reader;
                         vars = std::move(*m);
                         break;

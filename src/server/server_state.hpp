@@ -1,6 +1,7 @@
 // Internal state of a server and of each of its peers, shared by the files of src/server.
 #pragma once
 
+#include <mcp/protocol/uri_template.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/server/server_session.hpp>
 
@@ -50,6 +51,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     };
     struct template_entry {
         resource_template definition;
+        uri_template compiled; ///< definition.uri_template, parsed once at registration
         std::shared_ptr<const template_reader> reader;
         std::map<std::string, completion_handler> completers;
     };

@@ -134,6 +134,29 @@ TEST_F(cli_test, schema_validate_dialects_and_remotes) {
     EXPECT_EQ(run({"schema", "validate", "--schema", f, "--instance", bad_email, "--assert-format"}).exit_code, 1);
 }
 
+TEST_F(cli_test, uri_template_expand_prints_the_expansion) {
+    const auto vars = file("vars.json", R"({"path":"/foo/bar","q":"a b","list":["red","green"],"keys":{"semi":";","dot":"."}})");
+    auto r = run({"uri-template", "expand", "file://{+path}{?q,list}", "--vars", vars});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "file:///foo/bar?q=a%20b&list=red,green\n");
+    r = run({"uri-template", "expand", "{#keys*}", "--vars", vars});
+    EXPECT_EQ(r.out, "#semi=;,dot=.\n");
+    // Without --vars every variable is undefined.
+    EXPECT_EQ(run({"uri-template", "expand", "x{/a}{?b}"}).out, "x\n");
+}
+
+TEST_F(cli_test, uri_template_expand_errors) {
+    auto r = run({"uri-template", "expand", "mem://{id"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("unclosed"), std::string::npos) << r.err;
+    EXPECT_EQ(run({"uri-template", "expand", "{!x}"}).exit_code, 1);
+    // A prefix on an associative array is only an error once the value is known.
+    EXPECT_EQ(run({"uri-template", "expand", "{keys:1}", "--vars", file("v.json", R"({"keys":{"a":"b"}})")}).exit_code, 1);
+    EXPECT_EQ(run({"uri-template", "expand", "{x}", "--vars", file("bad.json", "[1]")}).exit_code, 2);
+    EXPECT_EQ(run({"uri-template", "expand", "{x}", "--vars", (dir / "missing.json").string()}).exit_code, 2);
+    EXPECT_EQ(run({"uri-template", "expand"}).exit_code, 2);
+}
+
 TEST_F(cli_test, help_exits_0_and_no_command_exits_2) {
     auto r = run({"--help"});
     EXPECT_EQ(r.exit_code, 0);

@@ -77,8 +77,12 @@ public:
     /// `definition` are replaced by those of the types.
     template <detail::typed_tool_handler F>
     void add_tool(tool definition, F handler) {
+        using args = detail::arguments_of<F>;
         auto raw = detail::typed_tool(definition, std::move(handler));
-        add_tool(std::move(definition), std::move(raw));
+        std::shared_ptr<const schema::validator> validator;
+        if constexpr (described_struct<args>)
+            validator = std::make_shared<const schema::validator>(schema::validator_of<args>()); // compiled once per type
+        register_tool(std::move(definition), std::move(raw), std::move(validator));
     }
     /// Shorthand for a tool with a name and a description (raw or typed handler).
     template <class F>
@@ -92,6 +96,9 @@ public:
     // --- resources ---
     void add_resource(resource definition, resource_reader reader);
     bool remove_resource(const std::string& uri);
+    /// A template resource: resources/read of a URI that matches `uri_template` (RFC 6570, levels
+    /// 1-4) reaches `reader` with the matched variables. Throws std::invalid_argument (with the
+    /// offset of the problem) when the template does not parse.
     void add_resource_template(resource_template definition, template_reader reader,
                                std::map<std::string, completion_handler> completers = {});
     bool remove_resource_template(const std::string& uri_template);
@@ -130,6 +137,8 @@ public:
     struct impl;
 
 private:
+    /// add_tool with the arguments validator already compiled (null: compile inputSchema).
+    void register_tool(tool definition, tool_handler handler, std::shared_ptr<const schema::validator> arguments);
     std::shared_ptr<impl> impl_;
 };
 
