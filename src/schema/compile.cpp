@@ -54,6 +54,16 @@ bool is_older_or_other_draft(std::string_view uri) {
 }
 
 
+// Why a pattern was refused, for the compile_error message.
+std::string regex_refusal(const std::regex_error& e) {
+    if (e.code() == std::regex_constants::error_backref)
+        return "uses back-references, which mcpxx refuses: only a backtracking matcher has them, and hostile "
+               "input makes that exponential";
+    if (e.code() == std::regex_constants::error_complexity)
+        return "nests groups more than 128 deep";
+    return "is not a regular expression std::regex supports";
+}
+
 class compiler {
 public:
     compiler(compiled_schema& out, const compile_options& opt) : out_(out), opt_(opt) {}
@@ -450,8 +460,8 @@ private:
                 if (!val.is_string()) fail(where, "pattern must be a string");
                 try {
                     n.pattern = compile_regex(val.get_string());
-                } catch (const std::regex_error&) {
-                    fail(where, "pattern '" + std::string(val.get_string()) + "' is not a regular expression std::regex supports");
+                } catch (const std::regex_error& e) {
+                    fail(where, "pattern '" + std::string(val.get_string()) + "' " + regex_refusal(e));
                 }
                 n.has_string_kw = true;
             } else if (voc.validation && (k == "minItems" || k == "maxItems")) {
@@ -513,8 +523,8 @@ private:
                     std::unique_ptr<compiled_regex> re;
                     try {
                         re = compile_regex(p);
-                    } catch (const std::regex_error&) {
-                        fail(where, "patternProperties key '" + std::string(p) + "' is not a regular expression std::regex supports");
+                    } catch (const std::regex_error& e) {
+                        fail(where, "patternProperties key '" + std::string(p) + "' " + regex_refusal(e));
                     }
                     n.pattern_properties.emplace_back(std::move(re), child_node(s, si, depth));
                 }

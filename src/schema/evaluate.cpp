@@ -11,18 +11,43 @@
 //
 // Termination: a $ref cycle that does not consume the instance (the same node re-entered for the
 // same instance value while it is still being evaluated) fails instead of recursing, and nesting
-// is bounded (max_depth) so hostile schemas and instances cannot overflow the stack.
+// is bounded (max_depth) so hostile schemas and instances cannot overflow the stack. References
+// can also make work exponential without any cycle (allOf: [{$ref: a1}, {$ref: a1}] with a1 the
+// same one level down, 40 levels deep), so evaluation steps are budgeted too: at least
+// min_step_budget, or steps_per_value per value of the instance; past it, the instance is
+// reported invalid with a clear error.
 #include "schema/node.hpp"
 #include "schema/uri.hpp"
 #include "schema/values.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace mcp::schema::detail {
 namespace {
 
 constexpr unsigned max_depth = 400;
+constexpr std::uint64_t min_step_budget = 1'000'000; // ~20 ms
+constexpr std::uint64_t steps_per_value = 256;
+
+// Values in `v` (itself included), without recursion.
+std::uint64_t count_values(const json::value& v) {
+    std::uint64_t n = 0;
+    std::vector<const json::value*> todo{&v};
+    while (!todo.empty()) {
+        const json::value* x = todo.back();
+        todo.pop_back();
+        ++n;
+        if (const auto* a = x->if_array())
+            for (const auto& e : *a) todo.push_back(&e);
+        else if (const auto* o = x->if_object())
+            for (const auto& kv : *o) todo.push_back(&kv.value());
+    }
+    return n;
+}
 
 /// Members (object) or indices (array) evaluated at one instance location.
 struct marks {
@@ -45,7 +70,19 @@ public:
     evaluator(const compiled_schema& s, std::vector<validation_error>* errors, std::size_t max_errors)
         : s_(s), errors_(errors), max_errors_(max_errors), collect_(errors != nullptr) {}
 
-    bool run(const json::value& v) { return eval(*s_.root, v, nullptr); }
+    bool run(const json::value& v) {
+        root_instance_ = &v;
+        const bool ok = eval(*s_.root, v, nullptr);
+        if (!over_budget_) return ok;
+        if (collect_) { // whatever speculative branch ran out, the verdict is "invalid", said once
+            validation_error e{"", s_.root->location, "$ref",
+                               "schema evaluation exceeded its budget of " + std::to_string(step_budget_) +
+                                   " steps (a pathological schema: references multiply the work)"};
+            if (errors_->size() >= max_errors_ && !errors_->empty()) errors_->back() = std::move(e);
+            else errors_->push_back(std::move(e));
+        }
+        return false;
+    }
 
 private:
     struct path_seg {
@@ -64,6 +101,22 @@ private:
     std::vector<path_seg> path_;
     std::vector<const resource*> scope_;
     std::vector<std::pair<const node*, const json::value*>> active_refs_;
+    const json::value* root_instance_ = nullptr;
+    std::uint64_t steps_ = 0;
+    std::uint64_t step_budget_ = min_step_budget;
+    bool budget_scaled_ = false;
+    bool over_budget_ = false;
+
+    /// Called when steps_ passes step_budget_: scale the budget to the instance once.
+    bool within_budget() {
+        if (!budget_scaled_) {
+            budget_scaled_ = true;
+            step_budget_ = std::max(min_step_budget, steps_per_value * count_values(*root_instance_));
+            if (steps_ <= step_budget_) return true;
+        }
+        over_budget_ = true;
+        return false;
+    }
 
     bool collecting() const noexcept { return collect_ && quiet_ == 0 && errors_->size() < max_errors_; }
 
@@ -144,6 +197,7 @@ private:
 };
 
 bool evaluator::eval(const node& n, const json::value& v, marks* m) {
+    if (over_budget_ || (++steps_ > step_budget_ && !within_budget())) return false;
     if (n.is_bool) {
         if (n.bool_value) return true;
         fail(n, "false", [] { return std::string("no value is allowed here (schema is false)"); });

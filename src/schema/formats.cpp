@@ -1,14 +1,17 @@
 // schema/formats.cpp - the `format` checks applied when format assertion is on. Written from
 // the RFCs each format names (3339 dates, 5321 email, 1123 hostnames, 2673/4291 IPs, 3986 URIs,
-// 4122 UUIDs, 6901 JSON pointers, 6570 URI templates); deliberately lenient where the RFCs are
-// baroque (quoted local parts, IDN tables).
+// 4122 UUIDs, 6901 JSON pointers, 6570 URI templates, 5890-5893 internationalized host names in
+// idna.cpp); deliberately lenient where the RFCs are baroque (quoted local parts).
 #include <mcp/schema/validator.hpp>
 
+#include "schema/idna.hpp"
 #include "schema/regex.hpp"
 
 #include <array>
 #include <cctype>
-#include <regex>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace mcp::schema {
 namespace {
@@ -26,6 +29,21 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) noexce
         out = out * 10 + (s[pos + i] - '0');
     }
     return true;
+}
+
+// Decodes the UTF-8 code point at s[i] and advances i; nullopt when malformed.
+std::optional<char32_t> next_code_point(std::string_view s, std::size_t& i) noexcept {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    std::size_t len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return std::nullopt;
+    char32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1Fu) : len == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
+    for (std::size_t k = 1; k < len; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + k]);
+        if ((b & 0xC0) != 0x80) return std::nullopt;
+        cp = (cp << 6) | (b & 0x3Fu);
+    }
+    i += len;
+    return cp;
 }
 
 bool check_date(std::string_view s) {
@@ -75,29 +93,113 @@ bool check_date_time(std::string_view s) {
     return check_date(s.substr(0, 10)) && check_time(s.substr(11));
 }
 
+// RFC 3339 Appendix A, by hand (a std::regex here would recurse once per character of a hostile
+// instance):  "P" (dur-date / dur-time / dur-week), where a unit may be skipped only from the
+// start (P1M2D, PT1M2S) or the end (P1Y2M, PT1H2M), never in the middle (P1Y2D, PT1H2S).
 bool check_duration(std::string_view s) {
-    static const std::regex re(R"(^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|\d+W)$)");
-    return std::regex_search(s.begin(), s.end(), re);
+    if (s.size() < 3 || s[0] != 'P') return false;
+    std::size_t i = 1;
+    // Reads "<digits><unit>" where unit is one of `units` at or after position `from`; returns
+    // the unit's index, or -1 (nothing read) / -2 (malformed).
+    auto component = [&](std::string_view units, std::size_t from) -> int {
+        std::size_t start = i;
+        while (i < s.size() && is_digit(s[i])) ++i;
+        if (i == start) return -1;
+        if (i == s.size()) return -2;
+        auto u = units.find(s[i], from);
+        if (u == std::string_view::npos) return -2;
+        ++i;
+        return static_cast<int>(u);
+    };
+    // A run of components in `units` order with no unit skipped after the first one read.
+    auto run = [&](std::string_view units) -> int { // number read, or -1 when malformed
+        int count = 0;
+        std::size_t next = 0;
+        while (i < s.size() && is_digit(s[i])) {
+            const std::size_t save = i;
+            int u = component(units, next);
+            if (u < 0) {
+                i = save;
+                return -1;
+            }
+            if (count > 0 && static_cast<std::size_t>(u) != next) return -1; // a unit was skipped
+            next = static_cast<std::size_t>(u) + 1;
+            ++count;
+        }
+        return count;
+    };
+    if (s[i] != 'T') {
+        // dur-week stands alone
+        std::size_t save = i;
+        while (i < s.size() && is_digit(s[i])) ++i;
+        if (i > save && i + 1 == s.size() && s[i] == 'W') return true;
+        i = save;
+        int n = run("YMD");
+        if (n <= 0) return false;
+        if (i == s.size()) return true;
+    }
+    if (s[i] != 'T') return false;
+    ++i;
+    int n = run("HMS");
+    return n > 0 && i == s.size();
 }
 
-bool check_hostname(std::string_view s, bool allow_unicode) {
-    if (s.empty() || s.size() > 253) return false;
-    std::size_t start = 0;
-    while (start <= s.size()) {
-        auto dot = s.find('.', start);
-        auto label = s.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-        if (label.empty() || label.size() > 63) return false;
-        if (label.front() == '-' || label.back() == '-') return false;
-        if (label.size() >= 4 && label[2] == '-' && label[3] == '-' && !(label.substr(0, 2) == "xn"))
-            return false; // RFC 5891: "??--" is reserved for A-labels
-        for (char c : label) {
-            auto u = static_cast<unsigned char>(c);
-            if (!(std::isalnum(u) || c == '-' || (allow_unicode && u >= 0x80))) return false;
+// hostname: RFC 1123 labels of letters, digits and hyphens; a label starting "xn--" must be an
+// A-label (RFC 5890: Punycode that decodes to a valid U-label and encodes back to itself).
+// idn-hostname (RFC 5890): labels may also be U-labels, and U+3002, U+FF0E, U+FF61 separate
+// labels like '.'. Lengths (63 per label, 253 in all) count the A-label form.
+bool check_hostname(std::string_view s, bool idn) {
+    if (s.empty()) return false;
+    std::vector<std::u32string> labels(1); // as code points, A-labels decoded, for the Bidi rule
+    std::vector<bool> ascii(1, true);
+    for (std::size_t i = 0; i < s.size();) {
+        auto cp = next_code_point(s, i);
+        if (!cp) return false;
+        if (*cp == '.' || (idn && (*cp == 0x3002 || *cp == 0xFF0E || *cp == 0xFF61))) {
+            labels.emplace_back();
+            ascii.push_back(true);
+            continue;
         }
-        if (dot == std::string_view::npos) break;
-        start = dot + 1;
+        if (*cp >= 0x80) {
+            if (!idn) return false;
+            ascii.back() = false;
+        }
+        labels.back().push_back(*cp);
     }
-    return true;
+    std::size_t total = labels.size() - 1; // the dots
+    for (std::size_t k = 0; k < labels.size(); ++k) {
+        auto& label = labels[k];
+        if (label.empty()) return false;
+        std::size_t length = label.size();
+        if (ascii[k]) {
+            for (char32_t c : label)
+                if (!(c < 0x80 && (std::isalnum(static_cast<int>(c)) || c == '-'))) return false;
+            if (label.front() == '-' || label.back() == '-') return false;
+            if (label.size() >= 4 && label[2] == '-' && label[3] == '-') {
+                // "??--" is reserved for A-labels (RFC 5891 4.2.3.1)
+                if ((label[0] | 0x20) != 'x' || (label[1] | 0x20) != 'n') return false;
+                std::string encoded(label.begin() + 4, label.end());
+                auto decoded = detail::punycode_decode(encoded);
+                if (!decoded || !detail::is_valid_u_label(*decoded)) return false;
+                bool any_unicode = false;
+                for (char32_t c : *decoded) any_unicode |= c >= 0x80;
+                if (!any_unicode) return false; // "xn--abc-" hides an all-ASCII label
+                auto again = detail::punycode_encode(*decoded);
+                if (!again || again->size() != encoded.size()) return false;
+                for (std::size_t j = 0; j < encoded.size(); ++j) // canonical: re-encodes to itself
+                    if (((*again)[j] | 0x20) != (encoded[j] | 0x20)) return false;
+                label = std::move(*decoded);
+            }
+        } else {
+            if (!detail::is_valid_u_label(label)) return false;
+            auto encoded = detail::punycode_encode(label);
+            if (!encoded) return false;
+            length = 4 + encoded->size();
+        }
+        if (length > 63) return false;
+        total += length;
+    }
+    return total <= 253 && detail::satisfies_bidi_rule(labels);
 }
 
 bool check_ipv4(std::string_view s) {
@@ -199,15 +301,32 @@ bool uri_chars_ok(std::string_view s, bool iri) {
     return true;
 }
 
+// scheme ":" at the start (RFC 3986 3.1).
+bool has_scheme(std::string_view s) noexcept {
+    auto colon = s.find(':');
+    if (colon == std::string_view::npos || colon == 0 || !is_alpha(s[0])) return false;
+    for (char c : s.substr(0, colon))
+        if (!(is_alpha(c) || is_digit(c) || c == '+' || c == '-' || c == '.')) return false;
+    return true;
+}
+
 bool check_uri_reference(std::string_view s, bool iri) {
     if (!uri_chars_ok(s, iri)) return false;
     // '#' may appear once; '[' ']' only inside an authority (IP literal).
     auto hash = s.find('#');
     if (hash != std::string_view::npos && s.find('#', hash + 1) != std::string_view::npos) return false;
     auto head = s.substr(0, hash);
+    // RFC 3986 4.2: without a scheme, a relative path's first segment must not contain ':'
+    // ("1:b" would read as scheme "1"); check_uri has already vetted a scheme when there is one.
+    if (!has_scheme(s)) {
+        auto first = s.substr(0, s.find_first_of("/?#"));
+        if (first.find(':') != std::string_view::npos) return false;
+    }
     if (auto auth = head.find("//"); auth != std::string_view::npos) {
         auto a = head.substr(auth + 2);
         a = a.substr(0, a.find_first_of("/?"));
+        if (a.find('@') != a.rfind('@')) return false; // userinfo has no '@'
+
         auto open = a.find('[');
         if (open != std::string_view::npos) {
             auto close = a.find(']');
@@ -231,27 +350,64 @@ bool check_uri_reference(std::string_view s, bool iri) {
     return true;
 }
 
-bool check_uri(std::string_view s, bool iri) {
-    auto colon = s.find(':');
-    if (colon == std::string_view::npos || colon == 0 || !is_alpha(s[0])) return false;
-    for (char c : s.substr(0, colon))
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.')) return false;
-    // a path segment before any '/' must not look like "\\" etc.; the char check covers it
-    return check_uri_reference(s, iri);
-}
+bool check_uri(std::string_view s, bool iri) { return has_scheme(s) && check_uri_reference(s, iri); }
 
+// RFC 6570 section 2: literals and level-4 expressions. The reserved operators "=,!@|" are
+// refused (no processor can expand them). The apostrophe is accepted in literals: the ABNF's
+// %x28 boundary leaves it out, but it is an RFC 3986 sub-delim and the prose intends it.
 bool check_uri_template(std::string_view s) {
-    bool open = false;
-    for (char c : s) {
+    auto pct = [&](std::size_t i) { return i + 2 < s.size() && s[i] == '%' && is_hex(s[i + 1]) && is_hex(s[i + 2]); };
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
         if (c == '{') {
-            if (open) return false;
-            open = true;
-        } else if (c == '}') {
-            if (!open) return false;
-            open = false;
+            ++i;
+            if (i < s.size() && std::string_view("+#./;?&").find(s[i]) != std::string_view::npos) ++i;
+            while (true) { // varspec
+                bool dot_ok = false;
+                std::size_t start = i;
+                while (i < s.size()) {
+                    if (is_alpha(s[i]) || is_digit(s[i]) || s[i] == '_') {
+                        ++i;
+                        dot_ok = true;
+                    } else if (pct(i)) {
+                        i += 3;
+                        dot_ok = true;
+                    } else if (s[i] == '.' && dot_ok && i > start) {
+                        ++i;
+                        dot_ok = false; // a dot must be followed by a varchar
+                    } else {
+                        break;
+                    }
+                }
+                if (i == start || !dot_ok) return false;
+                if (i < s.size() && s[i] == '*') {
+                    ++i;
+                } else if (i < s.size() && s[i] == ':') {
+                    ++i;
+                    std::size_t d = i;
+                    while (i < s.size() && is_digit(s[i])) ++i;
+                    if (i == d || i - d > 4 || s[d] == '0') return false;
+                }
+                if (i >= s.size()) return false;
+                if (s[i] == ',') {
+                    ++i;
+                    continue;
+                }
+                if (s[i] != '}') return false;
+                ++i;
+                break;
+            }
+        } else if (c == '%') {
+            if (!pct(i)) return false;
+            i += 3;
+        } else if (c <= 0x20 || c == 0x7F || std::string_view("\"<>\\^`|}").find(s[i]) != std::string_view::npos) {
+            return false;
+        } else {
+            ++i;
         }
     }
-    return !open;
+    return true;
 }
 
 bool check_email(std::string_view s, bool idn) {

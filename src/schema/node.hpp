@@ -4,6 +4,8 @@
 
 #include <mcp/schema/validator.hpp>
 
+#include "schema/simple_regex.hpp"
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -26,14 +28,16 @@ enum type_bit : std::uint8_t {
     t_object = 64,
 };
 
-/// A precompiled `pattern`. ASCII strings use the byte regex; other strings are widened to UTF-32
-/// so that '.', classes and quantifiers count code points like ECMAScript's unicode mode.
+/// A precompiled `pattern`. A simple pattern (a chain of atoms with quantifiers) has its own
+/// linear-time matcher; others go to std::regex: ASCII strings to the byte regex, other strings
+/// widened to UTF-32 so that '.', classes and quantifiers count code points like ECMAScript's
+/// unicode mode.
 struct compiled_regex {
     std::string source;
+    std::optional<simple_regex> simple;
     std::regex narrow;
     std::wregex wide;
-    bool has_backrefs = false; // libstdc++'s linear-time executor refuses them
-    bool narrow_ok = true;     // false: the byte automaton could not be built, always widen
+    bool narrow_ok = false; // the byte automaton exists: used for ASCII input
     bool search(std::string_view s) const;
 };
 

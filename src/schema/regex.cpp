@@ -1,24 +1,35 @@
 // schema/regex.cpp - `pattern` / `patternProperties` on top of std::regex (ECMAScript grammar).
 //
-// Why two automata: libstdc++'s std::regex works on code units. For ASCII input the byte regex is
-// exact and fast; for other input we match a UTF-32 copy with std::wregex so that '.', classes
-// and quantifiers see code points (what ECMA-262 with the "u" flag does).
+// Simple patterns (most of them) never reach std::regex: simple_regex.cpp matches them in linear
+// time without allocating. For the others, why two automata: libstdc++'s std::regex works on
+// code units. For ASCII input the byte regex is exact and fast; for other input we match a UTF-32
+// copy with std::wregex so that '.', classes and quantifiers see code points (what ECMA-262 with
+// the "u" flag does).
 //
 // Why __polynomial: libstdc++'s default (backtracking) executor recurses once per input
-// character and overflows the stack on long strings; the polynomial (Thompson) executor's
-// recursion is bounded by the pattern size. It cannot do back-references, so those patterns use
-// the backtracking executor on bounded input only.
+// character and overflows the stack on long strings, and takes exponential time on patterns such
+// as ^(a|a?)+\1$ (12 characters of input: 2 s; 14: 36 s). The polynomial (Thompson) executor
+// runs in O(input x pattern) with recursion bounded by the pattern size. It cannot do
+// back-references, so a `pattern` with back-references is refused at compile time; the `regex`
+// format check, which only compiles, still accepts them.
+//
+// Compiling recurses once per group nesting level (50,000 nested groups overflow the stack), so
+// nesting is capped at max_group_depth.
 #include "schema/node.hpp"
 #include "schema/regex.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <locale>
+#include <optional>
+#include <vector>
 
 static_assert(sizeof(wchar_t) == 4, "UTF-32 matching needs a 32-bit wchar_t");
 
 namespace mcp::schema::detail {
 namespace {
 
-constexpr std::size_t backtracking_input_limit = 2048;
+constexpr int max_group_depth = 128;
 
 bool is_ascii(std::string_view s) noexcept {
     for (unsigned char c : s)
@@ -73,6 +84,206 @@ bool translate_properties(std::string& pattern) {
     return changed;
 }
 
+// ECMA-262 fixes what \d \w \s and '.' mean ([0-9], [A-Za-z0-9_], the Unicode white space and
+// line terminators, anything but a line terminator) whatever the locale; std::wregex asks the
+// locale (and lets '.' match U+2028). Spell them out as code point ranges in the wide pattern.
+// The byte pattern needs none of this: it only ever sees ASCII input, where the meanings agree.
+struct class_escape {
+    wchar_t letter;
+    const wchar_t* ranges;  // the set, as the inside of a bracket expression
+    const wchar_t* negated; // its complement, same form (used inside a bracket)
+};
+
+// The complements end at U+10FFFF: utf8_to_wide never produces more.
+constexpr class_escape class_escapes[] = {
+    {L'd', L"0-9", L"\\u0000-\\u002F\\u003A-\U0010FFFF"},
+    {L'w', L"A-Za-z0-9_", L"\\u0000-\\u002F\\u003A-\\u0040\\u005B-\\u005E\\u0060\\u007B-\U0010FFFF"},
+    {L's',
+     L"\\u0009-\\u000D\\u0020\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF",
+     L"\\u0000-\\u0008\\u000E-\\u001F\\u0021-\\u009F\\u00A1-\\u167F\\u1681-\\u1FFF\\u200B-\\u2027"
+     L"\\u202A-\\u202E\\u2030-\\u205E\\u2060-\\u2FFF\\u3001-\\uFEFE\\uFF00-\U0010FFFF"},
+};
+
+void spell_out_classes(std::wstring& pattern) {
+    std::wstring out;
+    out.reserve(pattern.size() * 2);
+    bool in_class = false;
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const wchar_t c = pattern[i];
+        if (c == L'\\' && i + 1 < pattern.size()) {
+            const wchar_t e = pattern[++i];
+            const class_escape* found = nullptr;
+            for (const auto& ce : class_escapes)
+                if (e == ce.letter || e == ce.letter - (L'a' - L'A')) found = &ce;
+            if (!found) {
+                out += c;
+                out += e;
+                continue;
+            }
+            const bool negate = e != found->letter; // \D \W \S
+            if (in_class) {
+                out += negate ? found->negated : found->ranges;
+            } else {
+                out += negate ? L"[^" : L"[";
+                out += found->ranges;
+                out += L']';
+            }
+            continue;
+        }
+        if (in_class && c == L'[' && i + 1 < pattern.size() && pattern[i + 1] == L':') {
+            // a POSIX class written by translate_properties: copy it whole
+            auto close = pattern.find(L":]", i + 2);
+            if (close != std::wstring::npos) {
+                out.append(pattern, i, close + 2 - i);
+                i = close + 1;
+                continue;
+            }
+        }
+        if (!in_class && c == L'.') {
+            out += L"[^\\u000A\\u000D\\u2028\\u2029]";
+            continue;
+        }
+        if (c == L'[' && !in_class) in_class = true;
+        else if (c == L']' && in_class) in_class = false;
+        out += c;
+    }
+    pattern = std::move(out);
+}
+
+// ECMA-262 (2018) named groups: std::regex numbers its groups only. (?<name>...) becomes a plain
+// group and \k<name> its number, wrapped as (?:\N) so that a digit after it stays a digit. An
+// unknown or repeated name is an error, as in ECMA-262.
+std::string rewrite_named_groups(std::string_view p) {
+    std::vector<std::string> names; // per capturing group, in order; "" when unnamed
+    bool named = false;
+    auto name_at = [&](std::size_t i, std::string& out) -> std::size_t { // p[i] is after '<'
+        auto close = p.find('>', i);
+        if (close == std::string_view::npos || close == i) throw std::regex_error(std::regex_constants::error_paren);
+        out.assign(p.substr(i, close - i));
+        for (std::size_t k = 0; k < out.size(); ++k) {
+            auto c = static_cast<unsigned char>(out[k]);
+            bool ok = c >= 0x80 || c == '_' || c == '$' || std::isalpha(c) || (k > 0 && std::isdigit(c));
+            if (!ok) throw std::regex_error(std::regex_constants::error_paren);
+        }
+        return close + 1;
+    };
+    bool in_class = false;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\') {
+            ++i;
+        } else if (in_class) {
+            in_class = p[i] != ']';
+        } else if (p[i] == '[') {
+            in_class = true;
+        } else if (p[i] == '(') {
+            if (i + 1 < p.size() && p[i + 1] != '?') {
+                names.emplace_back();
+            } else if (p.substr(i, 3) == "(?<" && i + 3 < p.size() && p[i + 3] != '=' && p[i + 3] != '!') {
+                std::string name;
+                name_at(i + 3, name);
+                if (std::find(names.begin(), names.end(), name) != names.end())
+                    throw std::regex_error(std::regex_constants::error_paren);
+                names.push_back(std::move(name));
+                named = true;
+            }
+        }
+    }
+    if (!named) return std::string(p);
+    std::string out;
+    in_class = false;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const char c = p[i];
+        if (c == '\\' && i + 1 < p.size()) {
+            if (!in_class && p[i + 1] == 'k' && i + 2 < p.size() && p[i + 2] == '<') {
+                std::string name;
+                std::size_t next = name_at(i + 3, name);
+                auto it = std::find(names.begin(), names.end(), name);
+                if (name.empty() || it == names.end()) throw std::regex_error(std::regex_constants::error_backref);
+                out += "(?:\\" + std::to_string(it - names.begin() + 1) + ")";
+                i = next - 1;
+                continue;
+            }
+            out += c;
+            out += p[++i];
+            continue;
+        }
+        if (in_class) {
+            in_class = c != ']';
+        } else if (c == '[') {
+            in_class = true;
+        } else if (c == '(' && p.substr(i, 3) == "(?<" && i + 3 < p.size() && p[i + 3] != '=' && p[i + 3] != '!') {
+            std::string name;
+            i = name_at(i + 3, name) - 1;
+            out += '(';
+            continue;
+        }
+        out += c;
+    }
+    return out;
+}
+
+void check_group_depth(std::string_view p) {
+    int depth = 0;
+    bool in_class = false;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const char c = p[i];
+        if (c == '\\') ++i;
+        else if (in_class) in_class = c != ']';
+        else if (c == '[') in_class = true;
+        else if (c == '(' && ++depth > max_group_depth) throw std::regex_error(std::regex_constants::error_complexity);
+        else if (c == ')') --depth;
+    }
+}
+
+// ECMA-262 \cX (X a letter) is the control character X % 32; std::regex does not know it.
+void rewrite_control_escapes(std::string& p) {
+    if (p.find("\\c") == std::string::npos) return;
+    std::string out;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\' && i + 1 < p.size()) {
+            if (p[i + 1] == 'c' && i + 2 < p.size() && std::isalpha(static_cast<unsigned char>(p[i + 2]))) {
+                static constexpr char hex[] = "0123456789ABCDEF";
+                const int code = p[i + 2] % 32;
+                out += "\\x";
+                out += hex[code / 16];
+                out += hex[code % 16];
+                i += 2;
+                continue;
+            }
+            out += p[i];
+            out += p[++i];
+            continue;
+        }
+        out += p[i];
+    }
+    p = std::move(out);
+}
+
+// What the `regex` format check adds to "std::regex compiles it": ECMA-262 syntax that
+// std::regex lacks is accepted (lookbehind, checked as a plain group), and escapes ECMA-262 does
+// not define (\a, \e, \z, ...: Perl and Python meanings, an error in ECMA-262's unicode mode)
+// are refused.
+std::optional<std::string> ecma_syntax_for_check(std::string_view p) {
+    std::string out;
+    out.reserve(p.size());
+    constexpr std::string_view letter_escapes = "bBdDfnrsStvwWcxukpP";
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        if (p[i] == '\\' && i + 1 < p.size()) {
+            const char e = p[i + 1];
+            if (std::isalpha(static_cast<unsigned char>(e)) && letter_escapes.find(e) == std::string_view::npos)
+                return std::nullopt;
+            out += p[i];
+            out += p[++i];
+        } else if (p.substr(i, 4) == "(?<=" || p.substr(i, 4) == "(?<!") {
+            out += "(?:";
+            i += 3;
+        } else {
+            out += p[i];
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 std::wstring utf8_to_wide(std::string_view s) {
@@ -94,17 +305,24 @@ std::wstring utf8_to_wide(std::string_view s) {
             cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
             len = 2;
         }
+        if (cp > 0x10FFFF) cp = 0xFFFD; // malformed: keep every value a code point
         out.push_back(static_cast<wchar_t>(cp));
         i += len;
     }
     return out;
 }
 
-std::unique_ptr<compiled_regex> compile_regex(std::string_view source) {
+std::unique_ptr<compiled_regex> compile_regex(std::string_view source, regex_use use) {
+    check_group_depth(source);
     auto r = std::make_unique<compiled_regex>();
     r->source = std::string(source);
+    if (use == regex_use::matching) {
+        r->simple = simple_regex::parse(source);
+        if (r->simple) return r; // no std::regex needed at all
+    }
     const auto base = std::regex_constants::ECMAScript;
-    std::string translated(source);
+    std::string translated = rewrite_named_groups(source);
+    rewrite_control_escapes(translated);
     if (translate_properties(translated)) {
         static const std::locale unicode_locale = [] {
             try {
@@ -116,25 +334,31 @@ std::unique_ptr<compiled_regex> compile_regex(std::string_view source) {
         r->wide.imbue(unicode_locale);
     }
     std::wstring wide_src = utf8_to_wide(translated);
+    spell_out_classes(wide_src);
     try {
         r->wide.assign(wide_src, base | std::regex_constants::__polynomial);
     } catch (const std::regex_error&) {
         // Either a back-reference (only the backtracking executor has them) or invalid.
-        r->wide.assign(wide_src, base); // throws std::regex_error when truly invalid
-        r->has_backrefs = true;
+        std::wregex backtracking(wide_src, base); // throws std::regex_error when truly invalid
+        if (use == regex_use::syntax_check) return r;
+        throw std::regex_error(std::regex_constants::error_backref);
     }
-    try {
-        auto flags = r->has_backrefs ? base : (base | std::regex_constants::__polynomial);
-        r->narrow.assign(translated, flags);
-        r->narrow_ok = true;
-    } catch (const std::regex_error&) {
-        r->narrow_ok = false; // e.g. \u escapes beyond a char: use the wide automaton for everything
+    if (use == regex_use::syntax_check) return r;
+    // The byte automaton serves ASCII input only, and only patterns that are ASCII themselves: in
+    // "^\u00e9?x$" written as UTF-8, '?' would bind to the last byte of the 'e acute'.
+    r->narrow_ok = is_ascii(translated);
+    if (r->narrow_ok) {
+        try {
+            r->narrow.assign(translated, base | std::regex_constants::__polynomial);
+        } catch (const std::regex_error&) {
+            r->narrow_ok = false; // e.g. \u escapes beyond a char: use the wide automaton for everything
+        }
     }
     return r;
 }
 
 bool compiled_regex::search(std::string_view s) const {
-    if (has_backrefs && s.size() > backtracking_input_limit) return false;
+    if (simple) return simple->search(s);
     try {
         if (narrow_ok && is_ascii(s)) return std::regex_search(s.begin(), s.end(), narrow);
         std::wstring w = utf8_to_wide(s);
@@ -146,7 +370,9 @@ bool compiled_regex::search(std::string_view s) const {
 
 bool is_valid_regex(std::string_view source) {
     try {
-        (void)compile_regex(source);
+        auto checked = ecma_syntax_for_check(source);
+        if (!checked) return false;
+        (void)compile_regex(*checked, regex_use::syntax_check);
         return true;
     } catch (const std::regex_error&) {
         return false;

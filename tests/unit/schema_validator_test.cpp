@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -256,6 +259,45 @@ TEST(SchemaValidator, FormatChecks) {
     EXPECT_TRUE(check_format("no-such-format", "anything"));
 }
 
+TEST(SchemaValidator, InternationalizedHostNames) {
+    using mcp::schema::check_format;
+    // A-labels are checked by decoding them (RFC 3492) and re-encoding (RFC 5891 5.4).
+    for (auto good : {"xn--mnchen-3ya.de", "xn--bcher-kva.example", "xn--wgv71a119e.jp", "xn--mgbh0fb.xn--kgbechtv",
+                      "xn--6dbbec0c.example", "XN--E1AFMKFD.example"})
+        EXPECT_TRUE(check_format("hostname", good)) << good;
+    for (auto bad : {"xn--.de", "xn--mnchen-3yb!.de", "xn--abc-.de", "xn--mnchen.de", "m\xC3\xBCnchen.de"})
+        EXPECT_FALSE(check_format("hostname", bad)) << bad;
+    // U-labels in idn-hostname, with the IDNA2008 rules.
+    for (auto good : {"m\xC3\xBCnchen.de", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E.jp", // münchen.de, 日本語.jp
+                      "\xD7\x93\xD7\x95\xD7\x92\xD7\x9E\xD7\x94.example",                // דוגמה.example
+                      "\xD0\xBF\xD1\x80\xD0\xB8\xD0\xBC\xD0\xB5\xD1\x80\xE3\x80\x82rf"})  // пример。rf
+        EXPECT_TRUE(check_format("idn-hostname", good)) << good;
+    for (auto bad : {"M\xC3\x9CNCHEN.de",      // uppercase is DISALLOWED (unstable under case folding)
+                     "\xEF\xBD\x81" "bc.example", // fullwidth 'a': a compatibility form
+                     "a\xC2\xA1" "b.example",      // U+00A1 is punctuation
+                     "\xCC\x80" "abc.example"})    // a leading combining mark
+        EXPECT_FALSE(check_format("idn-hostname", bad)) << bad;
+}
+
+TEST(SchemaValidator, DurationTemplateAndRegexFormats) {
+    using mcp::schema::check_format;
+    EXPECT_TRUE(check_format("duration", "P1Y2M3DT4H5M6S"));
+    EXPECT_TRUE(check_format("duration", "PT1M2S"));
+    EXPECT_FALSE(check_format("duration", "P1Y2D"));  // a unit skipped in the middle
+    EXPECT_FALSE(check_format("duration", "PT1H2S"));
+    EXPECT_FALSE(check_format("duration", "P1W2D"));
+    EXPECT_FALSE(check_format("duration", "P" + std::string(100000, '1'))); // long input: no recursion
+    EXPECT_TRUE(check_format("uri-template", "https://example.com/{+path}/{id:4}{?q,page*}"));
+    EXPECT_FALSE(check_format("uri-template", "{a,}"));
+    EXPECT_FALSE(check_format("uri-template", "{=reserved}"));
+    EXPECT_FALSE(check_format("uri-template", "a b"));
+    EXPECT_TRUE(check_format("regex", "(?<year>\\d{4})-\\k<year>"));
+    EXPECT_TRUE(check_format("regex", "(?<=a)b"));
+    EXPECT_FALSE(check_format("regex", "\\a"));
+    EXPECT_FALSE(check_format("uri-reference", "1:b"));
+    EXPECT_TRUE(check_format("uri-reference", "./1:b"));
+}
+
 // ---------------------------------------------------------------- unicode
 
 TEST(SchemaValidator, LengthCountsCodePoints) {
@@ -358,4 +400,294 @@ TEST(SchemaValidator, CompiledValidatorIsSharedAcrossThreads) {
         });
     for (auto& th : threads) th.join();
     EXPECT_EQ(mismatches.load(), 0);
+}
+
+// ---------------------------------------------------------------- dialects (issue: "a clear compile_error naming the dialect")
+
+TEST(SchemaValidator, UnsupportedDialectErrorNamesTheDialect) {
+    auto message_of = [](const json::value& schema, const compile_options& o = {}) -> std::string {
+        try {
+            (void)validator::compile(schema, o);
+        } catch (const compile_error& e) {
+            return e.what();
+        }
+        return "(compiled)";
+    };
+    for (std::string uri : {"http://json-schema.org/draft-03/schema#", "http://json-schema.org/draft-04/schema#",
+                            "http://json-schema.org/draft-06/schema#", "https://json-schema.org/draft/2019-09/schema",
+                            "http://json-schema.org/schema#", "https://example.com/my-own-dialect"}) {
+        json::object schema{{"$schema", uri}, {"type", "object"}};
+        const std::string m = message_of(schema);
+        EXPECT_NE(m.find("unsupported $schema '" + uri + "'"), std::string::npos) << m;
+    }
+    // ... also when the old dialect is declared by an embedded resource or a registry document.
+    const std::string embedded = message_of(json::parse(R"({"$defs":{"legacy":{"$id":"https://example.com/legacy",
+        "$schema":"http://json-schema.org/draft-04/schema#","type":"string"}}})"));
+    EXPECT_NE(embedded.find("draft-04"), std::string::npos) << embedded;
+    schema_registry reg;
+    reg.add("https://example.com/old.json", json::parse(R"({"$schema":"https://json-schema.org/draft/2019-09/schema"})"));
+    compile_options o;
+    o.registry = &reg;
+    const std::string remote = message_of(json::parse(R"({"$ref":"https://example.com/old.json"})"), o);
+    EXPECT_NE(remote.find("2019-09"), std::string::npos) << remote;
+    // The supported ones, spelled the ways they are found in the wild.
+    for (auto uri : {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema",
+                     "https://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema",
+                     "https://json-schema.org/draft/2020-12/schema#"})
+        EXPECT_NO_THROW((void)validator::compile(json::object{{"$schema", uri}})) << uri;
+}
+
+// ---------------------------------------------------------------- error details
+
+TEST(SchemaValidator, ErrorsCarryInstanceAndKeywordLocations) {
+    auto v = compile(R"({
+      "type": "object",
+      "properties": {
+        "a/b": {"type": "array", "maxItems": 3, "uniqueItems": true,
+                "items": {"type": "object", "required": ["id"],
+                          "properties": {"c~d": {"type": "integer", "minimum": 1, "multipleOf": 2}}}},
+        "name": {"type": "string", "maxLength": 3, "pattern": "^[a-z]+$"},
+        "kind": {"enum": ["x", "y"]},
+        "tags": {"type": "array", "contains": {"const": "t"}}
+      },
+      "propertyNames": {"maxLength": 8},
+      "additionalProperties": false,
+      "dependentRequired": {"kind": ["v"]}
+    })");
+    auto errors = v.validate(json::parse(R"({"a/b": [{"id": 1, "c~d": 0}, {"c~d": 3}], "name": "Long1", "kind": "z",
+                                            "tags": ["u"], "extra_long": 1})"));
+    struct expected {
+        std::string instance_location, keyword_location, keyword, message;
+    };
+    const std::vector<expected> want = {
+        {"", "/dependentRequired", "dependentRequired", "property 'v' is required when 'kind' is present"},
+        {"/a~1b/0/c~0d", "/properties/a~1b/items/properties/c~0d/minimum", "minimum", "must be >= 1, got 0"},
+        {"/a~1b/1", "/properties/a~1b/items/required", "required", "missing required property 'id'"},
+        {"/a~1b/1/c~0d", "/properties/a~1b/items/properties/c~0d/multipleOf", "multipleOf", "must be a multiple of 2"},
+        {"/name", "/properties/name/maxLength", "maxLength", "must be at most 3 characters long, got 5"},
+        {"/name", "/properties/name/pattern", "pattern", "must match the pattern '^[a-z]+$'"},
+        {"/kind", "/properties/kind/enum", "enum", "value must be one of \"x\", \"y\""},
+        {"/tags", "/properties/tags/contains", "contains", "must contain at least 1 matching item, found 0"},
+        {"", "/propertyNames", "propertyNames", "property name 'extra_long' is not allowed"},
+        {"", "/additionalProperties", "additionalProperties", "property 'extra_long' is not allowed"},
+    };
+    ASSERT_EQ(errors.size(), want.size());
+    for (const auto& w : want) {
+        auto it = std::find_if(errors.begin(), errors.end(), [&](const auto& e) {
+            return e.instance_location == w.instance_location && e.keyword == w.keyword;
+        });
+        ASSERT_NE(it, errors.end()) << "no " << w.keyword << " error at '" << w.instance_location << "'";
+        EXPECT_EQ(it->keyword_location, w.keyword_location) << w.keyword;
+        EXPECT_EQ(it->message, w.message) << w.keyword;
+    }
+}
+
+TEST(SchemaValidator, ErrorLocationsThroughReferencesAndArrays) {
+    // Errors found through $ref name the keyword where it is written (the $defs entry), and the
+    // instance location keeps every array index and escaped member name on the way.
+    auto v = compile(R"({"$defs": {"pos": {"type": "integer", "exclusiveMinimum": 0}},
+                         "prefixItems": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/pos"}}],
+                         "items": {"type": "object", "additionalProperties": {"$ref": "#/$defs/pos"}},
+                         "unevaluatedItems": false})");
+    auto errors = v.validate(json::parse(R"([7, [1, 0, "x"], {"~/": -1}])"));
+    ASSERT_EQ(errors.size(), 4u);
+    EXPECT_EQ(errors[0].instance_location, "/0");
+    EXPECT_EQ(errors[0].keyword_location, "/prefixItems/0/type");
+    EXPECT_EQ(errors[0].message, "expected string, got integer");
+    EXPECT_EQ(errors[1].instance_location, "/1/1");
+    EXPECT_EQ(errors[1].keyword_location, "/$defs/pos/exclusiveMinimum");
+    EXPECT_EQ(errors[1].message, "must be > 0, got 0");
+    EXPECT_EQ(errors[2].instance_location, "/1/2");
+    EXPECT_EQ(errors[2].keyword, "type");
+    EXPECT_EQ(errors[3].instance_location, "/2/~0~1");
+    EXPECT_EQ(errors[3].keyword_location, "/$defs/pos/exclusiveMinimum");
+
+    // A document from the registry is named by its URI in keyword locations.
+    schema_registry reg;
+    reg.add("https://example.com/address.json", json::parse(R"({"type":"object","required":["city"]})"));
+    compile_options o;
+    o.registry = &reg;
+    auto remote = compile(R"({"properties":{"home":{"$ref":"https://example.com/address.json"}}})", o);
+    auto e = remote.validate(json::parse(R"({"home":{}})"));
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0].instance_location, "/home");
+    EXPECT_EQ(e[0].keyword_location, "https://example.com/address.json#/required");
+}
+
+TEST(SchemaValidator, CombinatorErrorsAreReadable) {
+    auto one = compile(R"({"oneOf":[{"type":"integer"},{"minimum":2}]})");
+    auto e = one.validate(json::value(3));
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0].keyword, "oneOf");
+    EXPECT_EQ(e[0].message, "value matches more than one oneOf alternative (0 and 1)");
+    auto negated = compile(R"({"properties":{"x":{"not":{"type":"string"}}}})");
+    e = negated.validate(json::parse(R"({"x":"s"})"));
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0].instance_location, "/x");
+    EXPECT_EQ(e[0].keyword_location, "/properties/x/not");
+    EXPECT_EQ(e[0].message, "value must not match the 'not' schema");
+    auto conditional = compile(R"({"if":{"required":["a"]},"then":{"required":["b"]}})");
+    e = conditional.validate(json::parse(R"({"a":1})"));
+    ASSERT_EQ(e.size(), 2u); // the failing keyword inside 'then', and 'then' itself
+    EXPECT_EQ(e[0].keyword_location, "/then/required");
+    EXPECT_EQ(e[1].keyword, "then");
+    auto nothing = compile(R"({"properties":{"gone":false}})");
+    e = nothing.validate(json::parse(R"({"gone":1})"));
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_EQ(e[0].instance_location, "/gone");
+    EXPECT_EQ(e[0].message, "no value is allowed here (schema is false)");
+}
+
+// ---------------------------------------------------------------- references are never fetched
+
+TEST(SchemaValidator, NetworkReferencesOutsideTheRegistryAreCompileErrors) {
+    auto message_of = [](std::string_view schema, compile_options o) -> std::string {
+        try {
+            (void)validator::compile(json::parse(schema), o);
+        } catch (const compile_error& e) {
+            return e.what();
+        }
+        return "(compiled)";
+    };
+    compile_options d7;
+    d7.default_dialect = dialect::draft07;
+    schema_registry reg;
+    reg.add("https://example.com/known.json", json::parse(R"({"type":"string"})"));
+    compile_options with_registry;
+    with_registry.registry = &reg;
+    const std::pair<const char*, compile_options> cases[] = {
+        {R"({"$ref":"https://example.com/schemas/address.json"})", {}},
+        {R"({"properties":{"a":{"$ref":"http://example.com/a.json#/definitions/x"}}})", d7},
+        {R"({"$id":"https://example.com/root.json","$ref":"sibling.json"})", {}}, // relative to a network $id
+        {R"({"$dynamicRef":"https://example.com/meta#meta"})", {}},
+        {R"({"$ref":"https://example.com/unknown.json"})", with_registry}, // a registry, but not this one
+    };
+    for (const auto& [schema, opts] : cases) {
+        const std::string m = message_of(schema, opts);
+        EXPECT_NE(m.find("never fetched"), std::string::npos) << schema << " -> " << m;
+        EXPECT_NE(m.find("https://example.com/") == std::string::npos ? m.find("http://example.com/") : 0,
+                  std::string::npos)
+            << m;
+    }
+    EXPECT_EQ(message_of(R"({"$ref":"https://example.com/known.json"})", with_registry), "(compiled)");
+}
+
+// ---------------------------------------------------------------- termination and hostile schemas
+
+TEST(SchemaValidator, RefCyclesAndDepthFailWithClearErrors) {
+    auto cycle = compile(R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"})");
+    EXPECT_FALSE(cycle.is_valid(json::value(1)));
+    auto e = cycle.validate(json::value(1));
+    ASSERT_FALSE(e.empty());
+    bool named = false;
+    for (const auto& x : e) named |= x.message.find("infinite $ref cycle") != std::string::npos;
+    EXPECT_TRUE(named) << e[0].message;
+
+    // Recursion that consumes the instance is legitimate until the instance is absurdly deep.
+    auto tree = compile(R"({"type":"object","properties":{"next":{"$ref":"#"}}})");
+    json::value deep = json::object();
+    for (int i = 0; i < 1000; ++i) deep = json::object{{"next", std::move(deep)}};
+    e = tree.validate(deep);
+    ASSERT_FALSE(e.empty());
+    EXPECT_EQ(e.back().message, "schema evaluation nested too deeply");
+    while (deep.is_object() && deep.as_object().contains("next")) { // Boost.JSON frees recursively
+        json::value inner = std::move(deep.as_object()["next"]);
+        deep = std::move(inner);
+    }
+}
+
+TEST(SchemaValidator, ExponentialReferenceChainsRunOutOfBudget) {
+    // a0 -> a1 twice -> a2 four times ... : 2^40 evaluations without a cycle.
+    json::object defs;
+    for (int i = 0; i < 40; ++i) {
+        std::string next = "#/$defs/a" + std::to_string(i + 1);
+        defs["a" + std::to_string(i)] = json::object{{"allOf", json::array{json::object{{"$ref", next}}, json::object{{"$ref", next}}}}};
+    }
+    defs["a40"] = json::object{{"type", "object"}};
+    json::object schema{{"$ref", "#/$defs/a0"}};
+    schema["$defs"] = defs;
+    auto v = validator::compile(schema);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(v.is_valid(json::object()));
+    auto e = v.validate(json::object());
+    ASSERT_EQ(e.size(), 1u);
+    EXPECT_NE(e[0].message.find("exceeded its budget"), std::string::npos) << e[0].message;
+    // Inside 'not', running out must not flip the verdict to valid.
+    json::object negated{{"not", json::object{{"not", json::object{{"$ref", "#/$defs/a0"}}}}}};
+    negated["$defs"] = std::move(defs);
+    EXPECT_FALSE(validator::compile(negated).is_valid(json::object()));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)); // ~0.1 s in Release
+    // A big instance against an ordinary schema is nowhere near the budget.
+    auto items = compile(R"({"type":"array","items":{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"integer"}}}]}})");
+    json::array big;
+    for (int i = 0; i < 20000; ++i) big.push_back(json::object{{"a", i}});
+    EXPECT_TRUE(items.is_valid(big));
+}
+
+TEST(SchemaValidator, PathologicalPatternsAreRefusedOrLinear) {
+    // Back-references need a backtracking matcher: ^(a|a?)+\1$ takes seconds on 12 characters.
+    try {
+        compile(R"({"pattern":"^(a|a?)+\\1$"})");
+        FAIL() << "back-reference accepted";
+    } catch (const compile_error& e) {
+        EXPECT_NE(std::string(e.what()).find("back-references"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(compile(R"({"patternProperties":{"(?<x>a)\\k<x>":{}}})"), compile_error);
+    // Nested quantifiers without back-references run on the linear-time matcher.
+    auto v = compile(R"({"pattern":"^(a|a?)+$"})");
+    std::string s(100000, 'a');
+    s += '!';
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(v.is_valid(json::value(s)));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)); // ~0.1 s in Release
+    // Group nesting is capped (compiling recurses per level).
+    std::string nested = std::string(200, '(') + "a" + std::string(200, ')');
+    EXPECT_THROW((void)validator::compile(json::object{{"pattern", nested}}), compile_error);
+    // The `regex` format only compiles, so back-references are fine there.
+    EXPECT_TRUE(mcp::schema::check_format("regex", "(a)\\1"));
+}
+
+TEST(SchemaValidator, DeeplyNestedSchemasAreCompileErrors) {
+    json::value schema = json::object{{"type", "integer"}};
+    for (int i = 0; i < 2000; ++i) schema = json::object{{"items", std::move(schema)}};
+    try {
+        (void)validator::compile(schema);
+        FAIL() << "compiled a 2000-deep schema";
+    } catch (const compile_error& e) {
+        EXPECT_NE(std::string(e.what()).find("nesting too deep"), std::string::npos) << e.what();
+    }
+    while (schema.is_object() && schema.as_object().contains("items")) {
+        json::value inner = std::move(schema.as_object()["items"]);
+        schema = std::move(inner);
+    }
+}
+
+// ---------------------------------------------------------------- numbers
+
+TEST(SchemaValidator, NumbersCompareExactly) {
+    // 2^53 + 1 as an integer against 2^53 as a double: equal through double, not in fact.
+    auto min = validator::compile(json::object{{"minimum", std::int64_t{9007199254740993}}});
+    EXPECT_FALSE(min.is_valid(json::value(9007199254740992.0)));
+    EXPECT_TRUE(min.is_valid(json::value(std::int64_t{9007199254740993})));
+    auto max = validator::compile(json::object{{"maximum", std::uint64_t{18446744073709551615u}}});
+    EXPECT_FALSE(max.is_valid(json::value(18446744073709551616.0)));
+    EXPECT_TRUE(max.is_valid(json::value(std::uint64_t{18446744073709551615u})));
+    auto c = validator::compile(json::object{{"const", std::int64_t{-3}}});
+    EXPECT_TRUE(c.is_valid(json::value(-3.0)));
+    EXPECT_FALSE(c.is_valid(json::value(std::uint64_t{3})));
+    // multipleOf on decimal values
+    auto cents = compile(R"({"multipleOf":0.01})");
+    EXPECT_TRUE(cents.is_valid(json::parse("19.99")));
+    EXPECT_TRUE(cents.is_valid(json::parse("-0.07")));
+    EXPECT_FALSE(cents.is_valid(json::parse("0.075")));
+    EXPECT_TRUE(cents.is_valid(json::parse("1e300")));
+    auto three = compile(R"({"multipleOf":3})");
+    EXPECT_FALSE(three.is_valid(json::parse("1e20")));
+    EXPECT_TRUE(three.is_valid(json::parse("3e20")));
+    EXPECT_TRUE(three.is_valid(json::parse("18446744073709551615")));
+    auto one = compile(R"({"multipleOf":1})");
+    EXPECT_FALSE(one.is_valid(json::parse("1.0000000001")));
+    auto tiny = compile(R"({"multipleOf":1e-300})");
+    EXPECT_TRUE(tiny.is_valid(json::parse("5e-299")));
+    EXPECT_FALSE(tiny.is_valid(json::parse("5e-301")));
 }

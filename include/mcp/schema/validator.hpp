@@ -15,10 +15,16 @@
 // (https://json-schema.org/draft/2020-12/schema and http://json-schema.org/draft-07/schema#)
 // is a compile_error.
 //
-// Known limitations: `pattern` uses std::regex (ECMAScript grammar): no lookbehind, no named
-// groups, no \p{...} classes; strings that are not ASCII are matched code point by code point
-// (std::wregex), but \d \w \s keep their ASCII meaning. Numbers are compared as doubles unless
-// both sides are integers.
+// Numbers are compared exactly (an integer against a double too) and multipleOf works on the
+// decimal values (19.99 is a multiple of 0.01). Integers beyond 64 bits reach us from Boost.JSON
+// as doubles and keep only double precision.
+//
+// Known limitations: `pattern` uses std::regex (ECMAScript grammar) with its linear-time matcher:
+// no lookbehind, and back-references are refused with a compile_error (a backtracking matcher
+// would let hostile input take exponential time); named groups are supported, \p{...} only for
+// the common categories (L, Lu, Ll, N, Nd, P, White_Space). Strings that are not ASCII are matched
+// code point by code point (std::wregex) with ECMA-262's meaning of \d \w (ASCII) and \s
+// (Unicode white space).
 #pragma once
 
 #include <mcp/json/json.hpp>
