@@ -468,8 +468,13 @@ private:
             ex->output_written();
         else
             ex = std::move(held);
+        // Buffers are reused from write to write; one that grew for a burst is given back.
         body_.clear();
         if (body_.capacity() > 64 * 1024) body_.shrink_to_fit();
+        if (head_.capacity() > 64 * 1024) {
+            head_.clear();
+            head_.shrink_to_fit();
+        }
         pump(std::move(ex));
     }
 
