@@ -82,6 +82,8 @@ public:
         fd_ = -1;
     }
 
+    void shutdown_write() { ::shutdown(fd_, SHUT_WR); }
+
     bool send(std::string_view data) {
         while (!data.empty()) {
             ssize_t n = ::send(fd_, data.data(), data.size(), MSG_NOSIGNAL);
@@ -778,6 +780,55 @@ struct paced_writer {
         };
     }
 };
+
+TEST(http_server, request_pipelined_behind_a_stream_waits_for_its_end) {
+    std::promise<std::shared_ptr<core::response_writer>> writer;
+    core::server srv(quick_options(), [&](core::request&& r, std::shared_ptr<core::response_writer> w) {
+        if (r.target != "/stream") {
+            echo(std::move(r), std::move(w));
+            return;
+        }
+        w->start_stream(200, {});
+        w->write("s1");
+        writer.set_value(std::move(w));
+    });
+    srv.start();
+    raw_client c(srv.port());
+    ASSERT_TRUE(c.send(get("/stream") + get("/next")));
+    ASSERT_TRUE(c.read_head());
+    EXPECT_EQ(c.read_chunk(), "s1");
+    auto fut = writer.get_future();
+    ASSERT_EQ(fut.wait_for(io_timeout), std::future_status::ready);
+    auto w = fut.get();
+    EXPECT_TRUE(c.silent_for(20ms));
+    EXPECT_TRUE(w->write("s2"));
+    w->end();
+    EXPECT_EQ(c.read_chunk(), "s2");
+    EXPECT_EQ(c.read_chunk(), ""); // the last chunk
+    auto r = c.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->body, "GET /next ");
+}
+
+TEST(http_server, half_close_while_waiting_counts_as_gone) {
+    std::promise<std::shared_ptr<core::response_writer>> writer;
+    latch closed;
+    core::server srv(quick_options(), [&](core::request&&, std::shared_ptr<core::response_writer> w) {
+        w->on_close([&] { closed.notify(); });
+        writer.set_value(std::move(w));
+    });
+    srv.start();
+    raw_client c(srv.port());
+    ASSERT_TRUE(c.send(get("/")));
+    auto fut = writer.get_future();
+    ASSERT_EQ(fut.wait_for(io_timeout), std::future_status::ready);
+    c.shutdown_write();
+    EXPECT_TRUE(closed.wait());
+    auto w = fut.get();
+    EXPECT_TRUE(w->closed());
+    w->respond(200, {}, "too late"); // ignored
+    EXPECT_EQ(c.read_until_eof(), "");
+}
 
 TEST(http_server, slow_consumer_is_cut_off_at_the_queue_bound) {
     paced_writer pw;
