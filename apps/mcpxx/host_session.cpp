@@ -15,7 +15,7 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
     cmd->add_option("--config,-c", o.config_files,
                     "Read servers from this file (repeatable) instead of the hosts' config files");
     cmd->add_flag("--json", o.json, "Machine-readable output (one JSON object on stdout)");
-    cmd->add_option("--root", o.roots, "Offer this directory to servers as a root (repeatable; default: the current directory)");
+    cmd->add_option("--root", o.roots, "Offer this directory to servers as a root, besides the current directory (repeatable)");
     cmd->add_option("--trust", o.trusted, "Trust this server: its read-only tools run without asking (repeatable)");
     cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for each request (default 60)");
     cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
@@ -80,7 +80,7 @@ int host_session::start(const std::vector<std::string>& names) {
             return exit_usage;
         }
     }
-    if (options_.roots.empty()) mo.roots.push_back(std::filesystem::current_path());
+    mo.roots.push_back(std::filesystem::current_path());
     for (const auto& r : options_.roots) mo.roots.emplace_back(r);
     if (options_.verbose)
         mo.on_server_stderr = [](const std::string& server, std::string_view line) {

@@ -185,7 +185,7 @@ std::string managed_server::death_message() const {
     return m;
 }
 
-bool managed_server::connect_once(std::string& error_out) {
+bool managed_server::connect_once(std::string& error_out, bool restart) {
     if (auto problem = check_startable(config_)) {
         error_out = *problem;
         return false;
@@ -269,6 +269,7 @@ bool managed_server::connect_once(std::string& error_out) {
     templates_ = std::move(templates);
     prompts_ = std::move(prompts);
     state_ = server_state::ready;
+    if (restart) ++restarts_; // with `ready`, so that whoever sees it ready sees the count
     error_.clear();
     cv_.notify_all();
     return true;
@@ -315,12 +316,8 @@ void managed_server::supervise() {
     int attempts = 0; // restarts tried since the last connection that stayed up
     for (;;) {
         std::string err;
-        if (connect_once(err)) {
+        if (connect_once(err, was_ready)) {
             const auto up_since = clock::now();
-            {
-                std::lock_guard lock(mu_);
-                if (was_ready) ++restarts_;
-            }
             was_ready = true;
             catalogue_changed();
             std::unique_lock lock(mu_);

@@ -51,7 +51,7 @@ public:
 private:
     enum event : unsigned { ev_tools = 1, ev_resources = 2, ev_prompts = 4 };
     void supervise();
-    bool connect_once(std::string& error);
+    bool connect_once(std::string& error, bool restart);
     void refresh(unsigned events);
     void signal(int generation, unsigned events);
     void signal_closed(int generation);

@@ -168,7 +168,8 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
 
     approval_request request{.server = server, .tool = tool, .arguments = arguments, .definition = s->listed_tool(tool),
                              .server_trusted = s->config().trusted};
-    request.qualified_name = qualify_tool_names({{server, tool}}).front();
+    for (const auto& t : tools())
+        if (t.server == server && t.tool.name == tool) request.qualified_name = t.name;
 
     audit_record record{.time = std::chrono::system_clock::now(), .server = server, .tool = tool, .arguments = arguments};
     const auto audit = [&](std::string outcome, std::string message) {

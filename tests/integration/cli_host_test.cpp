@@ -198,6 +198,11 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_EQ(run_cfg({"call", "everything", "nope", "--yes"}).exit_code, 2);
     EXPECT_EQ(run_cfg({"call", "everything", "echo", "--args", "[1]", "--yes"}).exit_code, 2);
     EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
+    // Roots: the current directory and every --root.
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.project).string() + " (project)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.home).string() + " (home)"), std::string::npos) << r.out;
     // Progress on stderr.
     r = run_cfg({"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
     EXPECT_EQ(r.exit_code, 0);
