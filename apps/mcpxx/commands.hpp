@@ -1,8 +1,17 @@
 // The subcommands of the `mcpxx` tool. Each add_*_command registers itself on the app and, when
 // it runs, stores the process exit code in `exit_code`.
 //
-// Exit codes shared by every command: 0 success, 1 a negative answer (invalid instance, invalid
-// template, failed call), 2 usage error or unusable input (missing file, bad JSON, bad schema).
+// Exit codes shared by every command:
+//   0    success
+//   1    a negative answer: invalid instance or template; the server answered with an error,
+//        a tool result with isError: true, or did not answer in time
+//   2    usage error or unusable input: bad options, missing or broken file, bad schema, a config
+//        file or server entry that cannot be used, a server name that is not configured
+//   3    a server could not be started or connected (or went away during the command)
+//   4    the user denied the tool call
+//   130  interrupted (Ctrl-C); a call in flight was cancelled (notifications/cancelled sent)
+// Commands over several servers (servers, tools, resources, prompts, ping) exit 3 when any
+// server could not be reached, and still print what the others gave.
 #pragma once
 
 #include <CLI/App.hpp>
@@ -12,8 +21,19 @@ namespace mcpxx_cli {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_negative = 1;
 inline constexpr int exit_usage = 2;
+inline constexpr int exit_unavailable = 3;
+inline constexpr int exit_denied = 4;
+inline constexpr int exit_interrupted = 130;
 
 void add_schema_command(CLI::App& app, int& exit_code);
 void add_uri_template_command(CLI::App& app, int& exit_code);
+/// servers, ping
+void add_servers_commands(CLI::App& app, int& exit_code);
+/// tools, resources, prompts
+void add_list_commands(CLI::App& app, int& exit_code);
+/// call
+void add_call_command(CLI::App& app, int& exit_code);
+/// read, prompt, complete
+void add_read_commands(CLI::App& app, int& exit_code);
 
 } // namespace mcpxx_cli

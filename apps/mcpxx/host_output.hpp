@@ -1,0 +1,19 @@
+// Printing MCP results for people (text first, binary summarised) and as JSON.
+#pragma once
+
+#include <mcp/protocol/types.hpp>
+
+#include <iostream>
+#include <string>
+
+namespace mcpxx_cli {
+
+/// A content block for a person: text as is, other kinds as one summary line.
+std::string describe(const mcp::content_block& block);
+std::string describe(const mcp::resource_contents& contents);
+/// Write one JSON value and a newline to stdout.
+void print_json(const mcp::json::value& v);
+/// Left-aligned column padding (by bytes; names are ASCII in practice).
+std::string pad(const std::string& s, std::size_t width);
+
+} // namespace mcpxx_cli

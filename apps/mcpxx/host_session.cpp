@@ -1,0 +1,162 @@
+#include "host_session.hpp"
+#include "read_file.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+namespace mcpxx_cli {
+
+void print_error(const std::string& message) {
+    std::cerr << style::for_stream(2).red("mcpxx: ") << message << "\n";
+}
+
+void add_host_options(CLI::App* cmd, host_cli_options& o) {
+    cmd->add_option("--config,-c", o.config_files,
+                    "Read servers from this file (repeatable) instead of the hosts' config files");
+    cmd->add_flag("--json", o.json, "Machine-readable output (one JSON object on stdout)");
+    cmd->add_option("--root", o.roots, "Offer this directory to servers as a root, besides the current directory (repeatable)");
+    cmd->add_option("--trust", o.trusted, "Trust this server: its read-only tools run without asking (repeatable)");
+    cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for each request (default 60)");
+    cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
+    cmd->add_flag("--redact", o.redact, "In the audit log, write the SHA-256 of the arguments instead of them");
+    cmd->add_flag("--verbose,-v", o.verbose, "Show what servers write to stderr");
+}
+
+host_session::host_session(const host_cli_options& options)
+    : options_(options), interrupt_(cancel_) {}
+
+host_session::~host_session() {
+    if (manager_) manager_->close();
+}
+
+std::chrono::milliseconds host_session::timeout() const {
+    return std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.001, options_.timeout_seconds) * 1000));
+}
+
+int host_session::load() {
+    mcp::host::discovery_options d;
+    for (const auto& f : options_.config_files) d.explicit_files.emplace_back(f);
+    found_ = mcp::host::discover(d);
+    if (found_.servers.empty() && found_.errors.empty()) {
+        print_error(options_.config_files.empty()
+                        ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
+                        : "no MCP servers in " + options_.config_files.front());
+        return exit_usage;
+    }
+    if (found_.servers.empty()) {
+        for (const auto& e : found_.errors) print_error(e.to_string());
+        return exit_usage;
+    }
+    return exit_ok;
+}
+
+void host_session::print_config_problems() const {
+    if (options_.json) return;
+    const auto s = style::for_stream(2);
+    for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") << e.to_string() << "\n";
+    for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) << "\n";
+    for (const auto& sh : found_.shadowed)
+        std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " + sh.winner) << "\n";
+}
+
+int host_session::start(const std::vector<std::string>& names) {
+    mcp::host::manager_options mo;
+    mo.client_info = {"mcpxx", "0.1.0"};
+    mo.connect_timeout = std::max(timeout(), std::chrono::milliseconds(30000));
+    mo.call_timeout = timeout();
+    mo.approval.approve_all = options_.yes;
+    mo.approval.trusted_servers.insert(options_.trusted.begin(), options_.trusted.end());
+    mo.approver = std::make_shared<terminal_approver>();
+    mo.elicitation = std::make_shared<terminal_elicitation>();
+    mo.sampling = std::make_shared<mcp::host::declining_sampling_provider>(
+        "mcpxx has no model provider for sampling yet (an OpenAI-compatible provider needs the HTTP client)");
+    if (!options_.audit_log.empty()) {
+        try {
+            mo.audit = std::make_shared<mcp::host::audit_log>(options_.audit_log,
+                                                              mcp::host::audit_options{.redact_arguments = options_.redact});
+        } catch (const std::exception& e) {
+            print_error(e.what());
+            return exit_usage;
+        }
+    }
+    mo.roots.push_back(std::filesystem::current_path());
+    for (const auto& r : options_.roots) mo.roots.emplace_back(r);
+    if (options_.verbose)
+        mo.on_server_stderr = [](const std::string& server, std::string_view line) {
+            std::cerr << "[" << server << "] " << line << "\n";
+        };
+    manager_ = std::make_unique<mcp::host::manager>(std::move(mo));
+
+    if (names.empty()) {
+        for (const auto& s : found_.servers) manager_->add_server(s);
+    } else {
+        for (const auto& n : names) {
+            if (const auto* s = found_.find(n)) {
+                manager_->add_server(*s);
+            } else if (const auto* e = found_.error_for(n)) {
+                print_error(e->to_string());
+                return exit_usage;
+            } else {
+                std::string known;
+                for (const auto& s : found_.servers) known += (known.empty() ? "" : ", ") + s.name;
+                print_error("no server named \"" + n + "\" is configured (servers: " + known + ")");
+                return exit_usage;
+            }
+        }
+    }
+    manager_->connect_all();
+    return exit_ok;
+}
+
+std::shared_ptr<mcp::client> host_session::client_or_report(const std::string& name) {
+    try {
+        return manager_->client(name);
+    } catch (const std::exception& e) {
+        print_error(e.what());
+        return nullptr;
+    }
+}
+
+int host_session::report_failure(const std::exception& e) const {
+    if (dynamic_cast<const mcp::host::call_denied*>(&e)) {
+        print_error(std::string("denied: ") + e.what());
+        return exit_denied;
+    }
+    if (const auto* err = dynamic_cast<const mcp::error*>(&e)) {
+        if (err->code() == mcp::error_code::request_cancelled && interrupted()) return exit_interrupted;
+        if (err->code() == mcp::error_code::connection_closed) {
+            print_error(e.what());
+            return exit_unavailable;
+        }
+        print_error(std::string(e.what()) + " (error " + std::to_string(err->code()) + ")");
+        return exit_negative;
+    }
+    if (interrupted()) return exit_interrupted;
+    print_error(e.what());
+    return exit_negative;
+}
+
+mcp::json::object parse_key_values(const std::vector<std::string>& pairs, const mcp::json::object* schema) {
+    mcp::json::object out;
+    const mcp::json::object* props = schema ? mcp::find_object(*schema, "properties") : nullptr;
+    for (const auto& kv : pairs) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw input_error("--arg wants KEY=VALUE, got \"" + kv + "\"");
+        const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
+        std::string type;
+        if (props)
+            if (const auto* p = mcp::find_object(*props, key))
+                type = std::string(mcp::find_string(*p, "type").value_or(""));
+        if (type == "string") {
+            out[key] = value;
+            continue;
+        }
+        boost::system::error_code ec;
+        auto v = mcp::parse_json(value, ec);
+        out[key] = v ? std::move(*v) : mcp::json::value(value);
+    }
+    return out;
+}
+
+} // namespace mcpxx_cli

@@ -1,0 +1,79 @@
+// What every host command shares: the options (--config, --json, --root, --trust, ...), reading
+// the configs, starting the servers a command needs, and turning failures into exit codes.
+#pragma once
+
+#include "commands.hpp"
+#include "terminal.hpp"
+
+#include <mcp/host/config.hpp>
+#include <mcp/host/manager.hpp>
+
+#include <CLI/App.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcpxx_cli {
+
+struct host_cli_options {
+    std::vector<std::string> config_files;
+    bool json = false;
+    std::vector<std::string> roots;
+    std::vector<std::string> trusted;
+    double timeout_seconds = 60;
+    std::string audit_log;
+    bool redact = false;
+    bool verbose = false;
+    bool yes = false;
+};
+
+/// Add the shared options to a host subcommand.
+void add_host_options(CLI::App* command, host_cli_options& options);
+
+class host_session {
+public:
+    explicit host_session(const host_cli_options& options);
+    ~host_session();
+
+    /// Read the configs. Returns exit_ok, or exit_usage when a file is unusable and no server
+    /// is left, or no server is configured at all (the message is printed).
+    int load();
+    /// Add and connect `names` (every configured server when empty). exit_usage for a name that
+    /// is not configured, or whose entry is broken (its error is printed).
+    int start(const std::vector<std::string>& names);
+
+    const mcp::host::discovery_result& found() const { return found_; }
+    mcp::host::manager& servers() { return *manager_; }
+    /// The client of one started server, or nullptr after printing why it is not up.
+    std::shared_ptr<mcp::client> client_or_report(const std::string& name);
+    bool json() const { return options_.json; }
+    const host_cli_options& options() const { return options_; }
+    std::chrono::milliseconds timeout() const;
+    /// Cancelled by Ctrl-C.
+    mcp::cancellation_token cancel_token() const { return cancel_.token(); }
+    bool interrupted() const { return interrupt_.interrupted(); }
+
+    /// Print a failure of a call and give its exit code: 4 denied, 130 interrupted, 3 server
+    /// gone, 1 any other error from the server (or a timeout).
+    int report_failure(const std::exception& e) const;
+    /// Print the per-file / per-entry problems that did not stop the command (not with --json).
+    void print_config_problems() const;
+
+private:
+    host_cli_options options_;
+    mcp::cancellation_source cancel_;
+    interrupt_guard interrupt_;
+    mcp::host::discovery_result found_;
+    std::unique_ptr<mcp::host::manager> manager_;
+};
+
+/// "mcpxx: message" on stderr, in red on a terminal.
+void print_error(const std::string& message);
+
+/// Parse "k=v" arguments; a value is a string when the schema says so (or it is not JSON),
+/// else the JSON it spells. Throws input_error.
+mcp::json::object parse_key_values(const std::vector<std::string>& pairs, const mcp::json::object* input_schema);
+
+} // namespace mcpxx_cli

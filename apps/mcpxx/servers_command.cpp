@@ -1,0 +1,139 @@
+// `mcpxx servers`: every configured server, started and initialized, with what it offers or why
+// it failed. `mcpxx ping [SERVER]`: round trips.
+#include "commands.hpp"
+#include "host_output.hpp"
+#include "host_session.hpp"
+
+#include <CLI/CLI.hpp>
+
+namespace mcpxx_cli {
+namespace {
+
+using mcp::json::object;
+
+object status_json(const mcp::host::server_status& s) {
+    object o{{"name", s.name}, {"source", s.source}, {"transport", std::string(to_string(s.transport))},
+             {"status", std::string(to_string(s.state))}};
+    if (s.protocol_version) o["protocolVersion"] = std::string(mcp::to_string(*s.protocol_version));
+    if (s.server_info) o["serverInfo"] = object{{"name", s.server_info->name}, {"version", s.server_info->version}};
+    if (s.state == mcp::host::server_state::ready) {
+        o["tools"] = s.tools;
+        o["resources"] = s.resources;
+        o["resourceTemplates"] = s.resource_templates;
+        o["prompts"] = s.prompts;
+    }
+    if (!s.error.empty()) o["error"] = s.error;
+    return o;
+}
+
+int run_servers(const host_cli_options& opts) {
+    host_session session(opts);
+    if (int rc = session.load(); rc != exit_ok) return rc;
+    if (int rc = session.start({}); rc != exit_ok) return rc;
+    if (session.interrupted()) return exit_interrupted;
+    const auto& found = session.found();
+    const auto statuses = session.servers().servers();
+    bool unavailable = false;
+    for (const auto& s : statuses) unavailable |= s.state != mcp::host::server_state::ready;
+    const bool config_errors = !found.errors.empty();
+
+    if (opts.json) {
+        mcp::json::array servers, errors, shadowed, notes;
+        for (const auto& s : statuses) servers.push_back(status_json(s));
+        for (const auto& e : found.errors) {
+            errors.push_back(object{{"source", e.source}, {"server", e.server}, {"message", e.message}, {"text", e.to_string()}});
+            if (!e.server.empty() && !found.find(e.server))
+                servers.push_back(object{{"name", e.server}, {"source", e.source}, {"status", "invalid"}, {"error", e.message}});
+        }
+        for (const auto& s : found.shadowed) shadowed.push_back(object{{"name", s.name}, {"source", s.source}, {"winner", s.winner}});
+        for (const auto& n : found.notes) notes.push_back(mcp::json::string(n));
+        print_json(object{{"servers", servers}, {"errors", errors}, {"shadowed", shadowed}, {"notes", notes},
+                          {"files", mcp::json::value_from(found.files_read)}});
+    } else {
+        const auto st = style::for_stream(1);
+        std::size_t w = 4;
+        for (const auto& s : statuses) w = std::max(w, s.name.size() + 2);
+        for (const auto& s : statuses) {
+            std::string line = st.bold(pad(s.name, w));
+            if (s.state == mcp::host::server_state::ready) {
+                line += st.green(pad("ready", 8)) + pad(std::string(to_string(s.transport)), 6) +
+                        pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
+                        std::to_string(s.tools) + " tools, " + std::to_string(s.resources) + " resources, " +
+                        std::to_string(s.resource_templates) + " templates, " + std::to_string(s.prompts) + " prompts";
+                if (s.server_info) line += "  " + st.dim(s.server_info->name + " " + s.server_info->version);
+            } else {
+                line += st.red(pad(std::string(to_string(s.state)), 8)) + pad(std::string(to_string(s.transport)), 6) + s.error;
+            }
+            std::cout << line << "  " << st.dim(s.source) << "\n";
+        }
+        for (const auto& e : found.errors)
+            if (!e.server.empty() && !found.find(e.server))
+                std::cout << st.bold(pad(e.server, w)) << st.red(pad("invalid", 8)) << e.message << "  " << st.dim(e.source) << "\n";
+        for (const auto& e : found.errors)
+            if (e.server.empty()) std::cerr << st.yellow("warning: ") << e.to_string() << "\n";
+        for (const auto& n : found.notes) std::cerr << "note: " << n << "\n";
+        for (const auto& s : found.shadowed)
+            std::cerr << "note: server \"" << s.name << "\" of " << s.source << " is hidden by the one in " << s.winner << "\n";
+    }
+    if (unavailable) return exit_unavailable;
+    return config_errors ? exit_usage : exit_ok;
+}
+
+int run_ping(const host_cli_options& opts, const std::string& server) {
+    host_session session(opts);
+    if (int rc = session.load(); rc != exit_ok) return rc;
+    if (int rc = session.start(server.empty() ? std::vector<std::string>{} : std::vector<std::string>{server}); rc != exit_ok)
+        return rc;
+    int rc = exit_ok;
+    mcp::json::array results;
+    for (const auto& s : session.servers().servers()) {
+        object r{{"name", s.name}};
+        if (s.state != mcp::host::server_state::ready) {
+            r["ok"] = false;
+            r["error"] = s.error;
+            rc = exit_unavailable;
+        } else {
+            const auto t0 = std::chrono::steady_clock::now();
+            try {
+                session.servers().client(s.name)->ping({.timeout = session.timeout(), .cancel = session.cancel_token()});
+                r["ok"] = true;
+                r["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            } catch (const std::exception& e) {
+                if (session.interrupted()) return exit_interrupted;
+                r["ok"] = false;
+                r["error"] = e.what();
+                if (rc == exit_ok) rc = exit_negative;
+            }
+        }
+        if (!opts.json) {
+            if (r.at("ok").as_bool()) {
+                char ms[32];
+                std::snprintf(ms, sizeof ms, "%.2f ms", r.at("ms").as_double());
+                std::cout << s.name << ": " << style::for_stream(1).green("ok") << " " << ms << "\n";
+            } else {
+                std::cout << s.name << ": " << style::for_stream(1).red("failed") << " " << std::string(r.at("error").as_string()) << "\n";
+            }
+        }
+        results.push_back(std::move(r));
+    }
+    if (opts.json) print_json(object{{"servers", results}});
+    return rc;
+}
+
+} // namespace
+
+void add_servers_commands(CLI::App& app, int& exit_code) {
+    auto opts = std::make_shared<host_cli_options>();
+    auto* servers = app.add_subcommand("servers", "Start every configured MCP server and report on each");
+    add_host_options(servers, *opts);
+    servers->callback([opts, &exit_code] { exit_code = run_servers(*opts); });
+
+    auto ping_opts = std::make_shared<host_cli_options>();
+    auto server = std::make_shared<std::string>();
+    auto* ping = app.add_subcommand("ping", "Ping one server, or every configured server");
+    ping->add_option("server", *server, "The server (default: all)");
+    add_host_options(ping, *ping_opts);
+    ping->callback([ping_opts, server, &exit_code] { exit_code = run_ping(*ping_opts, *server); });
+}
+
+} // namespace mcpxx_cli

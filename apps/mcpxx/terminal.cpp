@@ -1,0 +1,169 @@
+#include "terminal.hpp"
+
+#include <mcp/json/json.hpp>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace mcpxx_cli {
+
+style style::for_stream(int fd) {
+    const char* no_color = std::getenv("NO_COLOR");
+    return {.enabled = ::isatty(fd) == 1 && !(no_color && *no_color)};
+}
+
+std::string style::wrap(const char* code, std::string_view s) const {
+    if (!enabled) return std::string(s);
+    return "\033[" + std::string(code) + "m" + std::string(s) + "\033[0m";
+}
+
+// ------------------------------------------------------------------ progress
+
+progress_display::progress_display() : tty_(::isatty(2) == 1) {}
+
+progress_display::~progress_display() {
+    if (drawn_) std::fputs("\r\033[K", stderr);
+}
+
+void progress_display::update(const mcp::progress_update& p) {
+    char numbers[64];
+    if (p.total) std::snprintf(numbers, sizeof numbers, "%g/%g", p.progress, *p.total);
+    else std::snprintf(numbers, sizeof numbers, "%g", p.progress);
+    std::string line;
+    if (tty_) {
+        constexpr int width = 30;
+        std::string bar;
+        if (p.total && *p.total > 0) {
+            const int filled = static_cast<int>(width * std::min(1.0, p.progress / *p.total));
+            bar = "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(width - filled), ' ') + "] ";
+        }
+        line = "\r\033[K" + bar + numbers + (p.message ? " " + *p.message : "");
+        drawn_ = true;
+    } else {
+        line = std::string("progress ") + numbers + (p.message ? " " + *p.message : "") + "\n";
+    }
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+}
+
+// ------------------------------------------------------------------ asking the user
+
+namespace {
+
+std::optional<std::string> ask(const std::string& question) {
+    std::cerr << question << std::flush;
+    std::string answer;
+    if (!std::getline(std::cin, answer)) {
+        std::cerr << "\n";
+        return std::nullopt;
+    }
+    return answer;
+}
+
+bool yes(const std::optional<std::string>& a) { return a && (*a == "y" || *a == "Y" || *a == "yes" || *a == "YES"); }
+
+} // namespace
+
+bool terminal_approver::approve(const mcp::host::approval_request& r) {
+    const auto s = style::for_stream(2);
+    std::cerr << s.bold("Server \"" + r.server + "\" wants to run the tool \"" + r.tool + "\"") << "\n";
+    if (r.definition && r.definition->description) std::cerr << "  " << *r.definition->description << "\n";
+    if (!r.definition) std::cerr << "  " << s.yellow("(the server did not list this tool)") << "\n";
+    std::cerr << "  arguments: " << mcp::to_json(mcp::json::value(r.arguments)) << "\n";
+    if (r.definition && r.definition->annotations) {
+        const auto& a = *r.definition->annotations;
+        if (a.read_only_hint.value_or(false)) std::cerr << "  says it is read-only" << (r.server_trusted ? "" : " (server not trusted)") << "\n";
+        else if (a.destructive_hint.value_or(true)) std::cerr << "  " << s.yellow("may modify or delete things") << "\n";
+    }
+    return yes(ask("Allow? [y/N] "));
+}
+
+mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const mcp::elicit_request& r) {
+    const auto s = style::for_stream(2);
+    std::cerr << s.bold("Server \"" + server + "\" asks: ") << r.message << "\n";
+    if (r.mode == mcp::elicitation_mode::url) {
+        std::cerr << "  open: " << r.url.value_or("") << "\n";
+        return {.action = yes(ask("Done? [y/N] ")) ? mcp::elicit_action::accept : mcp::elicit_action::decline};
+    }
+    const auto choice = ask("Answer? [y]es / [n]o (decline) / anything else cancels: ");
+    if (!choice) return {.action = mcp::elicit_action::cancel};
+    if (*choice == "n" || *choice == "no") return {.action = mcp::elicit_action::decline};
+    if (!yes(choice)) return {.action = mcp::elicit_action::cancel};
+    mcp::json::object content;
+    const auto* props = mcp::find_object(r.requested_schema, "properties");
+    for (const auto& [name, schema_v] : props ? *props : mcp::json::object{}) {
+        const auto& schema = schema_v.is_object() ? schema_v.get_object() : mcp::json::object{};
+        const std::string type(mcp::find_string(schema, "type").value_or("string"));
+        std::string q = "  " + std::string(name) + " (" + type;
+        if (const auto* e = mcp::find_array(schema, "enum")) q += ": " + mcp::to_json(mcp::json::value(*e));
+        if (const auto* d = mcp::find_member(schema, "default")) q += ", default " + mcp::to_json(*d);
+        const auto answer = ask(q + "): ");
+        if (!answer) return {.action = mcp::elicit_action::cancel};
+        if (answer->empty()) continue; // the server's default applies
+        if (type == "string") {
+            content[name] = *answer;
+        } else {
+            boost::system::error_code ec;
+            auto v = mcp::parse_json(*answer, ec);
+            content[name] = v ? *v : mcp::json::value(*answer);
+        }
+    }
+    return {.action = mcp::elicit_action::accept, .content = std::move(content)};
+}
+
+// ------------------------------------------------------------------ Ctrl-C
+
+namespace {
+
+int signal_pipe[2] = {-1, -1};
+std::atomic<int> interrupts{0};
+
+extern "C" void on_sigint(int) {
+    // Only async-signal-safe work here: count, and wake the watcher thread.
+    if (interrupts.fetch_add(1) >= 1) ::_exit(130);
+    const char c = 'i';
+    [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
+}
+
+} // namespace
+
+interrupt_guard::interrupt_guard(mcp::cancellation_source source) : source_(std::move(source)) {
+    if (::pipe2(signal_pipe, O_CLOEXEC) != 0) return;
+    watcher_ = std::thread([this] {
+        char c;
+        for (;;) {
+            const auto n = ::read(signal_pipe[0], &c, 1);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0 || c == 'q') return;
+            std::fputs("\ninterrupted\n", stderr);
+            source_.cancel("interrupted by the user");
+        }
+    });
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+}
+
+interrupt_guard::~interrupt_guard() {
+    struct sigaction sa {};
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    if (watcher_.joinable()) {
+        const char c = 'q';
+        [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
+        watcher_.join();
+    }
+    ::close(signal_pipe[0]);
+    ::close(signal_pipe[1]);
+}
+
+bool interrupt_guard::interrupted() const noexcept { return interrupts.load() > 0; }
+
+} // namespace mcpxx_cli

@@ -1,0 +1,146 @@
+// mcp/host/config.hpp - MCP server definitions as MCP hosts keep them, and discovery of the files
+// they live in.
+//
+//   auto found = mcp::host::discover({});            // $HOME and the current directory
+//   for (auto& e : found.errors) std::cerr << e.to_string() << "\n";   // the others still work
+//   for (auto& s : found.servers) std::cout << s.name << " from " << s.source << "\n";
+//
+// Files read (least specific first; on a duplicate name the more specific one wins and the other
+// is listed in `shadowed`):
+//   user     ~/.config/Claude/claude_desktop_config.json       Claude Desktop  mcpServers
+//            ~/.codeium/windsurf/mcp_config.json               Windsurf        mcpServers (serverUrl)
+//            ~/.cursor/mcp.json                                Cursor          mcpServers
+//            ~/.gemini/settings.json                           Gemini CLI      mcpServers (httpUrl, url)
+//            ~/.claude.json                                    Claude Code     mcpServers
+//   project  ./.mcp.json                                       Claude Code     mcpServers
+//            ./.cursor/mcp.json                                Cursor          mcpServers
+//            ./.vscode/mcp.json                                VS Code         servers (+ inputs)
+//            ./.gemini/settings.json                           Gemini CLI      mcpServers
+//   local    ~/.claude.json projects[<cwd>].mcpServers         Claude Code (its "local" scope
+//                                                              outranks the project's .mcp.json)
+// With explicit files (--config), only those are read, in order (a later file wins), and the
+// format is recognised from the content: `servers` (VS Code), `projects` (~/.claude.json) or
+// `mcpServers` (every other host).
+//
+// Strings in command, args, env, cwd, url and headers expand ${VAR}, ${env:VAR},
+// ${VAR:-default}, ${userHome} and ${workspaceFolder} (see variables.hpp); Gemini CLI files
+// also expand $VAR. A problem with one entry (unknown field, wrong type, missing variable) is a
+// config_error naming the file and the entry; the other entries are still read.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp::host {
+
+/// How a host reaches a server.
+enum class transport_kind {
+    stdio,           ///< a child process speaking MCP over stdin/stdout
+    streamable_http, ///< Streamable HTTP (2025-03-26+)
+    sse,             ///< the legacy HTTP+SSE transport (2024-11-05)
+};
+std::string_view to_string(transport_kind k) noexcept;
+
+/// The file formats this module reads.
+enum class config_format {
+    detect,          ///< recognise from the content (explicit --config files)
+    claude_desktop,  ///< {"mcpServers": {...}}
+    claude_code,     ///< .mcp.json: mcpServers with type stdio/http/sse
+    claude_code_user,///< ~/.claude.json: mcpServers and projects[<dir>].mcpServers
+    cursor,          ///< mcpServers, ${env:VAR}, envFile
+    vscode,          ///< {"servers": {...}, "inputs": [...]}, type stdio/http/sse
+    windsurf,        ///< mcpServers, remote as serverUrl
+    gemini,          ///< mcpServers, remote as httpUrl (Streamable HTTP) or url (SSE), trust, timeout
+};
+std::string_view to_string(config_format f) noexcept;
+
+/// How specific a file is; on a duplicate server name the higher scope wins.
+enum class config_scope { user = 0, project = 1, local = 2, explicit_file = 3 };
+
+/// One server, after variable expansion.
+struct server_config {
+    std::string name;
+    transport_kind transport = transport_kind::stdio;
+    // stdio
+    std::string command;
+    std::vector<std::string> args;
+    std::map<std::string, std::string> env;
+    std::optional<std::string> cwd;
+    // remote
+    std::string url;
+    std::map<std::string, std::string> headers;
+    // policy
+    bool trusted = false;                              ///< `trust: true` (read-only tools run without asking)
+    std::optional<std::chrono::milliseconds> timeout;  ///< per-call timeout (`timeout`, ms)
+    std::vector<std::string> include_tools;            ///< only these tools (empty: all)
+    std::vector<std::string> exclude_tools;            ///< never these tools (wins over include)
+    // provenance
+    std::string source;          ///< the file as shown to the user: "~/.cursor/mcp.json"
+    config_format format = config_format::detect;
+    config_scope scope = config_scope::user;
+    std::vector<std::string> notes; ///< things worth telling the user (ignored fields, ...)
+};
+
+/// A file or an entry that cannot be used. `server` is empty for a problem with the whole file.
+struct config_error {
+    std::string source;
+    std::string server;
+    std::string message;
+    /// `~/.cursor/mcp.json: server "git": unknown field "comand"`
+    std::string to_string() const;
+};
+
+/// A server hidden by a more specific definition of the same name.
+struct shadowed_server {
+    std::string name;
+    std::string source;     ///< the file of the hidden definition
+    std::string winner;     ///< the file whose definition is used
+};
+
+struct discovery_result {
+    std::vector<server_config> servers;  ///< in order of first appearance, one per name
+    std::vector<config_error> errors;
+    std::vector<shadowed_server> shadowed;
+    std::vector<std::string> notes;      ///< file-level remarks ("inputs are not supported")
+    std::vector<std::string> files_read; ///< the files that exist and were read (as shown)
+    /// The error of the entry named `name`, if it had one (and no other file defined it).
+    const config_error* error_for(std::string_view name) const noexcept;
+    const server_config* find(std::string_view name) const noexcept;
+};
+
+/// Looks up environment variables; the default reads the process environment.
+using env_lookup = std::function<std::optional<std::string>(std::string_view name)>;
+env_lookup process_environment();
+
+struct discovery_options {
+    /// Files to read instead of the hosts' places (--config).
+    std::vector<std::filesystem::path> explicit_files;
+    /// Home and current directory; empty: $HOME and std::filesystem::current_path().
+    std::filesystem::path home;
+    std::filesystem::path cwd;
+    env_lookup environment; ///< empty: the process environment
+};
+
+/// Read every file that exists (see the table at the top) and merge the servers.
+discovery_result discover(const discovery_options& options = {});
+
+/// What one file contributes, for callers that read files themselves. `text` is the file's
+/// content, `source` its name as shown. Errors and notes are appended to `out`; servers too (in
+/// the file's order; duplicates are not resolved here).
+struct file_context {
+    std::string source;
+    config_format format = config_format::detect;
+    config_scope scope = config_scope::user;
+    std::filesystem::path home;
+    std::filesystem::path cwd;
+    env_lookup environment;
+};
+void parse_config(std::string_view text, const file_context& file, discovery_result& out);
+
+} // namespace mcp::host

@@ -1,0 +1,154 @@
+// mcp/host/manager.hpp - connections to many MCP servers at once, as a host keeps them.
+//
+//   mcp::host::manager m({.approver = my_approver, .audit = log, .roots = {"/work/project"}});
+//   for (auto& s : mcp::host::discover().servers) m.add_server(s);
+//   m.connect_all();                                // in parallel; failures are per server
+//   for (auto& t : m.tools()) std::cout << t.name << "\n";         // "git__commit", ...
+//   auto r = m.call_tool("git__commit", {{"message", "x"}});       // asks the approver first
+//
+// What it does for each server:
+//   * starts it (make_transport), initializes, lists tools, resources and prompts;
+//   * offers the roots (file:// URIs of `roots`), and sends roots/list_changed on set_roots;
+//   * lists again when the server announces list_changed (on_catalogue_changed follows);
+//   * restarts a server that was up and died, after 1x, 2x, 4x ... restart_policy::initial_delay
+//     (at most max_delay), giving up after max_attempts failed restarts in a row; a connection
+//     that stayed up for stable_after resets the count;
+//   * routes tool calls through the approval policy and the approver, with a timeout, and writes
+//     each call to the audit log; sampling and elicitation requests go to the providers.
+// Thread-safe: every member may be called from any thread.
+#pragma once
+
+#include <mcp/client/client.hpp>
+#include <mcp/host/approval.hpp>
+#include <mcp/host/audit.hpp>
+#include <mcp/host/config.hpp>
+#include <mcp/host/providers.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcp::host {
+
+enum class server_state {
+    starting,   ///< being started and initialized
+    ready,      ///< initialized and listed
+    restarting, ///< died; waiting to start again
+    failed,     ///< could not start, or gave up restarting
+    stopped,    ///< closed by the manager
+};
+std::string_view to_string(server_state s) noexcept;
+
+struct server_status {
+    std::string name;
+    std::string source;
+    transport_kind transport = transport_kind::stdio;
+    server_state state = server_state::starting;
+    std::optional<revision> protocol_version;
+    std::optional<implementation> server_info;
+    std::size_t tools = 0, resources = 0, resource_templates = 0, prompts = 0;
+    std::string error;  ///< why it failed or last died
+    int restarts = 0;   ///< successful restarts so far
+    std::optional<int> pid; ///< of a running stdio server
+};
+
+struct restart_policy {
+    int max_attempts = 5;
+    std::chrono::milliseconds initial_delay{250};
+    std::chrono::milliseconds max_delay{8000};
+    std::chrono::milliseconds stable_after{30000};
+};
+
+/// One tool of the combined catalogue.
+struct tool_entry {
+    std::string name;   ///< unique, model-safe: server__tool
+    std::string server;
+    mcp::tool tool;
+    bool server_trusted = false;
+};
+
+struct tool_call_options {
+    std::optional<std::chrono::milliseconds> timeout; ///< else the server's `timeout`, else the manager's
+    std::function<void(const progress_update&)> on_progress;
+    cancellation_token cancel;
+};
+
+struct manager_options {
+    implementation client_info{"mcpxx", "0.1.0"};
+    std::chrono::milliseconds connect_timeout{30000}; ///< start + initialize + listing
+    std::chrono::milliseconds call_timeout{60000};
+    restart_policy restart;
+    approval_policy approval;
+    std::shared_ptr<mcp::host::approver> approver;      ///< null: calls that need approval are denied
+    std::shared_ptr<audit_log> audit;                   ///< null: no audit log
+    std::shared_ptr<sampling_provider> sampling;        ///< null: sampling not declared
+    std::shared_ptr<elicitation_responder> elicitation; ///< null: elicitation not declared
+    std::vector<std::filesystem::path> roots;           ///< offered as roots (made absolute)
+    bool inherit_server_stderr = false;                 ///< else captured (the tail goes in errors)
+    std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
+    std::function<void(const std::string& server, const logging_message_notification&)> on_log;
+    /// A server's tools, resources or prompts changed (list_changed, restart, failure).
+    std::function<void(const std::string& server)> on_catalogue_changed;
+};
+
+class manager {
+public:
+    explicit manager(manager_options options = {});
+    ~manager(); ///< stops every server
+    manager(const manager&) = delete;
+    manager& operator=(const manager&) = delete;
+
+    /// Add a server (not started). Throws std::invalid_argument on a duplicate name.
+    void add_server(server_config config);
+    /// Start every added server that is not running, all at once; returns when each is ready or
+    /// has failed (at most about connect_timeout).
+    void connect_all();
+    /// Start one server and wait for it; true when ready.
+    bool connect(const std::string& name);
+    /// Wait until the server is ready (e.g. after a restart); false on timeout or failure.
+    bool wait_ready(const std::string& name, std::chrono::milliseconds timeout);
+
+    std::vector<server_status> servers() const;
+    server_status status(const std::string& name) const; ///< throws std::out_of_range
+    const server_config& config(const std::string& name) const;
+
+    /// Tools of every ready server (after includeTools/excludeTools), with catalogue names.
+    std::vector<tool_entry> tools() const;
+    std::optional<tool_entry> find_tool(const std::string& qualified_name) const;
+    std::vector<resource> resources(const std::string& server) const;
+    std::vector<resource_template> resource_templates(const std::string& server) const;
+    std::vector<prompt> prompts(const std::string& server) const;
+
+    /// Call a tool by catalogue name, or by server and tool. Asks for approval as the policy
+    /// says, audits, and returns the result as received (isError included). Throws call_denied,
+    /// or mcp::error: not connected, unknown or excluded tool, timeout (request_timeout),
+    /// cancelled (request_cancelled), or an error the server answered with.
+    call_tool_result call_tool(const std::string& qualified_name, json::object arguments, tool_call_options options = {});
+    call_tool_result call_tool(const std::string& server, const std::string& tool, json::object arguments,
+                               tool_call_options options = {});
+
+    /// The client of a ready server, for everything else (read, get_prompt, complete, ping).
+    /// Throws mcp::error(connection_closed) naming the server and its state when not ready.
+    std::shared_ptr<mcp::client> client(const std::string& server) const;
+
+    /// Replace the roots; every connected server that declared interest is told.
+    void set_roots(std::vector<std::filesystem::path> roots);
+    std::vector<root> roots() const;
+
+    /// Stop every server (closing their connections and processes).
+    void close();
+
+    struct impl;
+
+private:
+    std::shared_ptr<impl> impl_;
+};
+
+/// A file:// URI for an absolute path (percent-encoded as RFC 8089 wants).
+std::string file_uri(const std::filesystem::path& absolute_path);
+
+} // namespace mcp::host

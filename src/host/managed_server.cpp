@@ -1,0 +1,370 @@
+// One managed server: start, list, list again on list_changed, restart with backoff.
+#include "host/managed_server.hpp"
+
+#include <mcp/host/transport_factory.hpp>
+#include <mcp/transport/child_process.hpp>
+
+#include <algorithm>
+
+namespace mcp::host::detail {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+/// The last few lines a child wrote to stderr: usually the reason it failed.
+std::string stderr_summary(const transport_ptr& t) {
+    auto child = std::dynamic_pointer_cast<child_process_transport>(t);
+    if (!child) return {};
+    std::string tail = child->stderr_tail();
+    while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+    if (tail.empty()) return {};
+    std::size_t pos = tail.size();
+    for (int lines = 0; lines < 3 && pos != std::string::npos && pos > 0; ++lines) pos = tail.rfind('\n', pos - 1);
+    if (pos != std::string::npos) tail = tail.substr(pos + 1);
+    if (tail.size() > 600) tail = "..." + tail.substr(tail.size() - 600);
+    return tail;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+} // namespace
+
+managed_server::managed_server(server_config config, std::shared_ptr<host_shared> shared)
+    : config_(std::move(config)), shared_(std::move(shared)) {}
+
+managed_server::~managed_server() { stop(); }
+
+void managed_server::start() {
+    std::unique_lock lock(mu_);
+    if (running_) return;
+    // A supervisor that gave up has returned; collect it before starting another.
+    std::thread old = std::move(supervisor_);
+    lock.unlock();
+    if (old.joinable()) old.join();
+    lock.lock();
+    if (running_) return;
+    running_ = true;
+    stop_ = false;
+    state_ = server_state::starting;
+    error_.clear();
+    supervisor_ = std::thread([self = shared_from_this()] { self->supervise(); });
+}
+
+bool managed_server::wait_settled(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, timeout, [&] { return state_ != server_state::starting; });
+    return state_ == server_state::ready;
+}
+
+bool managed_server::wait_ready(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, timeout, [&] {
+        return state_ == server_state::ready || state_ == server_state::failed || state_ == server_state::stopped;
+    });
+    return state_ == server_state::ready;
+}
+
+void managed_server::stop() {
+    std::shared_ptr<mcp::client> c;
+    std::thread t;
+    {
+        std::lock_guard lock(mu_);
+        stop_ = true;
+        c = std::move(client_);
+        t = std::move(supervisor_);
+        if (state_ != server_state::failed) state_ = server_state::stopped;
+        cv_.notify_all();
+    }
+    if (c) c->close(); // ends the child (stdin EOF, SIGTERM, SIGKILL) before the thread is joined
+    if (t.joinable()) {
+        if (t.get_id() == std::this_thread::get_id()) t.detach(); // stop() from one of our callbacks
+        else t.join();
+    }
+}
+
+server_status managed_server::status() const {
+    std::lock_guard lock(mu_);
+    server_status s;
+    s.name = config_.name;
+    s.source = config_.source;
+    s.transport = config_.transport;
+    s.state = state_;
+    s.error = error_;
+    s.restarts = restarts_;
+    if (client_ && state_ == server_state::ready) {
+        s.protocol_version = client_->protocol_version();
+        s.server_info = client_->server().server_info;
+        s.tools = 0;
+        for (const auto& t : tools_)
+            if (tool_allowed(t.name)) ++s.tools;
+        s.resources = resources_.size();
+        s.resource_templates = templates_.size();
+        s.prompts = prompts_.size();
+        if (auto child = std::dynamic_pointer_cast<child_process_transport>(transport_)) s.pid = child->pid();
+    }
+    return s;
+}
+
+std::shared_ptr<mcp::client> managed_server::ready_client() const {
+    std::lock_guard lock(mu_);
+    if (state_ == server_state::ready && client_) return client_;
+    std::string why = "server \"" + config_.name + "\" is " + std::string(to_string(state_));
+    if (!error_.empty()) why += ": " + error_;
+    throw error(error_code::connection_closed, why);
+}
+
+bool managed_server::tool_allowed(const std::string& name) const {
+    if (contains(config_.exclude_tools, name)) return false;
+    return config_.include_tools.empty() || contains(config_.include_tools, name);
+}
+
+std::vector<mcp::tool> managed_server::tools() const {
+    std::lock_guard lock(mu_);
+    if (state_ != server_state::ready) return {};
+    std::vector<mcp::tool> out;
+    for (const auto& t : tools_)
+        if (tool_allowed(t.name)) out.push_back(t);
+    return out;
+}
+
+std::optional<mcp::tool> managed_server::listed_tool(const std::string& name) const {
+    std::lock_guard lock(mu_);
+    for (const auto& t : tools_)
+        if (t.name == name) return t;
+    return std::nullopt;
+}
+
+std::vector<resource> managed_server::resources() const {
+    std::lock_guard lock(mu_);
+    return state_ == server_state::ready ? resources_ : std::vector<resource>{};
+}
+
+std::vector<resource_template> managed_server::resource_templates() const {
+    std::lock_guard lock(mu_);
+    return state_ == server_state::ready ? templates_ : std::vector<resource_template>{};
+}
+
+std::vector<prompt> managed_server::prompts() const {
+    std::lock_guard lock(mu_);
+    return state_ == server_state::ready ? prompts_ : std::vector<prompt>{};
+}
+
+void managed_server::roots_changed() {
+    std::shared_ptr<mcp::client> c;
+    {
+        std::lock_guard lock(mu_);
+        if (state_ == server_state::ready) c = client_;
+    }
+    if (c) c->notify_roots_changed();
+}
+
+void managed_server::signal(int generation, unsigned events) {
+    std::lock_guard lock(mu_);
+    if (generation != generation_) return; // from a connection that is gone
+    pending_ |= events;
+    cv_.notify_all();
+}
+
+void managed_server::signal_closed(int generation) {
+    std::lock_guard lock(mu_);
+    if (generation != generation_) return;
+    closed_ = true;
+    cv_.notify_all();
+}
+
+void managed_server::catalogue_changed() {
+    if (shared_->options.on_catalogue_changed) shared_->options.on_catalogue_changed(config_.name);
+}
+
+std::string managed_server::death_message() const {
+    std::string m = "server exited";
+    if (auto child = std::dynamic_pointer_cast<child_process_transport>(transport_)) {
+        if (auto st = child->exit_status()) m += *st < 0 ? " (signal " + std::to_string(-*st) + ")" : " (status " + std::to_string(*st) + ")";
+        if (auto tail = stderr_summary(transport_); !tail.empty()) m += ": " + tail;
+    }
+    return m;
+}
+
+bool managed_server::connect_once(std::string& error_out, bool restart) {
+    if (auto problem = check_startable(config_)) {
+        error_out = *problem;
+        return false;
+    }
+    const auto& opts = shared_->options;
+    transport_options to;
+    to.inherit_stderr = opts.inherit_server_stderr;
+    if (opts.on_server_stderr)
+        to.on_stderr_line = [cb = opts.on_server_stderr, name = config_.name](std::string_view line) { cb(name, line); };
+    transport_ptr t;
+    try {
+        t = make_transport(config_, to);
+    } catch (const std::exception& e) {
+        error_out = e.what();
+        return false;
+    }
+
+    client_options co;
+    co.info = opts.client_info;
+    co.timeout = opts.connect_timeout;
+    co.session.name = config_.name;
+    auto c = std::make_shared<mcp::client>(co);
+    int gen;
+    {
+        std::lock_guard lock(mu_);
+        gen = ++generation_;
+        closed_ = false;
+        pending_ = 0;
+    }
+    const std::weak_ptr<managed_server> self = weak_from_this();
+    const std::string name = config_.name;
+    c->set_roots_handler([shared = shared_] { return shared->current_roots(); }, true);
+    if (auto p = opts.sampling)
+        c->set_sampling_handler([p, name](const create_message_request& r, request_context&) { return p->create_message(name, r); },
+                                false, false);
+    if (auto p = opts.elicitation)
+        c->set_elicitation_handler([p, name](const elicit_request& r, request_context&) { return p->elicit(name, r); }, true,
+                                   p->supports_url());
+    const auto on = [self, gen](unsigned ev) {
+        return [self, gen, ev] {
+            if (auto s = self.lock()) s->signal(gen, ev);
+        };
+    };
+    c->on_tools_list_changed(on(ev_tools));
+    c->on_resources_list_changed(on(ev_resources));
+    c->on_prompts_list_changed(on(ev_prompts));
+    c->on_close([self, gen] {
+        if (auto s = self.lock()) s->signal_closed(gen);
+    });
+    if (opts.on_log) c->on_log_message([cb = opts.on_log, name](const logging_message_notification& m) { cb(name, m); });
+
+    std::vector<mcp::tool> tools;
+    std::vector<resource> resources;
+    std::vector<resource_template> templates;
+    std::vector<prompt> prompts;
+    try {
+        const auto& init = c->connect(t);
+        call_options list{.timeout = opts.connect_timeout};
+        if (init.capabilities.tools) tools = c->list_all_tools(list);
+        if (init.capabilities.resources) {
+            resources = c->list_all_resources(list);
+            templates = c->list_all_resource_templates(list);
+        }
+        if (init.capabilities.prompts) prompts = c->list_all_prompts(list);
+    } catch (const std::exception& e) {
+        c->close();
+        error_out = e.what();
+        if (auto tail = stderr_summary(t); !tail.empty()) error_out += ": " + tail;
+        return false;
+    }
+    std::lock_guard lock(mu_);
+    if (stop_) {
+        // stop() ran while we were connecting: it could not see this client, so close it here.
+        c->close();
+        return false;
+    }
+    client_ = std::move(c);
+    transport_ = std::move(t);
+    tools_ = std::move(tools);
+    resources_ = std::move(resources);
+    templates_ = std::move(templates);
+    prompts_ = std::move(prompts);
+    state_ = server_state::ready;
+    if (restart) ++restarts_; // with `ready`, so that whoever sees it ready sees the count
+    error_.clear();
+    cv_.notify_all();
+    return true;
+}
+
+void managed_server::refresh(unsigned events) {
+    std::shared_ptr<mcp::client> c;
+    {
+        std::lock_guard lock(mu_);
+        c = client_;
+    }
+    if (!c) return;
+    call_options list{.timeout = shared_->options.connect_timeout};
+    try {
+        // Each list is replaced whole, under the lock, so a reader never sees half of one.
+        if (events & ev_tools) {
+            auto t = c->list_all_tools(list);
+            std::lock_guard lock(mu_);
+            tools_ = std::move(t);
+        }
+        if (events & ev_resources) {
+            auto r = c->list_all_resources(list);
+            auto rt = c->list_all_resource_templates(list);
+            std::lock_guard lock(mu_);
+            resources_ = std::move(r);
+            templates_ = std::move(rt);
+        }
+        if (events & ev_prompts) {
+            auto p = c->list_all_prompts(list);
+            std::lock_guard lock(mu_);
+            prompts_ = std::move(p);
+        }
+    } catch (const std::exception&) {
+        // The connection is going away (its close event follows) or the server could not
+        // list: keep what we had.
+        return;
+    }
+    catalogue_changed();
+}
+
+void managed_server::supervise() {
+    const auto& policy = shared_->options.restart;
+    bool was_ready = false;
+    int attempts = 0; // restarts tried since the last connection that stayed up
+    for (;;) {
+        std::string err;
+        if (connect_once(err, was_ready)) {
+            const auto up_since = clock::now();
+            was_ready = true;
+            catalogue_changed();
+            std::unique_lock lock(mu_);
+            for (;;) {
+                cv_.wait(lock, [&] { return stop_ || closed_ || pending_ != 0; });
+                if (stop_ || closed_) break;
+                const unsigned ev = std::exchange(pending_, 0u);
+                lock.unlock();
+                refresh(ev);
+                lock.lock();
+            }
+            if (stop_) break;
+            error_ = death_message();
+            state_ = server_state::restarting;
+            auto dead = std::move(client_);
+            cv_.notify_all();
+            lock.unlock();
+            if (dead) dead->close(); // reaps the child
+            catalogue_changed();
+            if (clock::now() - up_since >= policy.stable_after) attempts = 0;
+        } else {
+            std::lock_guard lock(mu_);
+            if (stop_) break;
+            error_ = err;
+            if (!was_ready) {
+                // Never came up: a missing command or a broken server will not fix itself.
+                state_ = server_state::failed;
+                cv_.notify_all();
+                break;
+            }
+        }
+        std::unique_lock lock(mu_);
+        if (attempts >= policy.max_attempts) {
+            state_ = server_state::failed;
+            error_ += " (gave up after " + std::to_string(attempts) + " restarts)";
+            cv_.notify_all();
+            break;
+        }
+        state_ = server_state::restarting;
+        auto delay = policy.initial_delay * (1LL << std::min(attempts, 20));
+        delay = std::min<std::chrono::milliseconds>(delay, policy.max_delay);
+        ++attempts;
+        if (cv_.wait_for(lock, delay, [&] { return stop_; })) break;
+    }
+    std::lock_guard lock(mu_);
+    running_ = false;
+    cv_.notify_all();
+}
+
+} // namespace mcp::host::detail

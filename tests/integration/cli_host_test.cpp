@@ -1,0 +1,289 @@
+// The host commands of `mcpxx` run as a child process against real servers: servers, tools,
+// resources, prompts, call, read, prompt, complete, ping; --config, --json, exit codes,
+// approval from stdin, and Ctrl-C during a long call.
+#include "support/host_fixture.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <functional>
+#include <csignal>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
+
+struct run_result {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+boost::json::object parse(const std::string& s) {
+    try {
+        return boost::json::parse(s).as_object();
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "not a JSON object: " << s;
+        return {};
+    }
+}
+
+struct cli_host_test : ::testing::Test {
+    mcp::test::fake_host_dirs dirs{::testing::UnitTest::GetInstance()->current_test_info()->name()};
+    std::string config;
+
+    void SetUp() override {
+        // What the data files expand; the child inherits it.
+        ::setenv("MCPXX_BINARY_DIR", MCPXX_BINARY_DIR, 1);
+        ::unsetenv("NO_COLOR");
+        config = (dirs.root / "servers.json").string();
+        dirs.write(config, R"({"mcpServers": {
+            "echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"},
+            "everything": {"command": "${MCPXX_BINARY_DIR}/everything_server", "env": {"MCPXX_TRACE": "1"}}
+        }})");
+    }
+
+    /// Run mcpxx with `args`, `input` on its stdin, HOME and the working directory faked.
+    /// `on_started` runs (with the pid) while it runs.
+    run_result run(const std::vector<std::string>& args, const std::string& input = "",
+                   const std::function<void(pid_t, const fs::path& err)>& on_started = {}) {
+        const auto in = dirs.root / "stdin", out = dirs.root / "stdout", err = dirs.root / "stderr";
+        std::ofstream(in) << input;
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const int i = ::open(in.c_str(), O_RDONLY), o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
+            ::setenv("HOME", dirs.home.c_str(), 1);
+            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
+            std::vector<char*> argv{const_cast<char*>(mcpxx.c_str())};
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            ::execv(mcpxx.c_str(), argv.data());
+            ::_exit(98);
+        }
+        if (on_started) on_started(pid, err);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        run_result r;
+        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+        r.out = slurp(out);
+        r.err = slurp(err);
+        return r;
+    }
+    run_result run_cfg(std::vector<std::string> args, const std::string& input = "") {
+        args.push_back("--config");
+        args.push_back(config);
+        return run(args, input);
+    }
+};
+
+TEST_F(cli_host_test, servers_reports_each_server_and_exit_codes) {
+    auto r = run_cfg({"servers"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("everything"), std::string::npos);
+    EXPECT_EQ(r.out.find("\033["), std::string::npos) << "colour on a pipe";
+    r = run_cfg({"servers", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto j = parse(r.out);
+    const auto& servers = j.at("servers").as_array();
+    ASSERT_EQ(servers.size(), 2u);
+    const auto& every = servers[1].as_object();
+    EXPECT_EQ(every.at("name"), "everything");
+    EXPECT_EQ(every.at("status"), "ready");
+    EXPECT_EQ(every.at("transport"), "stdio");
+    EXPECT_EQ(every.at("protocolVersion"), "2025-11-25");
+    EXPECT_EQ(every.at("source").as_string(), config);
+    EXPECT_EQ(every.at("resources").as_int64(), 20);
+    EXPECT_EQ(every.at("prompts").as_int64(), 4);
+
+    // One broken entry (2) and one server that cannot start (3, which wins).
+    const auto bad = (dirs.root / "bad.json").string();
+    dirs.install("broken/unknown_field.json", bad);
+    r = run({"servers", "--config", bad, "--json"});
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    j = parse(r.out);
+    EXPECT_NE(std::string(j.at("errors").at(0).at("text").as_string()).find("server \"git\": unknown field \"comand\""),
+              std::string::npos);
+    EXPECT_EQ(j.at("servers").at(0).at("status"), "ready"); // echo still works
+    dirs.install("broken/command_not_found.json", bad);
+    r = run({"servers", "--config", bad});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.out.find("command not found on PATH: mcpxx-no-such-command"), std::string::npos) << r.out;
+    dirs.install("broken/bad_json.json", bad);
+    r = run({"servers", "--config", bad});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("bad.json: not valid JSON"), std::string::npos) << r.err;
+    // Nothing configured anywhere.
+    r = run({"servers"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("no MCP servers configured"), std::string::npos) << r.err;
+}
+
+TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
+    dirs.install_all();
+    auto r = run({"servers", "--json"});
+    // Remote entries cannot connect yet (3); VS Code's ${input:...} entry is invalid.
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    auto j = parse(r.out);
+    std::map<std::string, boost::json::object> by_name;
+    for (const auto& s : j.at("servers").as_array()) by_name[std::string(s.at("name").as_string())] = s.as_object();
+    EXPECT_EQ(by_name.at("echo").at("status"), "ready");
+    EXPECT_EQ(by_name.at("echo").at("source").as_string(), "~/.claude.json (project " + dirs.project.string() + ")");
+    EXPECT_EQ(by_name.at("vscode-everything").at("source"), ".vscode/mcp.json");
+    EXPECT_EQ(by_name.at("vscode-everything").at("status"), "ready");
+    EXPECT_EQ(by_name.at("gemini-echo").at("status"), "ready");
+    EXPECT_EQ(by_name.at("github").at("status"), "failed");
+    EXPECT_EQ(by_name.at("github").at("error"), "HTTP transport not available yet");
+    EXPECT_EQ(by_name.at("needs-input").at("status"), "invalid");
+    EXPECT_EQ(j.at("files").as_array().size(), 9u);
+    EXPECT_EQ(j.at("shadowed").as_array().size(), 3u);
+}
+
+TEST_F(cli_host_test, tools_resources_prompts) {
+    auto r = run_cfg({"tools", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto tools = parse(r.out).at("tools").as_array();
+    std::set<std::string> names;
+    for (const auto& t : tools) names.insert(std::string(t.at("name").as_string()));
+    EXPECT_TRUE(names.count("echo__echo"));
+    EXPECT_TRUE(names.count("everything__echo"));
+    EXPECT_TRUE(names.count("everything__get_weather"));
+    r = run_cfg({"tools", "echo"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.out, "echo__echo  Echo back the given text [read-only]\n");
+    r = run_cfg({"resources", "everything", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto j = parse(r.out);
+    EXPECT_EQ(j.at("resources").as_array().size(), 20u);
+    EXPECT_EQ(j.at("resourceTemplates").as_array().size(), 2u);
+    r = run_cfg({"prompts"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("complex_prompt(temperature*, style)"), std::string::npos) << r.out;
+    EXPECT_EQ(run_cfg({"tools", "nope"}).exit_code, 2);
+}
+
+TEST_F(cli_host_test, call_with_args_and_exit_codes) {
+    auto r = run_cfg({"call", "everything", "add", "--arg", "a=2", "--arg", "b=3.5", "--yes", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    auto j = parse(r.out);
+    EXPECT_EQ(j.at("structuredContent").at("sum").as_double(), 5.5);
+    // Strings stay strings when the schema says so, even if they look like numbers.
+    r = run_cfg({"call", "echo", "echo", "--arg", "text=42", "--yes"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "42\n");
+    r = run_cfg({"call", "everything", "echo", "--args", R"({"text":"from json"})", "-y"});
+    EXPECT_EQ(r.out, "from json\n");
+    // isError -> 1; protocol error -> 1; unknown server / tool / bad --args -> 2.
+    r = run_cfg({"call", "everything", "fail", "--yes"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("this tool always fails"), std::string::npos) << r.err;
+    EXPECT_EQ(run_cfg({"call", "nope", "echo", "--yes"}).exit_code, 2);
+    EXPECT_EQ(run_cfg({"call", "everything", "nope", "--yes"}).exit_code, 2);
+    EXPECT_EQ(run_cfg({"call", "everything", "echo", "--args", "[1]", "--yes"}).exit_code, 2);
+    EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
+    // Roots: the current directory and every --root.
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.project).string() + " (project)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.home).string() + " (home)"), std::string::npos) << r.out;
+    // Progress on stderr.
+    r = run_cfg({"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.err.find("progress 2/2 step 2"), std::string::npos) << r.err;
+    // A server that cannot start -> 3.
+    const auto bad = (dirs.root / "bad.json").string();
+    dirs.install("broken/command_not_found.json", bad);
+    EXPECT_EQ(run({"call", "ghost", "x", "--config", bad}).exit_code, 3);
+    // A broken entry -> 2, with its error.
+    dirs.install("broken/missing_variable.json", bad);
+    r = run({"call", "needs-token", "echo", "--config", bad});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("variable \"MCPXX_SURELY_UNSET_TOKEN\" is not set"), std::string::npos) << r.err;
+}
+
+TEST_F(cli_host_test, approval_from_stdin_and_audit_log) {
+    const auto audit = (dirs.root / "audit.jsonl").string();
+    auto r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit}, "n\n");
+    EXPECT_EQ(r.exit_code, 4) << r.err;
+    EXPECT_NE(r.err.find("wants to run the tool \"add\""), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(R"(arguments: {"a":1,"b":1})"), std::string::npos) << r.err;
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit, "--redact"}, "y\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    // No input at all: denied.
+    EXPECT_EQ(run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1"}).exit_code, 4);
+    // --trust makes a read-only tool run without asking; a tool that is not read-only still asks.
+    EXPECT_EQ(run_cfg({"call", "echo", "echo", "--arg", "text=t", "--trust", "echo"}).exit_code, 0);
+    EXPECT_EQ(run_cfg({"call", "everything", "echo", "--arg", "text=t", "--trust", "everything"}).exit_code, 4);
+    std::ifstream in(audit);
+    std::string l1, l2;
+    std::getline(in, l1);
+    std::getline(in, l2);
+    EXPECT_EQ(parse(l1).at("outcome"), "denied");
+    EXPECT_EQ(parse(l1).at("arguments").at("a").as_int64(), 1);
+    EXPECT_EQ(parse(l2).at("outcome"), "ok");
+    EXPECT_EQ(parse(l2).at("approval"), "user");
+    EXPECT_TRUE(parse(l2).contains("argumentsSha256"));
+}
+
+TEST_F(cli_host_test, read_prompt_complete_ping) {
+    auto r = run_cfg({"read", "everything", "test://static/resource/3"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Resource 3: plain text\n");
+    r = run_cfg({"read", "everything", "test://static/resource/2", "--json"});
+    EXPECT_EQ(parse(r.out).at("contents").at(0).at("mimeType"), "application/octet-stream");
+    r = run_cfg({"read", "everything", "test://static/resource/999"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("Resource not found"), std::string::npos) << r.err;
+    r = run_cfg({"prompt", "everything", "complex_prompt", "--arg", "temperature=0.7", "--arg", "style=formal"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("user: Complex prompt: temperature=0.7, style=formal"), std::string::npos) << r.out;
+    EXPECT_EQ(run_cfg({"prompt", "everything", "complex_prompt"}).exit_code, 1); // temperature is required
+    r = run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f"});
+    EXPECT_EQ(r.out, "formal\nfriendly\n");
+    r = run_cfg({"complete", "everything", "--resource", "weather://{city}/forecast{?days,unit}", "city", "P", "--json"});
+    EXPECT_EQ(parse(r.out).at("completion").at("values").at(0), "Paris");
+    EXPECT_EQ(run_cfg({"complete", "everything", "style", "f"}).exit_code, 2);
+    r = run_cfg({"ping", "--json"});
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 2u);
+    EXPECT_EQ(run_cfg({"ping", "echo"}).exit_code, 0);
+}
+
+TEST_F(cli_host_test, ctrl_c_cancels_the_call_and_exits_130) {
+    std::vector<std::string> args{"call", "everything", "long_operation", "--arg", "duration=60", "--arg", "steps=600",
+                                  "--yes", "--verbose", "--config", config};
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = run(args, "", [](pid_t pid, const fs::path& err) {
+        // Wait until the call is under way (progress is reported), then press Ctrl-C.
+        for (int i = 0; i < 500 && slurp(err).find("progress") == std::string::npos; ++i) std::this_thread::sleep_for(20ms);
+        ::kill(pid, SIGINT);
+    });
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 20s);
+    // The server's own trace (MCPXX_TRACE=1 in its env, shown by --verbose) has the notice arriving.
+    bool seen = false;
+    std::istringstream lines(r.err);
+    for (std::string l; std::getline(lines, l);)
+        seen |= l.rfind("[everything] ", 0) == 0 && l.find(" <- ") != std::string::npos &&
+                l.find("notifications/cancelled") != std::string::npos;
+    EXPECT_TRUE(seen) << r.err;
+}
+
+} // namespace

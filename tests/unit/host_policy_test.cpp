@@ -1,0 +1,111 @@
+// The host's pure parts: catalogue names, the approval policy, audit lines and SHA-256.
+#include <mcp/host/approval.hpp>
+#include <mcp/host/audit.hpp>
+#include <mcp/host/catalogue.hpp>
+#include <mcp/host/manager.hpp>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <unistd.h>
+
+namespace {
+
+using namespace mcp::host;
+
+TEST(host_catalogue, names_are_server__tool) {
+    auto n = qualify_tool_names({{"git", "commit"}, {"fs", "read_file"}});
+    EXPECT_EQ(n, (std::vector<std::string>{"git__commit", "fs__read_file"}));
+}
+
+TEST(host_catalogue, sanitised_and_unique_after_sanitising) {
+    // "my.server" and "my server" both sanitise to "my_server"; so does the real "my_server".
+    auto n = qualify_tool_names({{"my.server", "search"}, {"my server", "search"}, {"my_server", "search"},
+                                 {"github", "search/code"}, {"", "x"}});
+    EXPECT_EQ(n[0], "my_server__search_2"); // sorted: "my server" < "my.server" < "my_server"
+    EXPECT_EQ(n[1], "my_server__search");
+    EXPECT_EQ(n[2], "my_server__search_3");
+    EXPECT_EQ(n[3], "github__search_code");
+    EXPECT_EQ(n[4], "___x");
+    const std::regex safe("^[A-Za-z0-9_-]{1,64}$");
+    for (const auto& s : n) EXPECT_TRUE(std::regex_match(s, safe)) << s;
+}
+
+TEST(host_catalogue, long_names_are_cut_with_a_hash_and_stay_unique) {
+    const std::string server(40, 's');
+    const std::string tool_a = std::string(40, 't') + "_alpha";
+    const std::string tool_b = std::string(40, 't') + "_beta";
+    auto n = qualify_tool_names({{server, tool_a}, {server, tool_b}, {server, tool_a + "é"}});
+    std::set<std::string> distinct(n.begin(), n.end());
+    EXPECT_EQ(distinct.size(), 3u);
+    for (const auto& s : n) {
+        EXPECT_LE(s.size(), 64u);
+        EXPECT_EQ(s.rfind(server + "__", 0), 0u) << s;
+    }
+    // Stable: the same input gives the same names (no process-specific hashing).
+    EXPECT_EQ(n, qualify_tool_names({{server, tool_a}, {server, tool_b}, {server, tool_a + "é"}}));
+}
+
+approval_request request(bool trusted, std::optional<bool> read_only) {
+    approval_request r{.server = "s", .tool = "t", .qualified_name = "s__t"};
+    r.server_trusted = trusted;
+    mcp::tool t{.name = "t"};
+    if (read_only) t.annotations = mcp::tool_annotations{.read_only_hint = *read_only};
+    r.definition = t;
+    return r;
+}
+
+TEST(host_approval, only_read_only_tools_of_trusted_servers_skip_the_user) {
+    approval_policy p;
+    EXPECT_EQ(policy_decision(p, request(true, true)), approval_kind::not_needed_trusted_read_only);
+    EXPECT_EQ(policy_decision(p, request(false, true)), std::nullopt); // an untrusted server's hint is not believed
+    EXPECT_EQ(policy_decision(p, request(true, false)), std::nullopt);
+    EXPECT_EQ(policy_decision(p, request(true, std::nullopt)), std::nullopt);
+    p.trusted_servers = {"s"};
+    EXPECT_EQ(policy_decision(p, request(false, true)), approval_kind::not_needed_trusted_read_only);
+    p.auto_approve_trusted_read_only = false;
+    EXPECT_EQ(policy_decision(p, request(true, true)), std::nullopt);
+    p.approve_all = true;
+    EXPECT_EQ(policy_decision(p, request(false, false)), approval_kind::not_needed_all);
+}
+
+TEST(host_audit, sha256_of_known_vectors) {
+    EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+TEST(host_audit, lines_and_redaction) {
+    const auto path = std::filesystem::temp_directory_path() / ("mcpxx-audit-" + std::to_string(::getpid()) + ".jsonl");
+    std::filesystem::remove(path);
+    audit_record r{.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1767225600123)),
+                   .server = "git", .tool = "commit", .arguments = {{"message", "secret"}}, .approval = "user",
+                   .duration = std::chrono::microseconds(12500), .outcome = "ok"};
+    {
+        audit_log plain(path);
+        plain.append(r);
+        audit_log redacted(path, {.redact_arguments = true});
+        r.outcome = "failed";
+        r.error = "boom";
+        redacted.append(r);
+    }
+    std::ifstream in(path);
+    std::string l1, l2;
+    std::getline(in, l1);
+    std::getline(in, l2);
+    EXPECT_EQ(l1, R"({"time":"2026-01-01T00:00:00.123Z","server":"git","tool":"commit","arguments":{"message":"secret"},)"
+                  R"("approval":"user","durationMs":12.5,"outcome":"ok"})");
+    EXPECT_EQ(l2.find("secret"), std::string::npos) << l2;
+    EXPECT_NE(l2.find("\"argumentsSha256\":\"" + sha256_hex(R"({"message":"secret"})") + "\""), std::string::npos) << l2;
+    EXPECT_NE(l2.find("\"error\":\"boom\""), std::string::npos) << l2;
+    std::filesystem::remove(path);
+    EXPECT_THROW(audit_log("/nonexistent-dir/x.jsonl"), std::runtime_error);
+}
+
+TEST(host_roots, file_uris) {
+    EXPECT_EQ(file_uri("/home/me/my project/ü"), "file:///home/me/my%20project/%C3%BC");
+}
+
+} // namespace
