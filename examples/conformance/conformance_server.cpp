@@ -8,6 +8,9 @@
 //       --start "./build/conformance_server --port 3301"
 //
 // tests/conformance/run.sh runs exactly that (CTest: `ctest -L conformance`).
+// The HTTP server's defaults are what the scenarios need: stateful sessions (Mcp-Session-Id),
+// SSE responses (logging, progress, sampling and elicitation travel on the POST's stream while
+// a tool runs), Host/Origin validation (dns-rebinding-protection).
 #include "scenarios.hpp"
 
 #include <mcp/http/server.hpp>
