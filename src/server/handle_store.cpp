@@ -10,8 +10,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <stdexcept>
 #include <mutex>
+#include <stdexcept>
 #include <system_error>
 #include <unordered_map>
 
@@ -52,7 +52,8 @@ std::string quoted(std::string_view handle) {
 
 std::string describe(std::chrono::milliseconds d) {
     using namespace std::chrono;
-    if (d >= hours(1) && d % hours(1) == milliseconds(0)) return std::to_string(duration_cast<hours>(d).count()) + " h";
+    if (d >= hours(1) && d % hours(1) == milliseconds(0))
+        return std::to_string(duration_cast<hours>(d).count()) + " h";
     if (d >= minutes(1) && d % minutes(1) == milliseconds(0))
         return std::to_string(duration_cast<minutes>(d).count()) + " min";
     if (d >= seconds(1)) return std::to_string(duration_cast<seconds>(d).count()) + " s";
@@ -72,8 +73,8 @@ struct handle_table::impl {
     handle_store_options opts;
     mutable std::mutex mu;
     std::unordered_map<std::string, std::shared_ptr<entry>> entries;
-    std::size_t live = 0;              // entries with a value
-    clock::duration skew{0};           // advance_clock
+    std::size_t live = 0;    // entries with a value
+    clock::duration skew{0}; // advance_clock
     clock::time_point next_sweep{};
 
     clock::time_point now() const { return clock::now() + skew; }
@@ -84,16 +85,18 @@ struct handle_table::impl {
     }
 
     [[noreturn]] void fail_unknown(std::string_view handle) const {
-        throw handle_error(handle_error::reason::unknown,
-                           with_recovery("Unknown " + opts.noun + " " + quoted(handle) +
-                                         ": it was never issued, has been closed, or belongs to someone else."));
+        throw handle_error(
+            handle_error::reason::unknown,
+            with_recovery("Unknown " + opts.noun + " " + quoted(handle) +
+                          ": it was never issued, has been closed, or belongs to someone else."));
     }
 
     [[noreturn]] void fail_expired(std::string_view handle) const {
-        throw handle_error(handle_error::reason::expired,
-                           with_recovery("The " + opts.noun + " " + quoted(handle) + " has expired (a " + opts.noun +
-                                         " lasts " + describe(opts.lifetime) +
-                                         (opts.sliding ? " after its last use)." : " after it is created).")));
+        throw handle_error(
+            handle_error::reason::expired,
+            with_recovery("The " + opts.noun + " " + quoted(handle) + " has expired (a " + opts.noun +
+                          " lasts " + describe(opts.lifetime) +
+                          (opts.sliding ? " after its last use)." : " after it is created).")));
     }
 
     // Under mu: drop values whose time is up, and keys whose tombstone has served its lifetime.
@@ -104,8 +107,10 @@ struct handle_table::impl {
                 e.value.reset();
                 --live;
             }
-            if (!e.value && e.expires + opts.lifetime <= t) it = entries.erase(it);
-            else ++it;
+            if (!e.value && e.expires + opts.lifetime <= t)
+                it = entries.erase(it);
+            else
+                ++it;
         }
         next_sweep = t + std::max<clock::duration>(opts.lifetime / 4, std::chrono::seconds(1));
     }
@@ -131,7 +136,8 @@ struct handle_table::impl {
 handle_table::handle_table(handle_store_options options) : impl_(std::make_unique<impl>()) {
     if (options.lifetime <= std::chrono::milliseconds(0))
         throw std::invalid_argument("mcp::handle_store: lifetime must be positive");
-    if (options.max_handles == 0) throw std::invalid_argument("mcp::handle_store: max_handles must be positive");
+    if (options.max_handles == 0)
+        throw std::invalid_argument("mcp::handle_store: max_handles must be positive");
     if (options.noun.empty()) options.noun = "handle";
     impl_->opts = std::move(options);
 }
@@ -156,7 +162,8 @@ std::string handle_table::create(std::shared_ptr<void> value, std::string_view p
     return handle;
 }
 
-void handle_table::visit(std::string_view handle, std::string_view principal, const std::function<void(void*)>& fn) {
+void handle_table::visit(std::string_view handle, std::string_view principal,
+                         const std::function<void(void*)>& fn) {
     std::shared_ptr<entry> e;
     std::shared_ptr<void> value;
     {
@@ -185,7 +192,9 @@ std::size_t handle_table::size() const {
     return impl_->live;
 }
 
-const handle_store_options& handle_table::options() const noexcept { return impl_->opts; }
+const handle_store_options& handle_table::options() const noexcept {
+    return impl_->opts;
+}
 
 void handle_table::advance_clock(std::chrono::milliseconds by) {
     std::lock_guard lock(impl_->mu);

@@ -20,7 +20,8 @@ inline std::string make_cursor(std::string_view last_key) {
 inline std::optional<std::string> parse_cursor(const json::object& params) {
     const auto* c = params.if_contains("cursor");
     if (!c || c->is_null()) return std::nullopt;
-    if (!c->is_string()) throw error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
+    if (!c->is_string())
+        throw error(error_code::invalid_params, "Invalid params: \"cursor\" must be a string");
     auto decoded = base64::decode(std::string_view(c->get_string()));
     if (!decoded || decoded->rfind("after:", 0) != 0)
         throw error(error_code::invalid_params, "Invalid params: unknown or malformed cursor");

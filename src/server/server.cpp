@@ -1,6 +1,7 @@
 // mcp::server: registries, connecting peers, the initialize handshake and lifecycle gating.
 #include <mcp/server/server.hpp>
 
+#include "server/request_state.hpp"
 #include "server/server_state.hpp"
 
 #include <stdexcept>
@@ -12,13 +13,31 @@ server::server(server_options options) : impl_(std::make_shared<impl>()) {
     if (impl_->opts.revisions.empty()) impl_->opts.revisions.push_back(latest_initialize_revision);
     if (impl_->opts.page_size == 0) impl_->opts.page_size = 100;
     if (impl_->opts.session.name.empty()) impl_->opts.session.name = impl_->opts.info.name;
+    if (impl_->opts.max_input_rounds < 1) impl_->opts.max_input_rounds = 1;
+    impl_->state_key = impl_->opts.request_state_secret.empty() ? detail::random_bytes(32)
+                                                                : impl_->opts.request_state_secret;
+    impl_->exec =
+        impl_->opts.session.handler_executor ? impl_->opts.session.handler_executor : default_executor();
 }
 
 server::~server() {
+    impl_->end_listeners();
     for (auto& s : impl_->live_sessions()) s->close();
 }
 
-const server_options& server::options() const noexcept { return impl_->opts; }
+void server::shutdown() {
+    impl_->end_listeners();
+    for (auto& s : impl_->live_sessions()) s->close();
+}
+
+std::size_t server::listeners() const {
+    std::lock_guard lock(impl_->listeners_mu);
+    return impl_->listeners.size();
+}
+
+const server_options& server::options() const noexcept {
+    return impl_->opts;
+}
 
 // ------------------------------------------------------------------ registries
 
@@ -26,15 +45,18 @@ void server::add_tool(tool definition, tool_handler handler) {
     register_tool(std::move(definition), std::move(handler), nullptr);
 }
 
-void server::register_tool(tool definition, tool_handler handler, std::shared_ptr<const schema::validator> arguments) {
+void server::register_tool(tool definition, tool_handler handler,
+                           std::shared_ptr<const schema::validator> arguments) {
     if (definition.name.empty()) throw std::invalid_argument("mcp::server::add_tool: a tool needs a name");
-    if (!impl_->opts.validate_tool_arguments) arguments.reset();
+    if (!impl_->opts.validate_tool_arguments)
+        arguments.reset();
     else if (!arguments) {
         try {
-            arguments = std::make_shared<const schema::validator>(schema::validator::compile(definition.input_schema));
+            arguments = std::make_shared<const schema::validator>(
+                schema::validator::compile(definition.input_schema));
         } catch (const schema::compile_error& e) {
-            throw std::invalid_argument("mcp::server::add_tool: the inputSchema of tool \"" + definition.name +
-                                        "\" is not a valid JSON Schema: " + e.what());
+            throw std::invalid_argument("mcp::server::add_tool: the inputSchema of tool \"" +
+                                        definition.name + "\" is not a valid JSON Schema: " + e.what());
         }
     }
     {
@@ -59,7 +81,8 @@ void server::add_resource(resource definition, resource_reader reader) {
     {
         std::unique_lock lock(impl_->mu);
         auto uri = definition.uri;
-        impl_->resources[uri] = {std::move(definition), std::make_shared<const resource_reader>(std::move(reader))};
+        impl_->resources[uri] = {std::move(definition),
+                                 std::make_shared<const resource_reader>(std::move(reader))};
     }
     impl_->broadcast_list_changed(impl::feature::resources);
 }
@@ -103,11 +126,13 @@ bool server::remove_resource_template(const std::string& uri_template) {
     return true;
 }
 
-void server::add_prompt(prompt definition, prompt_handler handler, std::map<std::string, completion_handler> completers) {
+void server::add_prompt(prompt definition, prompt_handler handler,
+                        std::map<std::string, completion_handler> completers) {
     {
         std::unique_lock lock(impl_->mu);
         auto name = definition.name;
-        impl_->prompts[name] = {std::move(definition), std::make_shared<const prompt_handler>(std::move(handler)),
+        impl_->prompts[name] = {std::move(definition),
+                                std::make_shared<const prompt_handler>(std::move(handler)),
                                 std::move(completers)};
     }
     impl_->broadcast_list_changed(impl::feature::prompts);
@@ -127,6 +152,7 @@ void server::notify_resource_updated(const std::string& uri) {
         if (!s->initialized() || !s->subscribed(uri)) continue;
         s->rpc().notify("notifications/resources/updated", json::object{{"uri", uri}});
     }
+    impl_->notify_listeners_resource_updated(uri);
 }
 
 void server::log(logging_level level, json::value data, std::optional<std::string> logger) {
@@ -152,7 +178,9 @@ std::vector<std::shared_ptr<server_session>> server::impl::live_sessions() const
     return out;
 }
 
-std::vector<std::shared_ptr<server_session>> server::sessions() const { return impl_->live_sessions(); }
+std::vector<std::shared_ptr<server_session>> server::sessions() const {
+    return impl_->live_sessions();
+}
 
 void server::impl::broadcast_list_changed(feature f) {
     const char* method = f == feature::tools       ? "notifications/tools/list_changed"
@@ -170,6 +198,7 @@ void server::impl::broadcast_list_changed(feature f) {
         }
         if (declared) s->rpc().notify(method);
     }
+    notify_listeners(f);
 }
 
 // ------------------------------------------------------------------ capabilities
@@ -185,6 +214,7 @@ declared_features server::impl::declared_now() const {
     for (auto& [k, p] : prompts) d.completions = d.completions || !p.completers.empty();
     for (auto& [k, t] : templates) d.completions = d.completions || !t.completers.empty();
     d.experimental = opts.experimental;
+    d.extensions = opts.extensions;
     return d;
 }
 
@@ -194,8 +224,10 @@ json::object capabilities_json(const declared_features& d, revision r) {
     if (d.logging) caps["logging"] = json::object();
     if (d.completions && defines(r, wire_field::completions_capability)) caps["completions"] = json::object();
     if (d.prompts) caps["prompts"] = json::object{{"listChanged", true}};
-    if (d.resources) caps["resources"] = json::object{{"subscribe", d.resources_subscribe}, {"listChanged", true}};
+    if (d.resources)
+        caps["resources"] = json::object{{"subscribe", d.resources_subscribe}, {"listChanged", true}};
     if (d.tools) caps["tools"] = json::object{{"listChanged", true}};
+    if (!d.extensions.empty() && defines(r, wire_field::extensions)) caps["extensions"] = d.extensions;
     return caps;
 }
 
@@ -238,28 +270,54 @@ void server::serve(transport_ptr transport) {
 
 namespace {
 
-// Which declared capability a client->server method needs; nullptr for lifecycle methods.
-const char* capability_needed(std::string_view method) {
-    if (method.rfind("tools/", 0) == 0) return "tools";
-    if (method == "resources/subscribe" || method == "resources/unsubscribe") return "resources.subscribe";
-    if (method.rfind("resources/", 0) == 0) return "resources";
-    if (method.rfind("prompts/", 0) == 0) return "prompts";
-    if (method == "logging/setLevel") return "logging";
-    if (method == "completion/complete") return "completions";
-    return nullptr;
-}
-
-bool declares(const declared_features& c, std::string_view cap) {
-    if (cap == "tools") return c.tools;
-    if (cap == "resources") return c.resources;
-    if (cap == "resources.subscribe") return c.resources && c.resources_subscribe;
-    if (cap == "prompts") return c.prompts;
-    if (cap == "logging") return c.logging;
-    if (cap == "completions") return c.completions;
-    return true;
+// The revision an initialize is answered with: the one asked for when offered, else the newest
+// initialize-era revision offered.
+revision negotiate(const server_options& opts, std::string_view requested) {
+    revision chosen = latest_initialize_revision;
+    bool have_newest = false;
+    for (auto r : opts.revisions) {
+        if (!is_initialize_era(r)) continue;
+        if (!have_newest || r > chosen) chosen = r;
+        have_newest = true;
+    }
+    if (auto wanted = parse_revision(requested); wanted && is_initialize_era(*wanted))
+        for (auto r : opts.revisions)
+            if (r == *wanted) chosen = r;
+    return chosen;
 }
 
 } // namespace
+
+json::object initialize_result_json(const server::impl& srv, const json::object& params,
+                                    declared_features declared, caller_info& who) {
+    auto requested = find_string(params, "protocolVersion");
+    if (!requested)
+        throw error(error_code::invalid_params,
+                    "Invalid params: initialize needs \"protocolVersion\" (a string)");
+    const auto* caps_v = params.if_contains("capabilities");
+    if (caps_v && !caps_v->is_object())
+        throw error(error_code::invalid_params, "Invalid params: \"capabilities\" must be an object");
+    const auto* info_v = params.if_contains("clientInfo");
+    if (!info_v) throw error(error_code::invalid_params, "Invalid params: initialize needs \"clientInfo\"");
+    who.client = from_json<implementation>(*info_v);
+    who.capabilities = caps_v ? from_json<client_capabilities>(*caps_v) : client_capabilities{};
+    who.capabilities_json = caps_v ? caps_v->get_object() : json::object();
+    who.protocol_version = negotiate(srv.opts, *requested);
+    who.stateless = false;
+    const revision chosen = who.protocol_version;
+    json::object result;
+    result["protocolVersion"] = to_string(chosen);
+    result["capabilities"] = capabilities_json(declared, chosen);
+    result["serverInfo"] = to_json(srv.opts.info, chosen);
+    if (srv.opts.instructions && chosen >= revision::v2025_03_26)
+        result["instructions"] = *srv.opts.instructions;
+    return result;
+}
+
+bool is_stateless_request(const request_context& rpc) noexcept {
+    const auto* m = rpc.meta();
+    return m && m->contains("io.modelcontextprotocol/protocolVersion");
+}
 
 void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
     auto& rpc = ss->rpc();
@@ -267,98 +325,99 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
     std::weak_ptr<server_session> weak_session = ss;
     auto st = ss->state_ptr();
 
-    // Lifecycle gating: before initialize only initialize and ping; afterwards only the methods
-    // of declared capabilities.
+    // Capability gating once initialized. Before initialize every request reaches its handler,
+    // which serves it statelessly (2026-07-28) when its _meta says so and refuses it otherwise.
     rpc.set_request_filter([st](std::string_view method) -> std::optional<error> {
-        if (method == "initialize" || method == "ping") return std::nullopt;
         std::lock_guard lock(st->mu);
-        if (!st->initialize_done)
-            return error(error_code::invalid_request,
-                         "Invalid Request: the session is not initialized; send initialize first (got " +
-                             std::string(method) + ")");
+        if (!st->initialize_done) return std::nullopt;
         if (const char* cap = capability_needed(method); cap && !declares(st->declared, cap))
             return error(error_code::method_not_found, "Method not found: " + std::string(method) +
                                                            " (the server does not offer '" + cap + "')");
         return std::nullopt;
     });
 
-    rpc.set_request_handler("initialize", [weak_server, weak_session, st](request_context& ctx) -> json::value {
+    rpc.set_request_handler("initialize", [weak_server, st](request_context& ctx) -> json::value {
         auto srv = weak_server.lock();
-        auto ss = weak_session.lock();
-        if (!srv || !ss) throw error(error_code::internal_error, "server is shutting down");
-        const auto& p = ctx.params();
-        auto requested = find_string(p, "protocolVersion");
-        if (!requested) throw error(error_code::invalid_params, "Invalid params: initialize needs \"protocolVersion\" (a string)");
-        const auto* caps_v = p.if_contains("capabilities");
-        if (caps_v && !caps_v->is_object())
-            throw error(error_code::invalid_params, "Invalid params: \"capabilities\" must be an object");
-        const auto* info_v = p.if_contains("clientInfo");
-        if (!info_v) throw error(error_code::invalid_params, "Invalid params: initialize needs \"clientInfo\"");
-        auto info = from_json<implementation>(*info_v);
-        auto caps = caps_v ? from_json<client_capabilities>(*caps_v) : client_capabilities{};
-
-        // Echo the requested version when we speak it; otherwise counter-offer our newest.
-        revision chosen = latest_initialize_revision;
-        bool have_newest = false;
-        for (auto r : srv->opts.revisions) {
-            if (!is_initialize_era(r)) continue;
-            if (!have_newest || r > chosen) chosen = r;
-            have_newest = true;
-        }
-        if (auto wanted = parse_revision(*requested); wanted && is_initialize_era(*wanted))
-            for (auto r : srv->opts.revisions)
-                if (r == *wanted) chosen = r;
-
+        if (!srv) throw error(error_code::internal_error, "server is shutting down");
+        caller_info who;
         auto declared = srv->declared_now();
+        auto result = initialize_result_json(*srv, ctx.params(), declared, who);
+        const revision chosen = who.protocol_version;
         {
             std::lock_guard lock(st->mu);
-            if (st->initialize_done) throw error(error_code::invalid_request, "Invalid Request: already initialized");
-            st->version = chosen;
-            st->client = std::move(info);
-            st->caps = std::move(caps);
-            st->caps_json = caps_v ? caps_v->get_object() : json::object();
-            st->declared = declared;
+            if (st->initialize_done)
+                throw error(error_code::invalid_request, "Invalid Request: already initialized");
+            st->caller = std::make_shared<const caller_info>(std::move(who));
+            st->declared = std::move(declared);
             st->initialize_done = true;
         }
         ctx.peer().set_protocol_revision(chosen);
-        json::object result;
-        result["protocolVersion"] = to_string(chosen);
-        result["capabilities"] = capabilities_json(declared, chosen);
-        result["serverInfo"] = to_json(srv->opts.info, chosen);
-        if (srv->opts.instructions && chosen >= revision::v2025_03_26) result["instructions"] = *srv->opts.instructions;
         return result;
     });
 
-    rpc.set_notification_handler("notifications/initialized", [weak_server, weak_session, st](const json::object&) {
-        {
-            std::lock_guard lock(st->mu);
-            if (!st->initialize_done || st->initialized_notified) return;
-            st->initialized_notified = true;
-        }
-        auto srv = weak_server.lock();
-        auto ss = weak_session.lock();
-        if (!srv || !ss) return;
-        std::vector<std::function<void(server_session&)>> callbacks;
-        {
-            std::lock_guard lock(srv->sessions_mu);
-            callbacks = srv->initialized_callbacks;
-        }
-        for (auto& cb : callbacks) cb(*ss);
-    });
+    // Every MCP method of either era: one generic handler that picks the era and runs the
+    // method (server_methods.cpp).
+    for (std::string_view name :
+         {"tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
+          "resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
+          "completion/complete", "logging/setLevel", "server/discover", "subscriptions/listen"}) {
+        rpc.set_request_handler(
+            std::string(name),
+            [weak_server, weak_session, st, name = std::string(name)](request_context& ctx) -> json::value {
+                auto srv = weak_server.lock();
+                auto peer = weak_session.lock();
+                if (!srv || !peer) throw error(error_code::internal_error, "server is shutting down");
+                detail::call_state call;
+                {
+                    std::lock_guard lock(st->mu);
+                    if (st->initialize_done) call.caller = st->caller;
+                }
+                if (!call.caller) {
+                    if (is_stateless_request(ctx)) return srv->serve_stateless(ctx);
+                    throw error(error_code::invalid_request,
+                                "Invalid Request: " + name +
+                                    " before initialize; send initialize first, or give the request "
+                                    "_meta[\"io.modelcontextprotocol/protocolVersion\"] (protocol revision "
+                                    "2026-07-28)");
+                }
+                auto fn = find_method(name, false);
+                if (!fn) throw error(error_code::method_not_found, "Method not found: " + name);
+                call.peer = std::move(peer);
+                call.options = &srv->opts;
+                return fn(*srv, ctx, call);
+            });
+    }
 
-    rpc.set_notification_handler("notifications/roots/list_changed", [weak_server, weak_session](const json::object&) {
-        auto srv = weak_server.lock();
-        auto ss = weak_session.lock();
-        if (!srv || !ss) return;
-        std::vector<std::function<void(server_session&)>> callbacks;
-        {
-            std::lock_guard lock(srv->sessions_mu);
-            callbacks = srv->roots_changed_callbacks;
-        }
-        for (auto& cb : callbacks) cb(*ss);
-    });
+    rpc.set_notification_handler("notifications/initialized",
+                                 [weak_server, weak_session, st](const json::object&) {
+                                     {
+                                         std::lock_guard lock(st->mu);
+                                         if (!st->initialize_done || st->initialized_notified) return;
+                                         st->initialized_notified = true;
+                                     }
+                                     auto srv = weak_server.lock();
+                                     auto ss = weak_session.lock();
+                                     if (!srv || !ss) return;
+                                     std::vector<std::function<void(server_session&)>> callbacks;
+                                     {
+                                         std::lock_guard lock(srv->sessions_mu);
+                                         callbacks = srv->initialized_callbacks;
+                                     }
+                                     for (auto& cb : callbacks) cb(*ss);
+                                 });
 
-    install_feature_handlers(ss);
+    rpc.set_notification_handler("notifications/roots/list_changed",
+                                 [weak_server, weak_session](const json::object&) {
+                                     auto srv = weak_server.lock();
+                                     auto ss = weak_session.lock();
+                                     if (!srv || !ss) return;
+                                     std::vector<std::function<void(server_session&)>> callbacks;
+                                     {
+                                         std::lock_guard lock(srv->sessions_mu);
+                                         callbacks = srv->roots_changed_callbacks;
+                                     }
+                                     for (auto& cb : callbacks) cb(*ss);
+                                 });
 }
 
 } // namespace mcp

@@ -1,4 +1,5 @@
-// One peer of a server: identity, negotiated state, and the requests the server sends it.
+// One peer of a server (initialize era): identity, negotiated state, and the requests the server
+// sends it.
 #include "server/server_state.hpp"
 
 namespace mcp {
@@ -10,17 +11,17 @@ bool server_session::initialized() const {
 
 revision server_session::protocol_version() const {
     std::lock_guard lock(state_->mu);
-    return state_->version;
+    return state_->caller->protocol_version;
 }
 
 implementation server_session::client_info() const {
     std::lock_guard lock(state_->mu);
-    return state_->client;
+    return state_->caller->client;
 }
 
 client_capabilities server_session::client_caps() const {
     std::lock_guard lock(state_->mu);
-    return state_->caps;
+    return state_->caller->capabilities;
 }
 
 bool server_session::subscribed(const std::string& uri) const {
@@ -30,10 +31,13 @@ bool server_session::subscribed(const std::string& uri) const {
 
 namespace {
 // Errors raised to the handler author (not sent on the wire) when a request cannot be made.
-[[noreturn]] void refuse(const std::string& why) { throw error(error_code::invalid_request, why); }
+[[noreturn]] void refuse(const std::string& why) {
+    throw error(error_code::invalid_request, why);
+}
 } // namespace
 
-create_message_result server_session::create_message(const create_message_request& request, request_options options) {
+create_message_result server_session::create_message(const create_message_request& request,
+                                                     request_options options) {
     const auto caps = client_caps();
     const auto r = protocol_version();
     if (!caps.sampling) refuse("the client does not support sampling (no 'sampling' capability)");
@@ -46,10 +50,12 @@ create_message_result server_session::create_message(const create_message_reques
 elicit_result server_session::elicit(const elicit_request& request, request_options options) {
     const auto caps = client_caps();
     const auto r = protocol_version();
-    if (!defines(r, wire_field::elicitation)) refuse("elicitation needs protocol revision 2025-06-18 or later");
+    if (!defines(r, wire_field::elicitation))
+        refuse("elicitation needs protocol revision 2025-06-18 or later");
     if (!caps.elicitation) refuse("the client does not support elicitation (no 'elicitation' capability)");
     if (request.mode == elicitation_mode::url) {
-        if (!defines(r, wire_field::elicitation_modes)) refuse("URL-mode elicitation needs protocol revision 2025-11-25");
+        if (!defines(r, wire_field::elicitation_modes))
+            refuse("URL-mode elicitation needs protocol revision 2025-11-25");
         if (!caps.elicitation->supports_url()) refuse("the client does not support URL-mode elicitation");
     } else if (!caps.elicitation->supports_form()) {
         refuse("the client does not support form-mode elicitation");
@@ -70,68 +76,25 @@ void server_session::notify_elicitation_complete(const std::string& elicitation_
                  to_json(elicitation_complete_notification{elicitation_id, std::nullopt}, r));
 }
 
-void server_session::log(logging_level level, json::value data, std::optional<std::string> logger) {
+std::optional<json::object> server_session::log_params(logging_level level, json::value data,
+                                                       std::optional<std::string> logger) const {
     revision r;
     {
         std::lock_guard lock(state_->mu);
-        if (!state_->initialize_done || !state_->declared.logging) return;
-        if (state_->level && !admits(*state_->level, level)) return;
-        r = state_->version;
+        if (!state_->initialize_done || !state_->declared.logging) return std::nullopt;
+        if (state_->level && !admits(*state_->level, level)) return std::nullopt;
+        r = state_->caller->protocol_version;
     }
     logging_message_notification n;
     n.level = level;
     n.logger = std::move(logger);
     n.data = std::move(data);
-    rpc_->notify("notifications/message", to_json(n, r));
+    return to_json(n, r);
 }
 
-// ------------------------------------------------------------------ context
-
-revision context::protocol_version() const { return peer_->protocol_version(); }
-
-const implementation& context::client_info() const { return peer_->internal_state().client; }
-
-const client_capabilities& context::client_caps() const { return peer_->internal_state().caps; }
-
-void context::log(logging_level level, json::value data, std::optional<std::string> logger) const {
-    peer_->log(level, std::move(data), std::move(logger));
-}
-
-namespace {
-
-request_options with_timeout(std::optional<std::chrono::milliseconds> timeout, const cancellation_token& cancel) {
-    request_options o;
-    o.timeout = timeout;
-    o.cancel = cancel; // when the tool call is cancelled, so is what it asked of the client
-    return o;
-}
-} // namespace
-
-// Runs a request to the client on behalf of a handler, reporting failure as client_request_failed.
-template <class F>
-auto to_client(const char* what, F&& f) -> decltype(f()) {
-    try {
-        return f();
-    } catch (const error& e) {
-        throw client_request_failed(error(e.code(), std::string(what) + " failed: " + e.what(), e.data()));
-    }
-}
-
-create_message_result context::sample(const create_message_request& request,
-                                      std::optional<std::chrono::milliseconds> timeout) const {
-    return to_client("sampling", [&] { return peer_->create_message(request, with_timeout(timeout, cancellation())); });
-}
-
-elicit_result context::elicit(const elicit_request& request, std::optional<std::chrono::milliseconds> timeout) const {
-    return to_client("elicitation", [&] { return peer_->elicit(request, with_timeout(timeout, cancellation())); });
-}
-
-elicit_result context::elicit(std::string message, json::object requested_schema) const {
-    return elicit(form_elicitation(std::move(message), std::move(requested_schema)));
-}
-
-std::vector<root> context::roots() const {
-    return to_client("roots/list", [&] { return peer_->list_roots(with_timeout(std::nullopt, cancellation())).roots; });
+void server_session::log(logging_level level, json::value data, std::optional<std::string> logger) {
+    if (auto params = log_params(level, std::move(data), std::move(logger)))
+        rpc_->notify("notifications/message", std::move(*params));
 }
 
 } // namespace mcp

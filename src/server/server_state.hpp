@@ -1,4 +1,14 @@
 // Internal state of a server and of each of its peers, shared by the files of src/server.
+//
+// How a request is served, whatever carried it:
+//   session (initialize era)   server.cpp installs one handler per method on the session; the
+//                              handler snapshots the peer's caller_info into a call_state and
+//                              runs the method (server_methods.cpp).
+//   session (stateless era)    the same handlers see _meta["io.modelcontextprotocol/
+//                              protocolVersion"] on an uninitialized session and serve the
+//                              request statelessly (stateless.cpp) with a caller_info from _meta.
+//   no session                 server::handle_request (stateless.cpp) does the same for a
+//                              request_stream, on the handler executor.
 #pragma once
 
 #include <mcp/protocol/uri_template.hpp>
@@ -8,10 +18,11 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
+#include <unordered_map>
 
 namespace mcp {
 
-/// The server features declared to one peer in its initialize result.
+/// The server features declared to one peer in its initialize result (or a discover result).
 struct declared_features {
     bool tools = false;
     bool resources = false;
@@ -20,6 +31,7 @@ struct declared_features {
     bool logging = false;
     bool completions = false;
     json::object experimental;
+    json::object extensions;
 };
 
 /// The ServerCapabilities object for `d`, as revision `r` defines it.
@@ -29,13 +41,46 @@ struct server_session::state {
     mutable std::mutex mu;
     bool initialize_done = false;      ///< initialize was answered
     bool initialized_notified = false; ///< notifications/initialized arrived
-    revision version = latest_initialize_revision;
-    implementation client;
-    client_capabilities caps;
-    json::object caps_json; ///< the capabilities object as the client sent it
+    std::shared_ptr<const caller_info> caller = std::make_shared<const caller_info>(); ///< set by initialize
     declared_features declared; ///< what we declared in the initialize result
     std::optional<logging_level> level;
     std::set<std::string> subscriptions;
+};
+
+namespace detail {
+
+/// One round of a request that may ask the client for input (MRTR in the stateless era).
+struct input_round {
+    json::object offered;       ///< answers available: from requestState, then inputResponses
+    json::object used;          ///< answers ask() returned in this run (carried to the next round)
+    json::value app_state;      ///< context::request_state()
+    json::value next_app_state; ///< context::set_request_state()
+    int round = 1;              ///< 1 for the first request, +1 per retry
+};
+
+/// What the server knows about one request being served; a context wraps it.
+struct call_state {
+    std::shared_ptr<const caller_info> caller;
+    std::shared_ptr<server_session> peer; ///< initialize era on a session; else null
+    std::optional<logging_level> level;   ///< stateless: _meta logLevel (no logging without it)
+    const server_options* options = nullptr;
+    input_round* round = nullptr;        ///< stateless tools/call, prompts/get, resources/read
+    std::map<std::string, int> key_uses; ///< automatic ask() keys used so far in this run
+    json::value local_state;             ///< request_state() outside MRTR (initialize era)
+    std::string no_principal;
+};
+
+} // namespace detail
+
+/// A subscriptions/listen stream (stateless era): what it asked for and where to send.
+struct listener {
+    json::value subscription_id; ///< the listen request's id
+    bool tools = false, prompts = false, resources = false;
+    std::set<std::string> resource_uris;
+    std::function<void(std::string method, json::object params)> send; ///< a notification on the stream
+    std::shared_ptr<deferred_reply> reply;                             ///< resolved on a graceful end
+    cancellation_token cancel;
+    std::uint64_t cancel_registration = 0;
 };
 
 struct server::impl : std::enable_shared_from_this<server::impl> {
@@ -62,6 +107,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     };
 
     server_options opts;
+    std::string state_key;          ///< HMAC key of request states (opts.request_state_secret or random)
+    std::shared_ptr<executor> exec; ///< where stateless requests run
     mutable std::shared_mutex mu;
     std::map<std::string, tool_entry> tools;
     std::map<std::string, resource_entry> resources;
@@ -73,15 +120,49 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     std::vector<std::function<void(server_session&)>> roots_changed_callbacks;
     std::vector<std::function<void(server_session&)>> initialized_callbacks;
 
-    /// What the server declares now, for a peer speaking `r`.
+    mutable std::mutex listeners_mu;
+    std::map<std::uint64_t, std::shared_ptr<listener>> listeners;
+    std::uint64_t next_listener = 1;
+
+    /// What the server declares now.
     declared_features declared_now() const;
     /// Register every MCP method handler on a new peer's session.
     void install_handlers(const std::shared_ptr<server_session>& ss);
-    void install_feature_handlers(const std::shared_ptr<server_session>& ss);
-    /// Send a list_changed notification to initialized peers that were told about the feature.
+    /// Send a list_changed notification to initialized peers that were told about the feature,
+    /// and to listen streams that asked for it.
     enum class feature { tools, resources, prompts };
     void broadcast_list_changed(feature f);
     std::vector<std::shared_ptr<server_session>> live_sessions() const;
+
+    // --- methods (server_methods.cpp): one function per MCP method, era-independent ---
+    using method = json::value (*)(impl&, request_context&, detail::call_state&);
+    /// The method named `name`, or null. `stateless`: the table of the 2026-07-28 era.
+    static method find_method(std::string_view name, bool stateless);
+    /// Which declared capability a client->server method needs; nullptr for none.
+    static const char* capability_needed(std::string_view method);
+    static bool declares(const declared_features& d, std::string_view capability);
+
+    // --- the stateless era (stateless.cpp) ---
+    /// Serve `rpc` as a stateless request: check its _meta, route, run, decorate the result.
+    /// Throws mcp::error for protocol errors; returns the result object.
+    json::value serve_stateless(request_context& rpc);
+    /// Serve `rpc` as initialize-era revision `r` with no session behind it.
+    json::value serve_sessionless(request_context& rpc, revision r);
+
+    // --- subscriptions/listen (listen.cpp) ---
+    json::value listen(request_context& rpc, detail::call_state& call);
+    void notify_listeners(feature f);
+    void notify_listeners_resource_updated(const std::string& uri);
+    void end_listeners();
 };
+
+/// The initialize result for `params`, filling `who` with the negotiated revision and the
+/// client's identity (server.cpp). Throws mcp::error for bad params.
+json::object initialize_result_json(const server::impl& srv, const json::object& params,
+                                    declared_features declared, caller_info& who);
+
+/// Whether an uninitialized session's request is a stateless-era one (its _meta names a
+/// protocol version).
+bool is_stateless_request(const request_context& rpc) noexcept;
 
 } // namespace mcp

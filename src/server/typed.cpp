@@ -8,7 +8,9 @@
 
 namespace mcp::detail {
 
-std::string serialize_for_text(const json::value& v) { return mcp::to_json(v); }
+std::string serialize_for_text(const json::value& v) {
+    return mcp::to_json(v);
+}
 
 namespace {
 
@@ -17,12 +19,15 @@ std::string_view property_type(const json::object& property) {
     return "string";
 }
 
-const json::object* properties_of(const json::object& schema) { return find_object(schema, "properties"); }
+const json::object* properties_of(const json::object& schema) {
+    return find_object(schema, "properties");
+}
 
 bool is_required(const json::object& schema, std::string_view name) {
     const json::array* req = find_array(schema, "required");
     if (!req) return false;
-    return std::any_of(req->begin(), req->end(), [&](const json::value& v) { return v.is_string() && v.get_string() == name; });
+    return std::any_of(req->begin(), req->end(),
+                       [&](const json::value& v) { return v.is_string() && v.get_string() == name; });
 }
 
 /// A prompt argument's text as the JSON kind its property wants; nullopt when it cannot be.
@@ -67,7 +72,8 @@ std::vector<prompt_argument> prompt_arguments_from_schema(const json::object& sc
 }
 
 json::value typed_prompt_arguments(const std::string& prompt_name, const json::object& schema,
-                                   const schema::validator& v, const std::map<std::string, std::string>& arguments) {
+                                   const schema::validator& v,
+                                   const std::map<std::string, std::string>& arguments) {
     json::object typed;
     const json::object* props = properties_of(schema);
     for (const auto& [name, text] : arguments) {
@@ -76,8 +82,11 @@ json::value typed_prompt_arguments(const std::string& prompt_name, const json::o
         const auto type = property_type(prop->get_object());
         auto value = typed_value(type, text);
         if (!value)
-            throw error(error_code::invalid_params, "Invalid argument \"" + name + "\" for prompt \"" + prompt_name +
-                                                        "\": expected " + (type == "integer" ? "an integer" : type == "number" ? "a number" : "true or false") +
+            throw error(error_code::invalid_params, "Invalid argument \"" + name + "\" for prompt \"" +
+                                                        prompt_name + "\": expected " +
+                                                        (type == "integer"  ? "an integer"
+                                                         : type == "number" ? "a number"
+                                                                            : "true or false") +
                                                         ", got \"" + text + "\"");
         typed[name] = std::move(*value);
     }

@@ -7,19 +7,72 @@ namespace mcp {
 thread_local detail::stall_slot* detail::t_inline_slot = nullptr;
 using detail::hand_off_if_inline;
 
-
 // ==================================================================== request_context
 
 request_context::request_context(std::shared_ptr<session> s, jsonrpc::request_id id, std::string method,
-                                 json::object params, cancellation_token cancel)
+                                 json::object params, cancellation_token cancel,
+                                 std::shared_ptr<const message_origin> origin)
     : session_(std::move(s)), id_(std::move(id)), method_(std::move(method)), params_(std::move(params)),
-      cancel_(std::move(cancel)) {
+      cancel_(std::move(cancel)), origin_(std::move(origin)) {
     if (const auto* m = meta())
-        if (const auto* t = m->if_contains("progressToken"); t && (t->is_string() || t->is_int64() || t->is_uint64()))
+        if (const auto* t = m->if_contains("progressToken");
+            t && (t->is_string() || t->is_int64() || t->is_uint64()))
             progress_token_ = *t;
 }
 
-const json::object* request_context::meta() const noexcept { return find_object(params_, "_meta"); }
+request_context::request_context(std::shared_ptr<request_stream> stream, revision r, jsonrpc::request_id id,
+                                 std::string method, json::object params, cancellation_token cancel,
+                                 std::shared_ptr<const message_origin> origin)
+    : request_context(std::shared_ptr<session>(), std::move(id), std::move(method), std::move(params),
+                      std::move(cancel), std::move(origin)) {
+    stream_ = std::move(stream);
+    stream_revision_ = r;
+    finisher_ = [weak = std::weak_ptr<request_stream>(stream_)](std::string message, const mcp::error* e) {
+        if (auto st = weak.lock()) st->respond(std::move(message), e);
+    };
+}
+
+const json::object* request_context::meta() const noexcept {
+    return find_object(params_, "_meta");
+}
+
+std::optional<revision> request_context::protocol_revision() const noexcept {
+    if (session_) return session_->protocol_revision();
+    return stream_revision_;
+}
+
+session& request_context::peer() const {
+    if (!session_)
+        throw std::logic_error(
+            "mcp::request_context::peer: this request was served without a session "
+            "(a stateless request has no channel back to the client but its own response)");
+    return *session_;
+}
+
+void request_context::notify(std::string method, json::value params) const {
+    if (session_) {
+        session_->notify_related(id_, std::move(method), std::move(params));
+        return;
+    }
+    if (!stream_) return;
+    std::string out;
+    jsonrpc::serialize_notification(out, method, params);
+    stream_->notify(std::move(out));
+}
+
+std::function<void(std::string, json::value)> request_context::notifier() const {
+    if (session_)
+        return [weak = std::weak_ptr<session>(session_), id = id_](std::string method, json::value params) {
+            if (auto s = weak.lock()) s->notify_related(id, std::move(method), std::move(params));
+        };
+    return [weak = std::weak_ptr<request_stream>(stream_)](std::string method, json::value params) {
+        auto st = weak.lock();
+        if (!st) return;
+        std::string out;
+        jsonrpc::serialize_notification(out, method, params);
+        st->notify(std::move(out));
+    };
+}
 
 void request_context::report_progress(double progress, std::optional<double> total,
                                       std::optional<std::string> message) const {
@@ -27,9 +80,55 @@ void request_context::report_progress(double progress, std::optional<double> tot
     json::object p{{"progressToken", progress_token_}, {"progress", progress}};
     if (total) p["total"] = *total;
     // `message` arrived in 2025-03-26; older peers never see it.
-    const auto rev = session_->protocol_revision();
+    const auto rev = protocol_revision();
     if (message && (!rev || *rev >= revision::v2025_03_26)) p["message"] = *message;
-    session_->notify("notifications/progress", std::move(p));
+    notify("notifications/progress", std::move(p));
+}
+
+std::shared_ptr<deferred_reply> request_context::defer() {
+    if (!deferred_) {
+        if (!finisher_)
+            throw std::logic_error("mcp::request_context::defer: this request cannot be answered later");
+        deferred_ = std::make_shared<deferred_reply>(id_, finisher_);
+    }
+    return deferred_;
+}
+
+// ==================================================================== deferred_reply
+
+deferred_reply::~deferred_reply() {
+    if (done()) return;
+    try {
+        reject(mcp::error(error_code::internal_error,
+                          "Internal error: the request was dropped without an answer"));
+    } catch (...) {
+    }
+}
+
+bool deferred_reply::done() const noexcept {
+    std::lock_guard lock(mu_);
+    return !finish_;
+}
+
+void deferred_reply::resolve(const json::value& result) {
+    std::string out;
+    jsonrpc::serialize_result(out, id_, result.is_null() ? json::value(json::object()) : result);
+    finish(std::move(out), nullptr);
+}
+
+void deferred_reply::reject(const mcp::error& e) {
+    std::string out;
+    jsonrpc::serialize_error(out, id_, e);
+    finish(std::move(out), &e);
+}
+
+void deferred_reply::finish(std::string message, const mcp::error* error) {
+    finisher f;
+    {
+        std::lock_guard lock(mu_);
+        f.swap(finish_);
+    }
+    if (f) f(std::move(message), error);
 }
 
 // ==================================================================== session
@@ -55,15 +154,20 @@ session::~session() {
 
 void session::set_request_handler(std::string method, request_handler handler) {
     std::unique_lock lock(impl_->handlers_mu);
-    if (handler) impl_->request_handlers[std::move(method)] = std::make_shared<const request_handler>(std::move(handler));
-    else impl_->request_handlers.erase(method);
+    if (handler)
+        impl_->request_handlers[std::move(method)] =
+            std::make_shared<const request_handler>(std::move(handler));
+    else
+        impl_->request_handlers.erase(method);
 }
 
 void session::set_notification_handler(std::string method, notification_handler handler) {
     std::unique_lock lock(impl_->handlers_mu);
     if (handler)
-        impl_->notification_handlers[std::move(method)] = std::make_shared<const notification_handler>(std::move(handler));
-    else impl_->notification_handlers.erase(method);
+        impl_->notification_handlers[std::move(method)] =
+            std::make_shared<const notification_handler>(std::move(handler));
+    else
+        impl_->notification_handlers.erase(method);
 }
 
 void session::set_request_filter(request_filter filter) {
@@ -90,6 +194,9 @@ void session::start() {
     h.on_message = [weak](std::string_view text) {
         if (auto s = weak.lock()) s->impl_->on_message(text);
     };
+    h.on_message_from = [weak](std::string_view text, std::shared_ptr<const message_origin> origin) {
+        if (auto s = weak.lock()) s->impl_->on_message(text, false, origin);
+    };
     if (impl_->opts.inline_stall_threshold.count() > 0) {
         impl_->inline_dispatch = true;
         h.on_last_message = [weak](std::string_view text) {
@@ -101,7 +208,8 @@ void session::start() {
         if (!s) return;
         // A framing problem (oversize or truncated message): the id cannot be read, so the
         // peer gets an id-less error and the session goes on.
-        s->impl_->reply_error(nullptr, std::nullopt, mcp::error(error_code::invalid_request, std::string(what)));
+        s->impl_->reply_error(nullptr, std::nullopt,
+                              mcp::error(error_code::invalid_request, std::string(what)));
     };
     h.on_close = [weak] {
         if (auto s = weak.lock()) s->impl_->on_transport_closed();
@@ -114,7 +222,9 @@ void session::close() {
     impl_->finish_close();
 }
 
-bool session::is_closed() const noexcept { return impl_->closed.load(std::memory_order_acquire); }
+bool session::is_closed() const noexcept {
+    return impl_->closed.load(std::memory_order_acquire);
+}
 
 void session::wait_closed() {
     std::unique_lock lock(impl_->close_mu);
@@ -132,8 +242,10 @@ std::future<json::value> session::request(std::string method, json::value params
     auto future = promise->get_future();
     impl_->start_request(std::move(method), std::move(params), std::move(options),
                          [promise](response_outcome o) {
-                             if (o.ok()) promise->set_value(std::move(o.result));
-                             else promise->set_exception(std::make_exception_ptr(std::move(*o.error)));
+                             if (o.ok())
+                                 promise->set_value(std::move(o.result));
+                             else
+                                 promise->set_exception(std::make_exception_ptr(std::move(*o.error)));
                          });
     return future;
 }
@@ -149,10 +261,17 @@ void session::notify(std::string method, json::value params) {
     impl_->send_raw(std::move(out));
 }
 
+void session::notify_related(const jsonrpc::request_id& related, std::string method, json::value params) {
+    std::string out;
+    jsonrpc::serialize_notification(out, method, params);
+    impl_->send_raw(std::move(out), impl::route::related, &related);
+}
+
 void session::set_protocol_revision(revision r) noexcept {
     impl_->revision_value.store(static_cast<int>(r));
     impl_->batches_allowed.store(allows_batches(r));
-    impl_->id_style.store(omits_unknown_error_id(r) ? jsonrpc::unknown_id_style::omit : jsonrpc::unknown_id_style::null);
+    impl_->id_style.store(omits_unknown_error_id(r) ? jsonrpc::unknown_id_style::omit
+                                                    : jsonrpc::unknown_id_style::null);
 }
 
 std::optional<revision> session::protocol_revision() const noexcept {
@@ -161,9 +280,15 @@ std::optional<revision> session::protocol_revision() const noexcept {
     return static_cast<revision>(v);
 }
 
-void session::set_batches_allowed(bool allowed) noexcept { impl_->batches_allowed.store(allowed); }
-void session::set_unknown_id_style(jsonrpc::unknown_id_style style) noexcept { impl_->id_style.store(style); }
-const session_options& session::options() const noexcept { return impl_->opts; }
+void session::set_batches_allowed(bool allowed) noexcept {
+    impl_->batches_allowed.store(allowed);
+}
+void session::set_unknown_id_style(jsonrpc::unknown_id_style style) noexcept {
+    impl_->id_style.store(style);
+}
+const session_options& session::options() const noexcept {
+    return impl_->opts;
+}
 
 std::size_t session::in_flight_incoming() const {
     std::lock_guard lock(impl_->in_mu);

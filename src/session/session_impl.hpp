@@ -37,7 +37,8 @@ struct batch_collector {
     std::mutex mu;
     std::vector<std::string> replies;
     std::size_t outstanding = 0;
-    bool sealed = false; // every element has been dispatched
+    bool sealed = false;                // every element has been dispatched
+    std::optional<request_id> first_id; // the reply array is sent as the reply to this request
 };
 
 } // namespace detail
@@ -72,15 +73,15 @@ struct session::impl {
         clock_type::time_point hard_deadline;
         std::chrono::milliseconds timeout{};
         bool reset_on_progress = true;
-        cancellation_token cancel;              // the caller's token, if any
-        std::uint64_t cancel_registration = 0;  // removed when the request ends
+        cancellation_token cancel;             // the caller's token, if any
+        std::uint64_t cancel_registration = 0; // removed when the request ends
     };
     mutable std::mutex out_mu;
     std::unordered_map<std::int64_t, pending_request> pending;
     std::atomic<std::int64_t> next_id{1};
 
     detail::serial_queue notifications; // incoming notifications, in order
-    bool inline_dispatch = false;               // the transport can hand reading over
+    bool inline_dispatch = false;       // the transport can hand reading over
     std::atomic<bool> started{false};
     std::atomic<bool> closed{false};
     std::mutex close_mu;
@@ -98,29 +99,43 @@ struct session::impl {
     void trace(trace_event::direction dir, std::string_view text) {
         trace_event ev{dir, text,
                        std::chrono::duration_cast<std::chrono::microseconds>(clock_type::now() - start_time)};
-        if (opts.trace_sink) opts.trace_sink(ev);
-        else detail::trace_to_stderr(opts.name, ev);
+        if (opts.trace_sink)
+            opts.trace_sink(ev);
+        else
+            detail::trace_to_stderr(opts.name, ev);
     }
 
-    void send_raw(std::string text) {
+    // How a message relates to incoming requests decides which transport entry point sends it
+    // (multi-channel transports route by it; see transport::send_reply / send_related).
+    enum class route { plain, reply, related };
+
+    void send_raw(std::string text, route how = route::plain, const request_id* id = nullptr) {
         if (closed.load(std::memory_order_acquire)) return;
         if (tracing) trace(trace_event::direction::out, text);
-        transport->send(std::move(text));
+        if (how == route::reply && id)
+            transport->send_reply(std::move(text), *id);
+        else if (how == route::related && id)
+            transport->send_related(std::move(text), *id);
+        else
+            transport->send(std::move(text));
     }
 
-    void reply(const std::shared_ptr<batch_collector>& batch, std::string text) {
+    // `id`: the request answered (null for an error to an unreadable message).
+    void reply(const std::shared_ptr<batch_collector>& batch, std::string text, const request_id* id) {
         if (!batch) {
-            send_raw(std::move(text));
+            send_raw(std::move(text), route::reply, id);
             return;
         }
         std::string joined;
+        std::optional<request_id> first;
         {
             std::lock_guard lock(batch->mu);
             batch->replies.push_back(std::move(text));
             if (--batch->outstanding != 0 || !batch->sealed) return;
             joined = join_batch(batch->replies);
+            first = batch->first_id;
         }
-        send_raw(std::move(joined));
+        send_raw(std::move(joined), route::reply, first ? &*first : nullptr);
     }
 
     static std::string join_batch(const std::vector<std::string>& replies) {
@@ -137,11 +152,12 @@ struct session::impl {
                      const mcp::error& e) {
         std::string out;
         jsonrpc::serialize_error(out, id, e, id_style.load(std::memory_order_relaxed));
-        reply(batch, std::move(out));
+        reply(batch, std::move(out), id ? &*id : nullptr);
     }
 
     // ---------------------------------------------------------------- input
-    void on_message(std::string_view text, bool may_inline = false) {
+    void on_message(std::string_view text, bool may_inline = false,
+                    const std::shared_ptr<const message_origin>& origin = nullptr) {
         if (tracing) trace(trace_event::direction::in, text);
         boost::system::error_code ec;
         auto parsed = parse_json(text, ec);
@@ -151,13 +167,13 @@ struct session::impl {
             return;
         }
         if (parsed->is_array()) {
-            on_batch(std::move(parsed->get_array()));
+            on_batch(std::move(parsed->get_array()), origin);
             return;
         }
-        dispatch(jsonrpc::classify(std::move(*parsed)), nullptr, may_inline);
+        dispatch(jsonrpc::classify(std::move(*parsed)), nullptr, may_inline, origin);
     }
 
-    void on_batch(json::array&& elements) {
+    void on_batch(json::array&& elements, const std::shared_ptr<const message_origin>& origin) {
         if (!batches_allowed.load(std::memory_order_relaxed)) {
             reply_error(nullptr, std::nullopt,
                         mcp::error(error_code::invalid_request,
@@ -166,7 +182,8 @@ struct session::impl {
             return;
         }
         if (elements.empty()) {
-            reply_error(nullptr, std::nullopt, mcp::error(error_code::invalid_request, "Invalid Request: empty batch"));
+            reply_error(nullptr, std::nullopt,
+                        mcp::error(error_code::invalid_request, "Invalid Request: empty batch"));
             return;
         }
         auto batch = std::make_shared<batch_collector>();
@@ -177,10 +194,18 @@ struct session::impl {
         for (auto& e : elements) {
             items.push_back(jsonrpc::classify(std::move(e)));
             const auto& c = items.back();
-            if (!c.msg || std::holds_alternative<jsonrpc::request>(*c.msg)) ++batch->outstanding;
+            if (!c.msg || std::holds_alternative<jsonrpc::request>(*c.msg)) {
+                ++batch->outstanding;
+                if (!batch->first_id) {
+                    if (c.msg)
+                        batch->first_id = std::get<jsonrpc::request>(*c.msg).id;
+                    else if (c.id)
+                        batch->first_id = *c.id;
+                }
+            }
         }
         const bool expects_replies = batch->outstanding > 0;
-        for (auto& c : items) dispatch(std::move(c), expects_replies ? batch : nullptr);
+        for (auto& c : items) dispatch(std::move(c), expects_replies ? batch : nullptr, false, origin);
         if (!expects_replies) return;
         std::string joined;
         {
@@ -189,15 +214,11 @@ struct session::impl {
             if (batch->outstanding != 0) return;
             joined = join_batch(batch->replies);
         }
-        send_raw(std::move(joined));
-    }
-
-    void dispatch(json::value&& v, const std::shared_ptr<batch_collector>& batch) {
-        dispatch(jsonrpc::classify(std::move(v)), batch);
+        send_raw(std::move(joined), route::reply, batch->first_id ? &*batch->first_id : nullptr);
     }
 
     void dispatch(jsonrpc::classify_result&& c, const std::shared_ptr<batch_collector>& batch,
-                  bool may_inline = false) {
+                  bool may_inline = false, const std::shared_ptr<const message_origin>& origin = nullptr) {
         if (!c.msg) {
             reply_error(batch, c.id, *c.err);
             return;
@@ -205,15 +226,20 @@ struct session::impl {
         std::visit(
             [&](auto&& m) {
                 using T = std::decay_t<decltype(m)>;
-                if constexpr (std::is_same_v<T, jsonrpc::request>) on_request(std::move(m), batch, may_inline);
-                else if constexpr (std::is_same_v<T, jsonrpc::notification>) on_notification(std::move(m));
-                else if constexpr (std::is_same_v<T, jsonrpc::response>) on_response(m.id, std::move(m.result), std::nullopt);
-                else on_error_response(std::move(m));
+                if constexpr (std::is_same_v<T, jsonrpc::request>)
+                    on_request(std::move(m), batch, may_inline, origin);
+                else if constexpr (std::is_same_v<T, jsonrpc::notification>)
+                    on_notification(std::move(m));
+                else if constexpr (std::is_same_v<T, jsonrpc::response>)
+                    on_response(m.id, std::move(m.result), std::nullopt);
+                else
+                    on_error_response(std::move(m));
             },
             std::move(*c.msg));
     }
 
-    void on_request(jsonrpc::request&& req, const std::shared_ptr<batch_collector>& batch, bool may_inline = false) {
+    void on_request(jsonrpc::request&& req, const std::shared_ptr<batch_collector>& batch, bool may_inline,
+                    const std::shared_ptr<const message_origin>& origin) {
         std::shared_ptr<const request_filter> f;
         std::shared_ptr<const request_handler> handler;
         {
@@ -231,7 +257,7 @@ struct session::impl {
         if (!handler && req.method == "ping") { // answered here, never queued behind handlers
             std::string out;
             jsonrpc::serialize_result(out, req.id, json::object());
-            reply(batch, std::move(out));
+            reply(batch, std::move(out), &req.id);
             return;
         }
         if (!handler) {
@@ -248,7 +274,8 @@ struct session::impl {
                                                                 std::to_string(opts.max_in_flight_requests) +
                                                                 "); retry later");
             else if (!in_flight.emplace(req.id, source).second)
-                refused.emplace(error_code::invalid_request, "Invalid Request: id " + jsonrpc::id_to_string(req.id) +
+                refused.emplace(error_code::invalid_request, "Invalid Request: id " +
+                                                                 jsonrpc::id_to_string(req.id) +
                                                                  " is already used by a request in progress");
         }
         if (refused) {
@@ -277,43 +304,62 @@ struct session::impl {
             auto* outer = t_inline_slot;
             t_inline_slot = &slot;
             watchdog.begin(slot);
-            run_handler(std::move(s), std::move(req), batch, *handler, source);
+            run_handler(std::move(s), std::move(req), batch, *handler, source, origin);
             watchdog.end(slot);
             t_inline_slot = outer;
             return;
         }
         exec->post([this, s = std::move(s), req = std::move(req), batch, handler = std::move(handler),
-                    source = std::move(source)]() mutable {
-            run_handler(std::move(s), std::move(req), batch, *handler, source);
+                    source = std::move(source), origin]() mutable {
+            run_handler(std::move(s), std::move(req), batch, *handler, source, origin);
         });
     }
 
-    void run_handler(std::shared_ptr<session> s, jsonrpc::request&& req, const std::shared_ptr<batch_collector>& batch,
-                     const request_handler& handler, cancellation_source& source) {
-        json::object params = req.params.is_object() ? std::move(req.params.get_object()) : json::object();
-        std::string out;
-        {
-            request_context ctx(s, req.id, std::move(req.method), std::move(params), source.token());
-            try {
-                json::value result = handler(ctx);
-                jsonrpc::serialize_result(out, req.id, result);
-            } catch (const mcp::error& e) {
-                jsonrpc::serialize_error(out, req.id, e);
-            } catch (const std::exception& e) {
-                log_internal("handler for " + std::string(ctx.method()) + " threw: " + e.what());
-                jsonrpc::serialize_error(out, req.id, mcp::error(error_code::internal_error, "Internal error"));
-            } catch (...) {
-                jsonrpc::serialize_error(out, req.id, mcp::error(error_code::internal_error, "Internal error"));
-            }
-        }
+    // Ends an incoming request: forgets it and sends its reply (unless it was cancelled).
+    void finish_request(const request_id& id, const std::shared_ptr<batch_collector>& batch,
+                        const cancellation_source& source, std::string out) {
         {
             std::lock_guard lock(in_mu);
-            in_flight.erase(req.id);
+            in_flight.erase(id);
         }
         // A cancelled request gets no response (the requester has stopped waiting) unless it is
         // part of a batch, whose array must stay complete.
         if (source.is_cancelled() && !batch) return;
-        reply(batch, std::move(out));
+        reply(batch, std::move(out), &id);
+    }
+
+    void run_handler(std::shared_ptr<session> s, jsonrpc::request&& req,
+                     const std::shared_ptr<batch_collector>& batch, const request_handler& handler,
+                     cancellation_source& source, const std::shared_ptr<const message_origin>& origin) {
+        json::object params = req.params.is_object() ? std::move(req.params.get_object()) : json::object();
+        std::string out;
+        {
+            request_context ctx(s, req.id, std::move(req.method), std::move(params), source.token(), origin);
+            std::weak_ptr<session> weak = s;
+            ctx.set_deferred_finisher(
+                [weak, id = req.id, batch, source](std::string message, const mcp::error*) {
+                    if (auto live = weak.lock())
+                        live->impl_->finish_request(id, batch, source, std::move(message));
+                });
+            try {
+                json::value result = handler(ctx);
+                if (ctx.deferred()) return; // answered later through the deferred_reply
+                jsonrpc::serialize_result(out, req.id, result);
+            } catch (const mcp::error& e) {
+                if (ctx.deferred()) return; // the deferred reply answers (or its destructor does)
+                jsonrpc::serialize_error(out, req.id, e);
+            } catch (const std::exception& e) {
+                log_internal("handler for " + std::string(ctx.method()) + " threw: " + e.what());
+                if (ctx.deferred()) return;
+                jsonrpc::serialize_error(out, req.id,
+                                         mcp::error(error_code::internal_error, "Internal error"));
+            } catch (...) {
+                if (ctx.deferred()) return;
+                jsonrpc::serialize_error(out, req.id,
+                                         mcp::error(error_code::internal_error, "Internal error"));
+            }
+        }
+        finish_request(req.id, batch, source, std::move(out));
     }
 
     void log_internal(const std::string& what) {
@@ -356,8 +402,10 @@ struct session::impl {
         const auto* id_v = params.if_contains("requestId");
         if (!id_v) return;
         std::optional<request_id> id;
-        if (id_v->is_string()) id = request_id(std::string(id_v->get_string()));
-        else if (auto i = find_int(params, "requestId")) id = request_id(*i);
+        if (id_v->is_string())
+            id = request_id(std::string(id_v->get_string()));
+        else if (auto i = find_int(params, "requestId"))
+            id = request_id(*i);
         if (!id) return;
         std::string reason(find_string(params, "reason").value_or(""));
         cancellation_source source;
@@ -407,13 +455,16 @@ struct session::impl {
         if (p.timer) detail::timer_service::instance().cancel(p.timer);
         p.cancel.remove_callback(p.cancel_registration);
         response_outcome o;
-        if (err) o.error = std::move(err);
-        else o.result = std::move(result);
+        if (err)
+            o.error = std::move(err);
+        else
+            o.result = std::move(result);
         if (p.on_progress) {
             // Progress callbacks run on the notification queue; the outcome follows them there,
             // so every update is delivered before the caller sees the result.
             auto s = self.lock();
-            notifications.post([s, done = std::move(p.done), o = std::move(o)]() mutable { done(std::move(o)); });
+            notifications.post(
+                [s, done = std::move(p.done), o = std::move(o)]() mutable { done(std::move(o)); });
             return;
         }
         p.done(std::move(o));
@@ -429,7 +480,8 @@ struct session::impl {
 
     // ---------------------------------------------------------------- outgoing requests
     // (defined in session_outgoing.cpp)
-    void start_request(std::string method, json::value params, request_options options, std::function<void(response_outcome)> done);
+    void start_request(std::string method, json::value params, request_options options,
+                       std::function<void(response_outcome)> done);
     void arm_timer(std::int64_t id, clock_type::time_point when);
     void on_timer(std::int64_t id);
     void abandon(std::int64_t id, int code, std::string reason);

@@ -4,7 +4,8 @@
 
 namespace mcp {
 
-void session::impl::start_request(std::string method, json::value params, request_options options, std::function<void(response_outcome)> done) {
+void session::impl::start_request(std::string method, json::value params, request_options options,
+                                  std::function<void(response_outcome)> done) {
     if (closed.load(std::memory_order_acquire)) {
         done({nullptr, mcp::error(error_code::connection_closed, "Connection closed")});
         return;
@@ -34,7 +35,8 @@ void session::impl::start_request(std::string method, json::value params, reques
         std::weak_ptr<session> weak = self;
         const auto registration = options.cancel.on_cancel([weak, id](const std::string& reason) {
             if (auto s = weak.lock())
-                s->impl_->abandon(id, error_code::request_cancelled, reason.empty() ? "Request cancelled" : reason);
+                s->impl_->abandon(id, error_code::request_cancelled,
+                                  reason.empty() ? "Request cancelled" : reason);
         });
         std::unique_lock lock(out_mu);
         if (auto it = pending.find(id); it != pending.end()) {
@@ -47,9 +49,13 @@ void session::impl::start_request(std::string method, json::value params, reques
     }
     std::string out;
     jsonrpc::serialize_request(out, request_id(id), method, params);
-    send_raw(std::move(out));
+    if (options.related_request)
+        send_raw(std::move(out), route::related, &*options.related_request);
+    else
+        send_raw(std::move(out));
     // A close that raced with the insertion above must still fail the request.
-    if (closed.load(std::memory_order_acquire)) abandon(id, error_code::connection_closed, "Connection closed");
+    if (closed.load(std::memory_order_acquire))
+        abandon(id, error_code::connection_closed, "Connection closed");
 }
 
 void session::impl::arm_timer(std::int64_t id, clock_type::time_point when) {
@@ -59,8 +65,10 @@ void session::impl::arm_timer(std::int64_t id, clock_type::time_point when) {
     });
     std::lock_guard lock(out_mu);
     auto it = pending.find(id);
-    if (it != pending.end()) it->second.timer = t;
-    else detail::timer_service::instance().cancel(t);
+    if (it != pending.end())
+        it->second.timer = t;
+    else
+        detail::timer_service::instance().cancel(t);
 }
 
 void session::impl::on_timer(std::int64_t id) {

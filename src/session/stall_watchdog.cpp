@@ -9,7 +9,8 @@
 namespace mcp::detail {
 
 std::int64_t monotonic_ns() noexcept {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 
@@ -28,14 +29,17 @@ struct stall_watchdog::impl {
                 // begin() stores the activity time before it looks at `sleeping`: re-checking the
                 // time after setting the flag means no start of a handler goes unseen.
                 sleeping.store(true);
-                cv.wait(lock, [&] { return !sleeping.load() || monotonic_ns() - last_activity_ns.load() <= 1'000'000'000; });
+                cv.wait(lock, [&] {
+                    return !sleeping.load() || monotonic_ns() - last_activity_ns.load() <= 1'000'000'000;
+                });
                 sleeping.store(false);
                 continue;
             }
             std::vector<std::shared_ptr<stall_slot>> stalled;
             for (auto& s : slots) {
                 const auto started = s->started_ns.load(std::memory_order_acquire);
-                if (started && now - started > s->threshold_ns.load() && !s->handed_off.load()) stalled.push_back(s);
+                if (started && now - started > s->threshold_ns.load() && !s->handed_off.load())
+                    stalled.push_back(s);
             }
             lock.unlock();
             for (auto& s : stalled) s->trigger();

@@ -21,10 +21,10 @@ namespace mcp::detail {
 struct stall_slot {
     std::atomic<std::int64_t> started_ns{0}; ///< 0: no inline handler running
     std::atomic<std::int64_t> threshold_ns{5'000'000};
-    std::atomic<bool> handed_off{false};     ///< reading was handed off for the current handler
+    std::atomic<bool> handed_off{false}; ///< reading was handed off for the current handler
     std::mutex mu;
-    std::function<void()> hand_off;          ///< asks the current transport to read elsewhere (under mu)
-    std::weak_ptr<void> owner;               ///< whose hand_off is installed (under mu)
+    std::function<void()> hand_off; ///< asks the current transport to read elsewhere (under mu)
+    std::weak_ptr<void> owner;      ///< whose hand_off is installed (under mu)
 
     /// Hand reading off now (once per handler); safe from any thread.
     void trigger() {

@@ -28,7 +28,7 @@ struct thread_pool::impl : std::enable_shared_from_this<impl> {
     std::size_t threads = 0;
     std::size_t idle = 0;
     bool stopping = false;
-    bool monitor_sleeping = false; // the monitor waits untimed; post() must wake it
+    bool monitor_sleeping = false;     // the monitor waits untimed; post() must wake it
     std::vector<std::thread> joinable; // every thread ever started that has not been joined
     std::thread monitor;
 
@@ -113,8 +113,10 @@ thread_pool::~thread_pool() {
         threads.swap(impl_->joinable);
     }
     for (auto& t : threads) {
-        if (t.get_id() == std::this_thread::get_id()) t.detach();
-        else t.join();
+        if (t.get_id() == std::this_thread::get_id())
+            t.detach();
+        else
+            t.join();
     }
 }
 

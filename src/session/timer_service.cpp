@@ -12,8 +12,8 @@ struct timer_service::impl {
     std::mutex mu;
     std::condition_variable cv;
     std::multimap<clock::time_point, timer_id> by_deadline;
-    std::unordered_map<timer_id, std::pair<std::multimap<clock::time_point, timer_id>::iterator,
-                                           std::function<void()>>>
+    std::unordered_map<timer_id,
+                       std::pair<std::multimap<clock::time_point, timer_id>::iterator, std::function<void()>>>
         timers;
     timer_id next = 1;
 

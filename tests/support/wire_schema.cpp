@@ -7,7 +7,8 @@
 namespace mcp::test {
 
 wire_schema::wire_schema(revision r) : rev_(r) {
-    const std::string path = std::string(MCPXX_SHARED_DIR) + "/spec/" + std::string(to_string(r)) + "/schema.json";
+    const std::string path =
+        std::string(MCPXX_SHARED_DIR) + "/spec/" + std::string(to_string(r)) + "/schema.json";
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot open " + path);
     std::stringstream ss;
@@ -44,7 +45,10 @@ const schema::validator& wire_schema::validator_for(const std::string& definitio
     auto it = cache_.find(definition);
     if (it == cache_.end()) {
         schema::compile_options o;
-        it = cache_.emplace(definition, schema::validator::compile_ref(doc_, "/" + defs_key_ + "/" + definition, o)).first;
+        it = cache_
+                 .emplace(definition,
+                          schema::validator::compile_ref(doc_, "/" + defs_key_ + "/" + definition, o))
+                 .first;
     }
     return it->second;
 }
@@ -53,12 +57,13 @@ std::vector<std::string> wire_schema::run(const std::string& definition, const j
                                           const char* what) const {
     std::vector<std::string> out;
     for (const auto& e : validator_for(definition).validate(instance))
-        out.push_back(std::string(what) + " vs " + definition + ": at '" + e.instance_location + "' " + e.keyword +
-                      ": " + e.message);
+        out.push_back(std::string(what) + " vs " + definition + ": at '" + e.instance_location + "' " +
+                      e.keyword + ": " + e.message);
     return out;
 }
 
-std::vector<std::string> wire_schema::check(const json::value& message, std::optional<std::string> request_method) const {
+std::vector<std::string> wire_schema::check(const json::value& message,
+                                            std::optional<std::string> request_method) const {
     std::vector<std::string> out;
     auto add = [&](std::vector<std::string> v) { out.insert(out.end(), v.begin(), v.end()); };
     if (message.is_array()) { // a batch reply (2025-03-26)
@@ -71,7 +76,8 @@ std::vector<std::string> wire_schema::check(const json::value& message, std::opt
         // schemas cannot express that (id must be a string or integer) and 2025-11-25 leaves
         // it out instead. The rest of the message must still conform: check it with a
         // placeholder id.
-        if (rev_ >= revision::v2025_11_25) out.push_back("id: null is not allowed from 2025-11-25 on (leave id out)");
+        if (rev_ >= revision::v2025_11_25)
+            out.push_back("id: null is not allowed from 2025-11-25 on (leave id out)");
         auto copy = *o;
         copy["id"] = 0;
         add(run("JSONRPCMessage", copy, "message (id null replaced)"));
@@ -81,10 +87,19 @@ std::vector<std::string> wire_schema::check(const json::value& message, std::opt
     if (!o) return out;
     if (auto method = find_string(*o, "method")) {
         auto def = definition_of_method(*method);
-        if (def.empty()) out.push_back("method '" + std::string(*method) + "' is not defined by " + std::string(to_string(rev_)));
-        else add(run(def, message, "message"));
+        if (def.empty())
+            out.push_back("method '" + std::string(*method) + "' is not defined by " +
+                          std::string(to_string(rev_)));
+        else
+            add(run(def, message, "message"));
     } else if (const auto* result = o->if_contains("result"); result && request_method) {
-        add(run(result_definition_of(*request_method), *result, "result"));
+        // 2026-07-28: a tools/call, prompts/get or resources/read may be answered with an
+        // InputRequiredResult (MRTR) instead of its own result type.
+        const auto* rt = result->is_object() ? result->as_object().if_contains("resultType") : nullptr;
+        if (rt && *rt == "input_required")
+            add(run("InputRequiredResult", *result, "result"));
+        else
+            add(run(result_definition_of(*request_method), *result, "result"));
     }
     return out;
 }
@@ -116,6 +131,7 @@ void wire_recorder::record(int from, std::string_view text) {
             }
         }
     }
+    if (checked_side_ && *checked_side_ != from) return;
     auto found = schema_.check(v, answered);
     std::lock_guard lock(mu_);
     for (auto& p : found) problems_.push_back(std::string(text.substr(0, 300)) + "\n  " + p);

@@ -22,7 +22,8 @@ public:
 
     /// Problems found in `message` (empty when it conforms). `request_method` is the method of
     /// the request a response answers (nullopt when unknown: then only the envelope is checked).
-    std::vector<std::string> check(const json::value& message, std::optional<std::string> request_method) const;
+    std::vector<std::string> check(const json::value& message,
+                                   std::optional<std::string> request_method) const;
 
     /// The definition name for a method ("tools/call" -> "CallToolRequest"); empty if none.
     std::string definition_of_method(std::string_view method) const;
@@ -32,7 +33,8 @@ public:
 
 private:
     const schema::validator& validator_for(const std::string& definition) const;
-    std::vector<std::string> run(const std::string& definition, const json::value& instance, const char* what) const;
+    std::vector<std::string> run(const std::string& definition, const json::value& instance,
+                                 const char* what) const;
 
     revision rev_;
     json::value doc_;
@@ -49,6 +51,9 @@ public:
     explicit wire_recorder(revision r) : schema_(r) {}
     /// Feed one message sent by side `from` (0 or 1).
     void record(int from, std::string_view text);
+    /// Check only what side `side` sends (the other side's messages still pair responses with
+    /// requests): for tests that send malformed messages on purpose.
+    void check_only(int side) { checked_side_ = side; }
     /// Every problem found so far, each prefixed with the offending message.
     std::vector<std::string> problems() const;
     std::size_t messages() const;
@@ -62,6 +67,7 @@ private:
     std::vector<std::string> problems_;
     std::vector<std::string> methods_;
     std::size_t count_ = 0;
+    std::optional<int> checked_side_;
 };
 
 } // namespace mcp::test

@@ -1,24 +1,41 @@
 // mcp/server/context.hpp - what every server-side handler (tool, resource reader, prompt,
-// completion) is given: the caller, cancellation, progress, logging, and the requests a server
-// may send back to the client (sampling, elicitation, roots).
+// completion) is given: the caller, cancellation, progress, logging, and input from the client
+// (sampling, elicitation, roots).
+//
+// One API for both protocol eras. Asking the client for input is a server->client request in the
+// initialize era (2024-11-05 .. 2025-11-25) and a multi-round-trip request (MRTR) in the
+// stateless era (2026-07-28): there the handler is run again when the client retries with the
+// answers. The author writes the same code for both:
+//
+//     auto answers = ctx.ask({{"user_name", mcp::form_elicitation("Your name?", schema)},
+//                             {"greeting", sampling_request}});
+//
+// returns when every answer is in. In the stateless era, an ask() whose answers the client has
+// not sent yet ends the handler (by throwing mcp::input_required, which the server turns into an
+// InputRequiredResult) and the handler runs again from the start on the retry, where the same
+// ask() returns the answers. So in a handler that asks for input, work done before the ask runs
+// once per round: keep it free of side effects that must not repeat (or carry what you need in
+// the request state, see set_request_state), and ask with the same keys each round.
 #pragma once
 
 #include <mcp/protocol/types.hpp>
 #include <mcp/schema/from_type.hpp>
 #include <mcp/session/session.hpp>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace mcp {
 
 class server_session;
 
-/// Thrown by context::sample / elicit / roots when the request to the client cannot be made or
-/// fails. It is not an mcp::error on purpose: escaping a tool, it becomes a tool result with
-/// isError: true (the model can act on it) rather than a protocol error of the tools/call.
+/// Thrown by context::sample / elicit / roots / ask when the request to the client cannot be
+/// made or fails (initialize era). It is not an mcp::error on purpose: escaping a tool, it becomes
+/// a tool result with isError: true (the model can act on it) rather than a protocol error.
 class client_request_failed : public std::runtime_error {
 public:
     explicit client_request_failed(const mcp::error& cause)
@@ -30,25 +47,66 @@ private:
 };
 
 /// The answer to a typed elicitation: the user's action and, when accepted, the form as a T.
-template <class T>
-struct elicitation {
+template <class T> struct elicitation {
     elicit_action action = elicit_action::cancel;
     std::optional<T> content; ///< set exactly when action is accept
     bool accepted() const noexcept { return action == elicit_action::accept; }
 };
 
+/// roots/list has no parameters.
+struct roots_request {
+    bool operator==(const roots_request&) const = default;
+};
+/// Input a handler needs from the client, and the client's answer to it (same alternative order).
+using input_request = std::variant<elicit_request, create_message_request, roots_request>;
+using input_response = std::variant<elicit_result, create_message_result, list_roots_result>;
+using input_requests = std::map<std::string, input_request>;
+using input_responses = std::map<std::string, input_response>;
+/// The JSON-RPC method of a request for input ("elicitation/create", ...).
+std::string_view method_of(const input_request& r) noexcept;
+
+/// Thrown by context::ask in the stateless era while the client has not answered `requests`.
+/// Deliberately not a std::exception: a handler's `catch (const std::exception&)` must not
+/// swallow it (a `catch (...)` must rethrow it). The server answers with InputRequiredResult.
+struct input_required {
+    input_requests requests;
+};
+
+/// Who sent the request being handled.
+struct caller_info {
+    revision protocol_version = latest_initialize_revision;
+    implementation client;            ///< clientInfo (may be empty in the stateless era)
+    client_capabilities capabilities; ///< as parsed
+    json::object capabilities_json;   ///< as sent
+    bool stateless = false;           ///< a request of the 2026-07-28 era
+};
+
+namespace detail {
+struct call_state; // the server's per-request state behind a context (src/server)
+}
+
 class context {
 public:
-    context(request_context& rpc, std::shared_ptr<server_session> peer) : rpc_(rpc), peer_(std::move(peer)) {}
+    /// Built by the server for each request it serves.
+    context(request_context& rpc, detail::call_state& state) : rpc_(rpc), state_(state) {}
 
     // --- the caller ---
-    revision protocol_version() const;
-    const implementation& client_info() const;
-    const client_capabilities& client_caps() const;
+    const caller_info& caller() const noexcept;
+    revision protocol_version() const noexcept { return caller().protocol_version; }
+    const implementation& client_info() const noexcept { return caller().client; }
+    const client_capabilities& client_caps() const noexcept { return caller().capabilities; }
+    /// True for a request of the stateless era (2026-07-28): no session, input through MRTR.
+    bool stateless() const noexcept { return caller().stateless; }
     const request_context& rpc() const noexcept { return rpc_; }
     /// params._meta of the request, or null.
     const json::object* meta() const noexcept { return rpc_.meta(); }
-    server_session& session() const noexcept { return *peer_; }
+    /// HTTP headers, address and authenticated principal of the request, when it came over HTTP.
+    const message_origin* origin() const noexcept { return rpc_.origin(); }
+    /// The authenticated principal ("" when none): who handle stores and request states are bound to.
+    const std::string& principal() const noexcept;
+    /// Whether the request came on a session (initialize era); session() throws otherwise.
+    bool has_session() const noexcept;
+    server_session& session() const;
 
     // --- cancellation and progress ---
     bool cancelled() const noexcept { return rpc_.cancelled(); }
@@ -59,23 +117,38 @@ public:
         rpc_.report_progress(progress, total, std::move(message));
     }
 
-    // --- logging to the client (notifications/message, filtered by the client's level) ---
+    // --- logging to the client (notifications/message, filtered by the client's level; in the
+    //     stateless era only when the request set _meta logLevel, and on the request's stream) ---
     void log(logging_level level, json::value data, std::optional<std::string> logger = std::nullopt) const;
 
-    // --- requests to the client; they throw mcp::error when the client lacks the capability ---
+    // --- input from the client ---
+    /// Ask the client for every input in `requests` and return the answers by key (see the top of
+    /// this file for how it works in each era). Keys are yours; keep them stable across rounds.
+    /// Throws: client_request_failed (initialize era: no capability, refused, timeout);
+    /// mcp::error -32021 with data.requiredCapabilities (stateless era, capability not declared)
+    /// or -32602 (stateless era, an answer of the wrong shape); input_required (stateless era,
+    /// answers still missing: let it propagate).
+    input_responses ask(const input_requests& requests,
+                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
+
+    /// One input at a time. The key defaults to "elicitation", "sampling" or "roots", numbered
+    /// from the second use on within one run of the handler ("sampling-2").
     create_message_result sample(const create_message_request& request,
-                                 std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
+                                 std::optional<std::chrono::milliseconds> timeout = std::nullopt,
+                                 std::optional<std::string> key = std::nullopt) const;
     elicit_result elicit(const elicit_request& request,
-                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
+                         std::optional<std::chrono::milliseconds> timeout = std::nullopt,
+                         std::optional<std::string> key = std::nullopt) const;
     /// Form-mode elicitation: a message and a flat object schema.
     elicit_result elicit(std::string message, json::object requested_schema) const;
-    std::vector<root> roots() const;
+    std::vector<root> roots(std::optional<std::string> key = std::nullopt) const;
 
     /// Typed form-mode elicitation: the requestedSchema is built from T (once per type; T must
     /// be flat: booleans, numbers, strings, enums), the answer is validated against it and
     /// converted to a T. An answer that does not fit throws client_request_failed.
     template <schema::elicitable T>
-    elicitation<T> elicit(std::string message, std::optional<std::chrono::milliseconds> timeout = std::nullopt) const {
+    elicitation<T> elicit(std::string message,
+                          std::optional<std::chrono::milliseconds> timeout = std::nullopt) const {
         elicit_request request;
         request.message = std::move(message);
         request.requested_schema = schema::elicitation_schema_of<T>();
@@ -90,15 +163,22 @@ public:
         try {
             out.content = type_codec<T>::from_value(content);
         } catch (const conversion_error& e) {
-            throw client_request_failed(
-                error(error_code::invalid_params, std::string("The elicitation answer does not fit: ") + e.what()));
+            throw client_request_failed(error(
+                error_code::invalid_params, std::string("The elicitation answer does not fit: ") + e.what()));
         }
         return out;
     }
 
+    /// Application state carried from one round of a multi-round request to the next (inside the
+    /// integrity-protected requestState in the stateless era; kept in memory otherwise). Null on
+    /// the first round.
+    const json::value& request_state() const noexcept;
+    /// Set what request_state() returns in the next round (call it before an ask()).
+    void set_request_state(json::value state) const;
+
 private:
     request_context& rpc_;
-    std::shared_ptr<server_session> peer_;
+    detail::call_state& state_;
 };
 
 using tool_context = context;

@@ -95,8 +95,7 @@ private:
 
 } // namespace detail
 
-template <class T>
-class handle_store {
+template <class T> class handle_store {
     static_assert(std::is_copy_constructible_v<T>, "handle_store<T>::get returns copies of T");
 
 public:
@@ -128,7 +127,9 @@ public:
     }
 
     /// Forget `handle` (e.g. after checkout). False if it was unknown, expired or foreign.
-    bool erase(std::string_view handle, std::string_view principal = {}) { return table_.erase(handle, principal); }
+    bool erase(std::string_view handle, std::string_view principal = {}) {
+        return table_.erase(handle, principal);
+    }
 
     /// Live handles (expired ones may be counted until the next sweep).
     std::size_t size() const { return table_.size(); }

@@ -7,8 +7,14 @@
 //   });
 //   mcp::serve_stdio(s);
 //
-// Registries may change at any time; connected peers get list_changed notifications. A server
-// answers every method correctly with nothing registered (empty lists, proper errors).
+// Registries may change at any time; connected peers get list_changed notifications (and, in the
+// stateless era, open subscriptions/listen streams do). A server answers every method correctly
+// with nothing registered (empty lists, proper errors).
+//
+// Both protocol eras are served by the same object: a peer that sends initialize gets a session
+// of the initialize era (2024-11-05 .. 2025-11-25); a request carrying
+// _meta["io.modelcontextprotocol/protocolVersion"] is served statelessly (2026-07-28), on a
+// session (stdio) or without one (handle_request, which the Streamable HTTP transport uses).
 #pragma once
 
 #include <mcp/protocol/types.hpp>
@@ -18,6 +24,7 @@
 #include <mcp/session/session.hpp>
 #include <mcp/transport/transport.hpp>
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -32,18 +39,18 @@ namespace mcp {
 // other exception in a tool becomes a result with isError: true and the exception's message.
 /// Reads one resource (or one URI of a template, with its variables).
 using resource_reader = std::function<read_resource_result(const std::string& uri, context& ctx)>;
-using template_reader =
-    std::function<read_resource_result(const std::string& uri, const std::map<std::string, std::string>& variables,
-                                       context& ctx)>;
+using template_reader = std::function<read_resource_result(
+    const std::string& uri, const std::map<std::string, std::string>& variables, context& ctx)>;
 
 struct server_options {
     implementation info{"mcpxx-server", "0.1.0"};
     std::optional<std::string> instructions;
     /// Items per page of tools/list, resources/list, resources/templates/list, prompts/list.
     std::size_t page_size = 100;
-    /// Revisions offered, newest preferred. A client asking for another gets the newest of these.
-    std::vector<revision> revisions{revision::v2025_11_25, revision::v2025_06_18, revision::v2025_03_26,
-                                    revision::v2024_11_05};
+    /// Revisions offered, newest preferred. An initialize asking for another gets the newest
+    /// initialize-era one of these; a stateless request for one not listed gets -32022.
+    std::vector<revision> revisions{revision::v2026_07_28, revision::v2025_11_25, revision::v2025_06_18,
+                                    revision::v2025_03_26, revision::v2024_11_05};
     /// Capabilities are declared from what is registered when a peer initializes; set these to
     /// declare a feature before anything is registered (for registries filled later).
     bool always_declare_tools = false;
@@ -55,6 +62,25 @@ struct server_options {
     bool validate_tool_arguments = true;
     /// Experimental capabilities to declare, verbatim.
     json::object experimental;
+    /// Extensions to declare (2026-07-28 `capabilities.extensions`: id -> settings), verbatim.
+    json::object extensions;
+    /// Caching hints of the stateless era (ttlMs / cacheScope) for tools/list, prompts/list,
+    /// resources/list, resources/templates/list and server/discover; resources/read uses
+    /// `read_cache` unless the reader's result sets its own. ttl 0 = revalidate every time.
+    struct cache_hint {
+        std::int64_t ttl_ms = 0;
+        std::string scope = "public"; ///< "public" or "private"
+    };
+    cache_hint list_cache{0, "public"};
+    cache_hint read_cache{0, "private"};
+    /// Key of the HMAC-SHA256 that protects MRTR requestState. Empty: 32 random bytes chosen at
+    /// construction, so states do not survive a restart and replicas behind a load balancer need
+    /// a shared key here.
+    std::string request_state_secret;
+    /// How long an issued requestState stays valid.
+    std::chrono::seconds request_state_ttl{900};
+    /// Rounds of one multi-round request at most (a client answering forever is cut off).
+    int max_input_rounds = 32;
     /// Options of each peer's JSON-RPC session.
     session_options session;
 };
@@ -75,18 +101,17 @@ public:
     /// Register a typed tool: inputSchema from the argument type, outputSchema and
     /// structuredContent from a described return type (see mcp/server/typed.hpp). The schemas in
     /// `definition` are replaced by those of the types.
-    template <detail::typed_tool_handler F>
-    void add_tool(tool definition, F handler) {
+    template <detail::typed_tool_handler F> void add_tool(tool definition, F handler) {
         using args = detail::arguments_of<F>;
         auto raw = detail::typed_tool(definition, std::move(handler));
         std::shared_ptr<const schema::validator> validator;
         if constexpr (described_struct<args>)
-            validator = std::make_shared<const schema::validator>(schema::validator_of<args>()); // compiled once per type
+            validator = std::make_shared<const schema::validator>(
+                schema::validator_of<args>()); // compiled once per type
         register_tool(std::move(definition), std::move(raw), std::move(validator));
     }
     /// Shorthand for a tool with a name and a description (raw or typed handler).
-    template <class F>
-    void add_tool(std::string name, std::string description, F handler) {
+    template <class F> void add_tool(std::string name, std::string description, F handler) {
         tool definition;
         definition.name = std::move(name);
         definition.description = std::move(description);
@@ -127,6 +152,22 @@ public:
     // --- serving ---
     /// Start serving one peer over `transport`; returns at once.
     std::shared_ptr<server_session> connect(transport_ptr transport);
+    /// Serve one request without a session and return at once; its notifications and response
+    /// go to `stream` (from a handler thread). Without `initialize_era` it is a request of the
+    /// stateless era: its _meta is checked (-32602 when missing, -32022 for an unsupported
+    /// version), removed methods get -32601, input comes through MRTR. With `initialize_era`
+    /// it is served as that revision with no session behind it (a stateless HTTP server for
+    /// clients of the initialize era): initialize is answered, nothing is remembered, and input
+    /// from the client is not available. Cancelling `cancel` cancels the request.
+    void handle_request(jsonrpc::request request, std::shared_ptr<request_stream> stream,
+                        cancellation_token cancel = {},
+                        std::shared_ptr<const message_origin> origin = nullptr,
+                        std::optional<revision> initialize_era = std::nullopt);
+    /// End every subscriptions/listen stream gracefully (each gets its result) and close every
+    /// session. The server stays usable (registries, new connections).
+    void shutdown();
+    /// Open subscriptions/listen streams.
+    std::size_t listeners() const;
     /// Serve one peer and block until it disconnects.
     void serve(transport_ptr transport);
     /// Peers currently connected.
@@ -138,7 +179,8 @@ public:
 
 private:
     /// add_tool with the arguments validator already compiled (null: compile inputSchema).
-    void register_tool(tool definition, tool_handler handler, std::shared_ptr<const schema::validator> arguments);
+    void register_tool(tool definition, tool_handler handler,
+                       std::shared_ptr<const schema::validator> arguments);
     std::shared_ptr<impl> impl_;
 };
 

@@ -34,6 +34,10 @@ public:
 
     // --- notifications ---
     void log(logging_level level, json::value data, std::optional<std::string> logger = std::nullopt);
+    /// The params of a notifications/message for this peer, or nullopt when its level (or the
+    /// declared capabilities) filter the message out.
+    std::optional<json::object> log_params(logging_level level, json::value data,
+                                           std::optional<std::string> logger = std::nullopt) const;
     bool subscribed(const std::string& uri) const;
     void close() { rpc_->close(); }
 

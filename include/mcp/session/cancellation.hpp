@@ -10,7 +10,9 @@
 
 namespace mcp {
 
-namespace detail { struct cancellation_state; }
+namespace detail {
+struct cancellation_state;
+}
 
 class cancellation_token {
 public:

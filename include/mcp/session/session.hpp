@@ -17,11 +17,13 @@
 #include <mcp/protocol/revision.hpp>
 #include <mcp/session/cancellation.hpp>
 #include <mcp/session/executor.hpp>
+#include <mcp/session/request_stream.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,6 +51,9 @@ struct request_options {
     std::function<void(const progress_update&)> on_progress;
     /// Cancelling this token cancels the request (notifications/cancelled is sent).
     cancellation_token cancel;
+    /// The incoming request on whose behalf this one is sent (a sampling request made by a tool
+    /// handler, say): multi-channel transports send it on that request's stream.
+    std::optional<jsonrpc::request_id> related_request;
 };
 
 /// The outcome of an outgoing request: a result, or an error (from the peer, a timeout,
@@ -57,6 +62,30 @@ struct response_outcome {
     json::value result;
     std::optional<mcp::error> error;
     bool ok() const noexcept { return !error.has_value(); }
+};
+
+/// The answer to a request whose handler returned without answering (request_context::defer):
+/// resolve or reject it later, from any thread. The first call wins; if the object is destroyed
+/// unanswered, the requester gets -32603 "the request was dropped". A request cancelled in the
+/// meantime gets no response (the requester stopped waiting), as for any cancelled request.
+class deferred_reply {
+public:
+    using finisher = std::function<void(std::string message, const mcp::error* error)>;
+    deferred_reply(jsonrpc::request_id id, finisher finish)
+        : id_(std::move(id)), finish_(std::move(finish)) {}
+    ~deferred_reply();
+    deferred_reply(const deferred_reply&) = delete;
+    deferred_reply& operator=(const deferred_reply&) = delete;
+
+    void resolve(const json::value& result);
+    void reject(const mcp::error& e);
+    bool done() const noexcept;
+
+private:
+    void finish(std::string message, const mcp::error* error);
+    jsonrpc::request_id id_;
+    mutable std::mutex mu_;
+    finisher finish_; // empty once finished
 };
 
 /// What a request handler is given.
@@ -76,20 +105,56 @@ public:
     /// `progress` must increase from one call to the next.
     void report_progress(double progress, std::optional<double> total = std::nullopt,
                          std::optional<std::string> message = std::nullopt) const;
-    /// The session the request came from, to send requests or notifications back.
-    session& peer() const noexcept { return *session_; }
+    /// Send a notification that belongs to this request (on its stream, for transports that
+    /// have several).
+    void notify(std::string method, json::value params = nullptr) const;
+    /// The same, as a function that stays usable after the handler returned (for a deferred
+    /// request), from any thread; it holds the session or stream weakly.
+    std::function<void(std::string method, json::value params)> notifier() const;
+    /// Where the request came from (HTTP headers, principal), when the transport said; or null.
+    const message_origin* origin() const noexcept { return origin_.get(); }
+    const std::shared_ptr<const message_origin>& origin_ptr() const noexcept { return origin_; }
+    /// The revision whose rules apply to this request's messages, when known.
+    std::optional<revision> protocol_revision() const noexcept;
+
+    /// Whether the request came on a session (see peer()). A request served without one (a
+    /// stateless HTTP request of the 2026-07-28 era) has only its own stream.
+    bool has_peer() const noexcept { return session_ != nullptr; }
+    /// The session the request came from, to send requests or notifications back. Throws
+    /// std::logic_error when there is none (has_peer() is false).
+    session& peer() const;
     std::shared_ptr<session> peer_ptr() const noexcept { return session_; }
 
+    /// Answer later: the handler returns (its return value is ignored) and the request stays in
+    /// progress until the returned object is resolved, rejected or destroyed. For long-lived
+    /// requests such as subscriptions/listen. Calling it again returns the same object.
+    std::shared_ptr<deferred_reply> defer();
+    bool deferred() const noexcept { return deferred_ != nullptr; }
+
+    /// A request that arrived on session `s`.
     request_context(std::shared_ptr<session> s, jsonrpc::request_id id, std::string method,
-                    json::object params, cancellation_token cancel);
+                    json::object params, cancellation_token cancel,
+                    std::shared_ptr<const message_origin> origin = nullptr);
+    /// A request served without a session: its notifications and its response go to `stream`.
+    request_context(std::shared_ptr<request_stream> stream, revision r, jsonrpc::request_id id,
+                    std::string method, json::object params, cancellation_token cancel,
+                    std::shared_ptr<const message_origin> origin = nullptr);
+
+    /// Set by the engine before the handler runs: how a deferred reply is delivered.
+    void set_deferred_finisher(deferred_reply::finisher f) { finisher_ = std::move(f); }
 
 private:
     std::shared_ptr<session> session_;
+    std::shared_ptr<request_stream> stream_;
+    std::optional<revision> stream_revision_;
     jsonrpc::request_id id_;
     std::string method_;
     json::object params_;
     cancellation_token cancel_;
     json::value progress_token_;
+    std::shared_ptr<const message_origin> origin_;
+    deferred_reply::finisher finisher_;
+    std::shared_ptr<deferred_reply> deferred_;
 };
 
 /// Returns the result (an object; null means {}), or throws mcp::error for a JSON-RPC error.
@@ -163,6 +228,8 @@ public:
     /// Send a request and wait for the result; throws mcp::error.
     json::value call(std::string method, json::value params = nullptr, request_options options = {});
     void notify(std::string method, json::value params = nullptr);
+    /// A notification that belongs to incoming request `related` (see transport::send_related).
+    void notify_related(const jsonrpc::request_id& related, std::string method, json::value params = nullptr);
 
     // --- protocol state set by the layer above after negotiation ---
     /// Record the negotiated revision. Also sets batch acceptance and the unknown-id error style

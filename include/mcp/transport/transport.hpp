@@ -14,14 +14,36 @@
 //                   transports return from close() only after on_close has run, unless close()
 //                   is called from inside one of their callbacks.
 // See examples/unix_socket_transport.hpp for a complete one in under 100 lines.
+//
+// Transports with several channels per peer (Streamable HTTP: one stream per POST plus a
+// standalone GET stream) also want to know which incoming request an outgoing message belongs
+// to. The engine tells them through send_reply() (the response to a request) and send_related()
+// (a notification or request sent while handling it); both default to send(), so a one-channel
+// transport ignores them. Likewise a transport that knows where a message came from (HTTP
+// headers, the authenticated principal) hands that over with on_message_from.
 #pragma once
+
+#include <mcp/jsonrpc/message.hpp>
 
 #include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace mcp {
+
+/// Where one incoming message came from, when the transport knows more than "the peer": for
+/// HTTP the request's headers and address, and the principal an authentication layer accepted.
+/// Handlers see it through request_context::origin() (and mcp::context on the server).
+struct message_origin {
+    std::vector<std::pair<std::string, std::string>> headers; ///< as received; names keep their case
+    std::string remote_address;                               ///< e.g. "127.0.0.1"
+    std::string principal; ///< authenticated user or client ("" when there is no authentication)
+    /// Value of the first header named `name` (ASCII case-insensitive), or nullptr.
+    const std::string* header(std::string_view name) const noexcept;
+};
 
 /// Callbacks a transport delivers to its user (normally an mcp::session).
 struct transport_handler {
@@ -37,6 +59,10 @@ struct transport_handler {
     std::function<void(std::string_view what)> on_error;
     /// The stream has ended. Called exactly once, after the last on_message.
     std::function<void()> on_close;
+    /// Optional. A transport that knows the origin of a message (see message_origin) calls this
+    /// instead of on_message when it is set.
+    std::function<void(std::string_view message, std::shared_ptr<const message_origin> origin)>
+        on_message_from;
 };
 
 class transport {
@@ -44,6 +70,18 @@ public:
     virtual ~transport() = default;
     virtual void start(transport_handler handler) = 0;
     virtual void send(std::string message) = 0;
+    /// Send the response to incoming request `id` (for a batch: the reply array, with the id of
+    /// the batch's first request). Default: send().
+    virtual void send_reply(std::string message, const jsonrpc::request_id& id) {
+        (void)id;
+        send(std::move(message));
+    }
+    /// Send a notification or request that belongs to incoming request `related` (progress,
+    /// a log message, sampling asked by its handler). Default: send().
+    virtual void send_related(std::string message, const jsonrpc::request_id& related) {
+        (void)related;
+        send(std::move(message));
+    }
     virtual void close() = 0;
     /// Largest incoming message accepted; larger ones are reported to on_error and skipped.
     virtual void set_max_message_size(std::size_t bytes) { (void)bytes; }

@@ -1,0 +1,224 @@
+// mcp::context: the caller, logging, and input from the client in both eras (see context.hpp).
+#include "server/server_state.hpp"
+
+namespace mcp {
+
+std::string_view method_of(const input_request& r) noexcept {
+    switch (r.index()) {
+    case 0:
+        return "elicitation/create";
+    case 1:
+        return "sampling/createMessage";
+    default:
+        return "roots/list";
+    }
+}
+
+const caller_info& context::caller() const noexcept {
+    return *state_.caller;
+}
+
+const std::string& context::principal() const noexcept {
+    if (const auto* o = rpc_.origin()) return o->principal;
+    return state_.no_principal;
+}
+
+bool context::has_session() const noexcept {
+    return state_.peer != nullptr;
+}
+
+server_session& context::session() const {
+    if (!state_.peer)
+        throw std::logic_error("mcp::context::session: this request was served without a session (" +
+                               std::string(stateless() ? "protocol revision 2026-07-28 is stateless"
+                                                       : "a sessionless HTTP server") +
+                               "); use the context's own functions instead");
+    return *state_.peer;
+}
+
+void context::log(logging_level level, json::value data, std::optional<std::string> logger) const {
+    json::object params;
+    if (state_.peer) {
+        auto p = state_.peer->log_params(level, std::move(data), std::move(logger));
+        if (!p) return;
+        params = std::move(*p);
+    } else {
+        // Stateless era: only when the request asked for a level, and only on its own stream.
+        // Without a session in the initialize era there is no level to filter with.
+        if (stateless() && (!state_.level || !admits(*state_.level, level))) return;
+        logging_message_notification n;
+        n.level = level;
+        n.logger = std::move(logger);
+        n.data = std::move(data);
+        params = to_json(n, protocol_version());
+    }
+    rpc_.notify("notifications/message", std::move(params));
+}
+
+namespace {
+
+request_options client_request_options(std::optional<std::chrono::milliseconds> timeout,
+                                       const request_context& rpc) {
+    request_options o;
+    o.timeout = timeout;
+    o.cancel = rpc.cancellation(); // when the call is cancelled, so is what it asked of the client
+    o.related_request = rpc.id();  // on the call's own stream (Streamable HTTP)
+    return o;
+}
+
+// Runs a request to the client on behalf of a handler, reporting failure as client_request_failed.
+template <class F> auto to_client(std::string_view what, F&& f) -> decltype(f()) {
+    try {
+        return f();
+    } catch (const error& e) {
+        throw client_request_failed(error(e.code(), std::string(what) + " failed: " + e.what(), e.data()));
+    }
+}
+
+// The capabilities a stateless client must have declared for `r`, added to `missing` (as a
+// ClientCapabilities object, which is what -32021's data.requiredCapabilities is).
+void require_capability(const input_request& r, const client_capabilities& caps, json::object& missing) {
+    if (const auto* e = std::get_if<elicit_request>(&r)) {
+        const bool url = e->mode == elicitation_mode::url;
+        if (!caps.elicitation ||
+            (url ? !caps.elicitation->supports_url() : !caps.elicitation->supports_form()))
+            missing["elicitation"] = json::object{{url ? "url" : "form", json::object()}};
+    } else if (const auto* s = std::get_if<create_message_request>(&r)) {
+        if (!caps.sampling)
+            missing["sampling"] = json::object();
+        else if ((!s->tools.empty() || s->tool_choice) && !caps.sampling->tools)
+            missing["sampling"] = json::object{{"tools", json::object()}};
+    } else if (!caps.roots) {
+        missing["roots"] = json::object();
+    }
+}
+
+const char* result_type_name(const input_request& r) {
+    switch (r.index()) {
+    case 0:
+        return "ElicitResult";
+    case 1:
+        return "CreateMessageResult";
+    default:
+        return "ListRootsResult";
+    }
+}
+
+input_response parse_answer(const input_request& r, const json::value& v) {
+    switch (r.index()) {
+    case 0:
+        return from_json<elicit_result>(v);
+    case 1:
+        return from_json<create_message_result>(v);
+    default:
+        return from_json<list_roots_result>(v);
+    }
+}
+
+} // namespace
+
+input_responses context::ask(const input_requests& requests,
+                             std::optional<std::chrono::milliseconds> timeout) const {
+    input_responses answers;
+    if (!stateless()) {
+        if (!state_.peer)
+            throw client_request_failed(
+                error(error_code::invalid_request,
+                      "this server keeps no session, so it cannot ask the client for input"));
+        auto& peer = *state_.peer;
+        // One after another: the initialize era has no batch of server->client requests, and a
+        // user answering an elicitation is the slow part anyway.
+        for (const auto& [key, request] : requests) {
+            const auto opts = client_request_options(timeout, rpc_);
+            if (const auto* e = std::get_if<elicit_request>(&request))
+                answers.emplace(key, to_client("elicitation", [&] { return peer.elicit(*e, opts); }));
+            else if (const auto* s = std::get_if<create_message_request>(&request))
+                answers.emplace(key, to_client("sampling", [&] { return peer.create_message(*s, opts); }));
+            else
+                answers.emplace(key, to_client("roots/list", [&] { return peer.list_roots(opts); }));
+        }
+        return answers;
+    }
+
+    // Stateless era: multi-round-trip requests.
+    if (!state_.round)
+        throw error(error_code::internal_error,
+                    "Internal error: " + std::string(rpc_.method()) +
+                        " asked the client for input, which protocol revision 2026-07-28 allows only in "
+                        "tools/call, prompts/get and resources/read");
+    json::object missing_caps;
+    for (const auto& [key, request] : requests) require_capability(request, client_caps(), missing_caps);
+    if (!missing_caps.empty()) {
+        std::string names;
+        for (const auto& kv : missing_caps) names += (names.empty() ? "" : ", ") + std::string(kv.key());
+        throw error(error_code::missing_required_client_capability,
+                    "Missing required client capability: " + names +
+                        " (declare it in _meta[\"io.modelcontextprotocol/"
+                        "clientCapabilities\"])",
+                    json::object{{"requiredCapabilities", missing_caps}});
+    }
+    input_requests still_needed;
+    for (const auto& [key, request] : requests) {
+        const auto* offered = state_.round->offered.if_contains(key);
+        if (!offered) {
+            still_needed.emplace(key, request);
+            continue;
+        }
+        try {
+            answers.emplace(key, parse_answer(request, *offered));
+        } catch (const error& e) {
+            throw error(error_code::invalid_params, "Invalid params: inputResponses[\"" + key +
+                                                        "\"] is not a valid " + result_type_name(request) +
+                                                        " for " + std::string(method_of(request)) + ": " +
+                                                        e.what());
+        }
+        state_.round->used[key] = *offered;
+    }
+    if (!still_needed.empty()) throw input_required{std::move(still_needed)};
+    return answers;
+}
+
+namespace {
+std::string next_key(std::map<std::string, int>& uses, const char* base) {
+    const int n = ++uses[base];
+    return n == 1 ? std::string(base) : std::string(base) + "-" + std::to_string(n);
+}
+} // namespace
+
+create_message_result context::sample(const create_message_request& request,
+                                      std::optional<std::chrono::milliseconds> timeout,
+                                      std::optional<std::string> key) const {
+    auto k = key ? std::move(*key) : next_key(state_.key_uses, "sampling");
+    auto answers = ask({{k, request}}, timeout);
+    return std::get<create_message_result>(answers.at(k));
+}
+
+elicit_result context::elicit(const elicit_request& request, std::optional<std::chrono::milliseconds> timeout,
+                              std::optional<std::string> key) const {
+    auto k = key ? std::move(*key) : next_key(state_.key_uses, "elicitation");
+    auto answers = ask({{k, request}}, timeout);
+    return std::get<elicit_result>(answers.at(k));
+}
+
+elicit_result context::elicit(std::string message, json::object requested_schema) const {
+    return elicit(form_elicitation(std::move(message), std::move(requested_schema)));
+}
+
+std::vector<root> context::roots(std::optional<std::string> key) const {
+    auto k = key ? std::move(*key) : next_key(state_.key_uses, "roots");
+    auto answers = ask({{k, roots_request{}}});
+    return std::get<list_roots_result>(answers.at(k)).roots;
+}
+
+const json::value& context::request_state() const noexcept {
+    return state_.round ? state_.round->app_state : state_.local_state;
+}
+
+void context::set_request_state(json::value state) const {
+    if (state_.round)
+        state_.round->next_app_state = std::move(state);
+    else
+        state_.local_state = std::move(state);
+}
+
+} // namespace mcp
