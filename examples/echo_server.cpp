@@ -1,15 +1,57 @@
 // echo_server: one tool, `echo`, that returns its `text` argument as one text block.
-// Speaks MCP over stdio (the benchmark target of bench/stdio_throughput).
+// The benchmark target of bench/stdio_throughput (stdio) and bench/http_throughput (HTTP).
+//
+//   echo_server [--stdio]                               MCP over stdin/stdout (the default)
+//   echo_server --http 127.0.0.1:8080 [--stateless]     Streamable HTTP at http://127.0.0.1:8080/mcp
+//              [--stateful] [--threads N]               (sessions for initialize-era clients unless
+//                                                        --stateless; 2026-07-28 is always stateless)
+#include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
+#include <charconv>
 #include <cstring>
 #include <iostream>
+#include <string>
+
+namespace {
+
+int usage() {
+    std::cerr << "usage: echo_server [--stdio] | --http HOST:PORT [--stateless | --stateful] [--threads N]\n";
+    return 2;
+}
+
+bool parse_port(std::string_view v, unsigned short& port) {
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), port);
+    return ec == std::errc() && end == v.data() + v.size();
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
+    std::optional<mcp::http::server_options> http;
+    bool stateless = false;
+    std::size_t threads = 1;
     for (int i = 1; i < argc; ++i) {
-        if (std::strcmp(argv[i], "--stdio") == 0) continue; // the default; accepted for symmetry
-        std::cerr << "usage: echo_server [--stdio]\n";
-        return 2;
+        const std::string_view arg = argv[i];
+        if (arg == "--stdio") continue; // the default; accepted for symmetry
+        if (arg == "--http" && i + 1 < argc) {
+            const std::string_view where = argv[++i];
+            const auto colon = where.rfind(':');
+            http.emplace();
+            if (colon == std::string_view::npos || !parse_port(where.substr(colon + 1), http->port))
+                return usage();
+            http->address = std::string(where.substr(0, colon));
+        } else if (arg == "--stateless") {
+            stateless = true;
+        } else if (arg == "--stateful") {
+            stateless = false;
+        } else if (arg == "--threads" && i + 1 < argc) {
+            const std::string_view v = argv[++i];
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), threads);
+            if (ec != std::errc() || end != v.data() + v.size() || threads == 0) return usage();
+        } else {
+            return usage();
+        }
     }
     mcp::server server({.info = {.name = "echo", .version = "1.0.0"}});
 
@@ -24,5 +66,8 @@ int main(int argc, char** argv) {
         if (!text || !text->is_string()) return mcp::error_result("`text` must be a string");
         return mcp::call_tool_result{.content = {mcp::text(std::string(text->get_string()))}};
     });
-    return mcp::serve_stdio(server);
+    if (!http) return mcp::serve_stdio(server);
+    http->stateful = !stateless;
+    http->threads = threads;
+    return mcp::http::serve(server, std::move(*http));
 }

@@ -184,15 +184,18 @@ void add_notification_tools(mcp::server& server) {
             return std::string("Sent notifications/resources/updated for test://watched-resource");
         });
 
-    // server-sse-polling (SEP-1699) closes the POST's SSE stream while this runs and expects the
-    // result after the client reconnects with Last-Event-ID. Closing the stream is the HTTP
-    // transport's part; the tool only has to take long enough for that to happen.
-    server.add_tool(
-        "test_reconnection", "Answers after 100 ms (the SSE stream may be closed meanwhile: SEP-1699)", [] {
-            std::this_thread::sleep_for(100ms);
-            return std::string("Reconnection test completed successfully. If you received this, the "
-                               "client properly reconnected after stream closure.");
-        });
+    // server-sse-polling (SEP-1699): the tool closes its POST's SSE stream (after the priming
+    // event, which carries `retry`), works a little, and answers; the client gets the result
+    // after reconnecting with GET and Last-Event-ID, replayed from the event store.
+    server.add_tool("test_reconnection",
+                    "Closes its SSE stream, then answers after 100 ms (the client resumes: SEP-1699)",
+                    [](mcp::context& ctx) {
+                        ctx.close_sse_stream();
+                        std::this_thread::sleep_for(100ms);
+                        return std::string(
+                            "Reconnection test completed successfully. If you received this, the "
+                            "client properly reconnected after stream closure.");
+                    });
 }
 
 void add_client_request_tools(mcp::server& server) {

@@ -11,6 +11,7 @@ void add_conformance_features(mcp::server& server) {
     add_conformance_tools(server);
     add_conformance_resources(server);
     add_conformance_prompts(server);
+    add_stateless_features(server);
 }
 
 } // namespace conformance

@@ -52,5 +52,10 @@ void add_conformance_tools(mcp::server& server);
 void add_conformance_resources(mcp::server& server);
 /// The prompts and the completion of test_prompt_with_arguments.arg1 (prompts-*, completion-complete).
 void add_conformance_prompts(mcp::server& server);
+/// What the 2026-07-28 scenarios add (scenario_stateless.cpp): the MRTR tools and prompt
+/// (input-required-result-*), the diagnostic tools of server-stateless (test_missing_capability,
+/// test_streaming_elicitation, test_logging_tool, test_trigger_tool_change,
+/// test_trigger_prompt_change) and a tool with an x-mcp-header parameter (http-*-header-*).
+void add_stateless_features(mcp::server& server);
 
 } // namespace conformance

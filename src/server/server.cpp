@@ -30,6 +30,10 @@ void server::shutdown() {
     for (auto& s : impl_->live_sessions()) s->close();
 }
 
+void server::end_subscriptions() {
+    impl_->end_listeners();
+}
+
 std::size_t server::listeners() const {
     std::lock_guard lock(impl_->listeners_mu);
     return impl_->listeners.size();
@@ -62,10 +66,16 @@ void server::register_tool(tool definition, tool_handler handler,
     {
         std::unique_lock lock(impl_->mu);
         auto name = definition.name;
-        impl_->tools[name] = {std::move(definition), std::make_shared<const tool_handler>(std::move(handler)),
-                              std::move(arguments)};
+        impl_->tools[name] = {std::make_shared<const tool>(std::move(definition)),
+                              std::make_shared<const tool_handler>(std::move(handler)), std::move(arguments)};
     }
     impl_->broadcast_list_changed(impl::feature::tools);
+}
+
+std::shared_ptr<const tool> server::find_tool(const std::string& name) const {
+    std::shared_lock lock(impl_->mu);
+    auto it = impl_->tools.find(name);
+    return it == impl_->tools.end() ? nullptr : it->second.definition;
 }
 
 bool server::remove_tool(const std::string& name) {

@@ -59,7 +59,7 @@ template <class F> auto guarded(std::string_view what, F&& f) -> decltype(f()) {
 json::value tools_list(impl& srv, request_context& rpc, detail::call_state& call) {
     const auto r = version_of(call);
     return page_of(srv.tools, srv.mu, rpc.params(), srv.opts.page_size, "tools",
-                   [r](const impl::tool_entry& e) { return json::value(to_json(e.definition, r)); });
+                   [r](const impl::tool_entry& e) { return json::value(to_json(*e.definition, r)); });
 }
 
 json::value tools_call(impl& srv, request_context& rpc, detail::call_state& call) {

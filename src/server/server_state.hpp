@@ -85,7 +85,7 @@ struct listener {
 
 struct server::impl : std::enable_shared_from_this<server::impl> {
     struct tool_entry {
-        tool definition;
+        std::shared_ptr<const tool> definition; ///< shared with find_tool() callers
         std::shared_ptr<const tool_handler> handler;
         /// inputSchema compiled at registration; null when argument validation is off.
         std::shared_ptr<const schema::validator> arguments;

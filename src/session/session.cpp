@@ -27,8 +27,9 @@ request_context::request_context(std::shared_ptr<request_stream> stream, revisio
                       std::move(cancel), std::move(origin)) {
     stream_ = std::move(stream);
     stream_revision_ = r;
-    finisher_ = [weak = std::weak_ptr<request_stream>(stream_)](std::string message, const mcp::error* e) {
-        if (auto st = weak.lock()) st->respond(std::move(message), e);
+    // Strong: a deferred request (subscriptions/listen) is what keeps its stream alive.
+    finisher_ = [st = stream_](std::string message, const mcp::error* e) {
+        st->respond(std::move(message), e);
     };
 }
 
@@ -83,6 +84,10 @@ void request_context::report_progress(double progress, std::optional<double> tot
     const auto rev = protocol_revision();
     if (message && (!rev || *rev >= revision::v2025_03_26)) p["message"] = *message;
     notify("notifications/progress", std::move(p));
+}
+
+bool request_context::close_stream() const {
+    return session_ && session_->close_request_stream(id_);
 }
 
 std::shared_ptr<deferred_reply> request_context::defer() {
@@ -265,6 +270,10 @@ void session::notify_related(const jsonrpc::request_id& related, std::string met
     std::string out;
     jsonrpc::serialize_notification(out, method, params);
     impl_->send_raw(std::move(out), impl::route::related, &related);
+}
+
+bool session::close_request_stream(const jsonrpc::request_id& id) {
+    return !impl_->closed.load(std::memory_order_acquire) && impl_->transport->close_request_stream(id);
 }
 
 void session::set_protocol_revision(revision r) noexcept {

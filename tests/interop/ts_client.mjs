@@ -39,6 +39,8 @@
 //   --deadline MS           whole-run watchdog (default 120000)
 //   --verbose               print server info and listings to stderr
 //   --cwd DIR, --env K=V    working directory / extra environment for the server process
+//   --url URL               talk to an already running server over Streamable HTTP instead of
+//                           starting one over stdio (no server command then)
 //
 // Exit codes: 0 all ok, 1 some check failed, 2 usage error.
 // Example (against the npm peer; its echo takes "message"):
@@ -51,6 +53,7 @@ import { pathToFileURL } from "node:url";
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
     CreateMessageRequestSchema,
     ElicitRequestSchema,
@@ -134,6 +137,7 @@ function parseArgs(argv) {
             case "--deadline": o.deadline = Number(next(a)); break;
             case "--verbose": o.verbose = true; break;
             case "--cwd": o.cwd = next(a); break;
+            case "--url": o.url = next(a); break;
             case "--env": {
                 const kv = next(a);
                 const eq = kv.indexOf("=");
@@ -148,7 +152,7 @@ function parseArgs(argv) {
                 usage(`unknown option ${a}`);
         }
     }
-    if (o.command.length === 0) usage("missing server command");
+    if (o.command.length === 0 && !o.url) usage("missing server command (or --url)");
     if (!(o.timeout > 0) || !(o.deadline > 0)) usage("--timeout/--deadline must be positive");
     return o;
 }
@@ -343,13 +347,15 @@ async function run(o) {
     const reqOpts = { timeout: o.timeout };
     const client = makeClient();
     const [command, ...args] = o.command;
-    const transport = new StdioClientTransport({
-        command,
-        args,
-        cwd: o.cwd,
-        env: { ...getDefaultEnvironment(), ...process.env, ...o.env },
-        stderr: "inherit",
-    });
+    const transport = o.url
+        ? new StreamableHTTPClientTransport(new URL(o.url))
+        : new StdioClientTransport({
+              command,
+              args,
+              cwd: o.cwd,
+              env: { ...getDefaultEnvironment(), ...process.env, ...o.env },
+              stderr: "inherit",
+          });
     let closed = false;
     transport.onclose = () => {
         closed = true;

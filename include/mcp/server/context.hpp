@@ -117,6 +117,12 @@ public:
         rpc_.report_progress(progress, total, std::move(message));
     }
 
+    /// Close the connection that carries this request's SSE stream without ending the request:
+    /// the client reconnects (GET with Last-Event-ID, after the server's `retry`) and receives
+    /// the rest, including the result. For long-running tools over Streamable HTTP (2025-11-25
+    /// polling) so that no connection is held. False when the transport cannot do it.
+    bool close_sse_stream() const { return rpc_.close_stream(); }
+
     // --- logging to the client (notifications/message, filtered by the client's level; in the
     //     stateless era only when the request set _meta logLevel, and on the request's stream) ---
     void log(logging_level level, json::value data, std::optional<std::string> logger = std::nullopt) const;

@@ -118,6 +118,9 @@ public:
         add_tool(std::move(definition), std::move(handler));
     }
     bool remove_tool(const std::string& name);
+    /// The definition of tool `name` as registered (schemas included), or null. The object stays
+    /// valid while held, even if the tool is replaced or removed meanwhile.
+    std::shared_ptr<const tool> find_tool(const std::string& name) const;
     // --- resources ---
     void add_resource(resource definition, resource_reader reader);
     bool remove_resource(const std::string& uri);
@@ -166,6 +169,9 @@ public:
     /// End every subscriptions/listen stream gracefully (each gets its result) and close every
     /// session. The server stays usable (registries, new connections).
     void shutdown();
+    /// End every subscriptions/listen stream gracefully, leaving sessions alone (what an HTTP
+    /// server does when it stops).
+    void end_subscriptions();
     /// Open subscriptions/listen streams.
     std::size_t listeners() const;
     /// Serve one peer and block until it disconnects.

@@ -114,6 +114,9 @@ public:
     /// Where the request came from (HTTP headers, principal), when the transport said; or null.
     const message_origin* origin() const noexcept { return origin_.get(); }
     const std::shared_ptr<const message_origin>& origin_ptr() const noexcept { return origin_; }
+    /// Close the connection carrying this request's response stream; the client resumes it later
+    /// (see transport::close_request_stream). False when the transport cannot.
+    bool close_stream() const;
     /// The revision whose rules apply to this request's messages, when known.
     std::optional<revision> protocol_revision() const noexcept;
 
@@ -230,6 +233,8 @@ public:
     void notify(std::string method, json::value params = nullptr);
     /// A notification that belongs to incoming request `related` (see transport::send_related).
     void notify_related(const jsonrpc::request_id& related, std::string method, json::value params = nullptr);
+    /// See transport::close_request_stream.
+    bool close_request_stream(const jsonrpc::request_id& id);
 
     // --- protocol state set by the layer above after negotiation ---
     /// Record the negotiated revision. Also sets batch acceptance and the unknown-id error style

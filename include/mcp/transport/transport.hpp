@@ -83,6 +83,13 @@ public:
         send(std::move(message));
     }
     virtual void close() = 0;
+    /// Close the connection that carries the response stream of incoming request `id`, without
+    /// ending the request: the client reconnects and resumes the stream (Streamable HTTP polling,
+    /// 2025-11-25). Returns false when the transport cannot (the default).
+    virtual bool close_request_stream(const jsonrpc::request_id& id) {
+        (void)id;
+        return false;
+    }
     /// Largest incoming message accepted; larger ones are reported to on_error and skipped.
     virtual void set_max_message_size(std::size_t bytes) { (void)bytes; }
     /// Called from inside on_last_message (on the reading thread): continue reading on another

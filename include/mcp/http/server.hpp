@@ -1,0 +1,147 @@
+// mcp/http/server.hpp - an mcp::server over HTTP: the Streamable HTTP transport for every protocol
+// revision on one endpoint, and (opt-in) the legacy HTTP+SSE transport of 2024-11-05.
+//
+//   mcp::server s({.info = {"weather", "1.0"}});
+//   ...register tools...
+//   return mcp::http::serve(s, {.port = 8080});   // http://127.0.0.1:8080/mcp until SIGINT/SIGTERM
+//
+// One endpoint, both eras:
+//   * a POST whose request carries _meta["io.modelcontextprotocol/protocolVersion"] (or whose
+//     MCP-Protocol-Version header names a stateless revision) is a 2026-07-28 request: served
+//     with no session (mcp::server::handle_request); its headers are checked against its body
+//     (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*: 400 + -32020 on a mismatch);
+//     the response is JSON, or SSE when the request sends notifications first; closing the
+//     stream cancels the request; GET and DELETE are for the older era only;
+//   * otherwise it is the initialize era (2024-11-05 .. 2025-11-25): with sessions (default) an
+//     initialize creates a session whose id (128 bits from the OS CSPRNG) travels in
+//     Mcp-Session-Id; requests get JSON or an SSE stream carrying their notifications and the
+//     server's requests; GET opens the standalone stream; DELETE ends the session; streams are
+//     resumable with Last-Event-ID from the event store (priming event, `retry`); an unknown or
+//     ended session is 404. Without sessions (`stateful = false`) every request is served on
+//     its own, as the revision in MCP-Protocol-Version, and initialize returns no session id.
+//
+// Security defaults: bound to 127.0.0.1; Host must name a loopback host and Origin (when sent)
+// a loopback origin, else 403 (DNS rebinding); bodies over max_body_bytes get 413; a session cap
+// (503 beyond it) and an idle expiry. stop() finishes requests in progress for `grace`.
+//
+// Threads: `threads` I/O threads (no handler runs on them); handlers run on the mcp::server's
+// executor. Nothing of Boost.Beast or Asio appears in this header.
+#pragma once
+
+#include <mcp/http/event_store.hpp>
+#include <mcp/http/session_store.hpp>
+#include <mcp/server/server.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcp::http {
+
+/// One incoming HTTP request as an authentication hook sees it.
+struct request_info {
+    std::string method;
+    std::string target;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string remote_address;
+    const std::string* header(std::string_view name) const noexcept;
+};
+
+/// What an authentication hook decides: accept (with the principal the request acts for) or
+/// refuse with a status (401/403), extra headers (WWW-Authenticate) and a message.
+struct auth_decision {
+    bool accepted = true;
+    std::string principal;
+    int status = 401;
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::string message;
+};
+
+struct server_options {
+    std::string address = "127.0.0.1"; ///< an IP literal; loopback unless you mean it
+    unsigned short port = 0;           ///< 0 = ephemeral (see server::port())
+    std::string path = "/mcp";         ///< the MCP endpoint
+    std::size_t threads = 1;           ///< I/O threads
+
+    /// Initialize-era clients get sessions (Mcp-Session-Id). When false they are served
+    /// statelessly and no session id is minted. 2026-07-28 requests are always stateless.
+    bool stateful = true;
+    /// How a response is sent: automatic = JSON unless something (a notification, a server
+    /// request) belongs to the request before its response, then SSE; sse = always SSE (with a
+    /// priming event, so every response stream is resumable); json = JSON always (what belongs
+    /// to a request before its response then goes to the standalone GET stream).
+    enum class response_mode { automatic, sse, json } responses = response_mode::automatic;
+
+    /// Host header values accepted (host or host:port, compared case-insensitively). Empty: the
+    /// loopback names (localhost, 127.0.0.1, [::1], any port) when bound to loopback; when bound
+    /// elsewhere, empty means Host is not checked. "*" disables the check.
+    std::vector<std::string> allowed_hosts;
+    /// Origin header values accepted (scheme://host[:port]). Empty: loopback origins (http or
+    /// https, any port). A request without Origin (not a browser) is not affected. "*" disables.
+    std::vector<std::string> allowed_origins;
+
+    std::size_t max_body_bytes = std::size_t{4} << 20;
+    std::size_t max_sessions = 10000; ///< more initialize requests get 503
+    std::chrono::milliseconds session_idle_timeout{std::chrono::minutes(30)};
+    std::chrono::milliseconds keep_alive_interval{std::chrono::seconds(15)}; ///< SSE comment on idle streams
+    std::chrono::milliseconds sse_retry{1000};                               ///< `retry:` of priming events
+    /// SSE streams of the initialize era can be resumed: events are kept in `events` (a bounded
+    /// memory_event_store when null) and each stream opens with a priming event.
+    bool resumable = true;
+    std::shared_ptr<event_store> events;
+    std::shared_ptr<session_store> sessions; ///< a memory_session_store when null
+
+    /// Also serve the 2024-11-05 HTTP+SSE transport: GET `legacy_sse_path` opens a stream whose
+    /// first event (`endpoint`) names `legacy_messages_path?sessionId=...` for the POSTs.
+    bool legacy_sse = false;
+    std::string legacy_sse_path = "/sse";
+    std::string legacy_messages_path = "/messages";
+
+    /// Called for every request before anything else (after Host/Origin checks). Refusing
+    /// answers with the decision's status; the principal reaches handlers (context::principal).
+    std::function<auth_decision(const request_info&)> authenticate;
+    /// Extra routes (e.g. /healthz, /metrics): return true when handled, filling status,
+    /// headers and body. Checked before the MCP endpoint.
+    std::function<bool(const request_info&, int& status,
+                       std::vector<std::pair<std::string, std::string>>& headers, std::string& body)>
+        extra_routes;
+};
+
+class server {
+public:
+    /// Serve `mcp_server` (which must outlive this object).
+    server(mcp::server& mcp_server, server_options options = {});
+    ~server(); ///< stop(0)
+    server(const server&) = delete;
+    server& operator=(const server&) = delete;
+
+    /// Bind and listen. Throws std::system_error naming the address when it cannot.
+    void start();
+    unsigned short port() const;
+    /// The endpoint URL, e.g. "http://127.0.0.1:8080/mcp".
+    std::string url() const;
+    /// Stop accepting, end standalone and listen streams, let requests in progress finish for
+    /// up to `grace`, then close every connection and session. Idempotent.
+    void stop(std::chrono::milliseconds grace = std::chrono::seconds(5));
+
+    // --- observability (tests count these to show nothing leaks) ---
+    std::size_t sessions() const;     ///< live initialize-era sessions
+    std::size_t open_streams() const; ///< SSE responses being written
+    std::size_t open_connections() const;
+
+    struct impl;
+
+private:
+    std::shared_ptr<impl> impl_;
+};
+
+/// Start an HTTP server for `s`, print nothing, and block until SIGINT or SIGTERM; then stop
+/// gracefully. Returns a process exit code (0; 1 if it could not listen, with the reason on
+/// stderr).
+int serve(mcp::server& s, server_options options = {});
+
+} // namespace mcp::http

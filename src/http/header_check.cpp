@@ -1,0 +1,151 @@
+// Checks of the stateless era's mirrored headers (see header_check.hpp).
+#include "http/header_check.hpp"
+
+#include <mcp/json/base64.hpp>
+
+#include <charconv>
+#include <cmath>
+
+namespace mcp::http::detail {
+namespace {
+
+std::string_view trim_ows(std::string_view v) {
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
+    return v;
+}
+
+void collect(const json::object& schema, std::vector<std::string>& path, std::vector<header_param>& out) {
+    const auto* props = find_object(schema, "properties");
+    if (!props) return;
+    for (const auto& kv : *props) {
+        const auto* sub = kv.value().if_object();
+        if (!sub) continue;
+        path.emplace_back(kv.key());
+        if (auto h = find_string(*sub, "x-mcp-header")) {
+            auto type = find_string(*sub, "type").value_or("string");
+            out.push_back({std::string(*h), path, std::string(type)});
+        }
+        collect(*sub, path, out);
+        path.pop_back();
+    }
+}
+
+const json::value* at_path(const json::object& arguments, const std::vector<std::string>& path) {
+    const json::object* o = &arguments;
+    const json::value* v = nullptr;
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        v = o->if_contains(path[i]);
+        if (!v) return nullptr;
+        if (i + 1 < path.size()) {
+            o = v->if_object();
+            if (!o) return nullptr;
+        }
+    }
+    return v;
+}
+
+// Does the decoded header value say the same as the body value?
+bool same_value(const std::string& header, const json::value& body) {
+    if (body.is_string()) return header == body.get_string();
+    if (body.is_bool()) return header == (body.get_bool() ? "true" : "false");
+    if (body.is_int64() || body.is_uint64() || body.is_double()) {
+        // Compared numerically: "42.0" and 42 agree.
+        double h = 0;
+        const auto [end, ec] = std::from_chars(header.data(), header.data() + header.size(), h);
+        if (ec != std::errc() || end != header.data() + header.size()) return false;
+        const double b = body.is_int64()    ? static_cast<double>(body.get_int64())
+                         : body.is_uint64() ? static_cast<double>(body.get_uint64())
+                                            : body.get_double();
+        return h == b;
+    }
+    return false; // objects, arrays: never mirrored
+}
+
+std::string quoted(std::string_view s) {
+    std::string out = "'";
+    for (char c : s.substr(0, 80)) out.push_back(static_cast<unsigned char>(c) < 0x20 ? '?' : c);
+    if (s.size() > 80) out += "...";
+    return out + "'";
+}
+
+} // namespace
+
+std::vector<header_param> header_params_of(const json::object& input_schema) {
+    std::vector<header_param> out;
+    std::vector<std::string> path;
+    collect(input_schema, path, out);
+    return out;
+}
+
+std::optional<std::string> decode_header_value(std::string_view raw) {
+    const auto v = trim_ows(raw);
+    constexpr std::string_view prefix = "=?base64?", suffix = "?=";
+    if (v.size() >= prefix.size() + suffix.size() && v.substr(0, prefix.size()) == prefix &&
+        v.substr(v.size() - suffix.size()) == suffix) {
+        auto decoded = base64::decode(v.substr(prefix.size(), v.size() - prefix.size() - suffix.size()));
+        if (!decoded) return std::nullopt;
+        return decoded;
+    }
+    for (char c : v) {
+        const auto u = static_cast<unsigned char>(c);
+        if ((u < 0x20 && c != '\t') || u == 0x7f || u >= 0x80) return std::nullopt;
+    }
+    return std::string(v);
+}
+
+std::optional<std::string> check_mirrored_headers(const core::request& http, const json::object& message,
+                                                  std::string_view meta_version,
+                                                  const header_param_lookup& lookup) {
+    const auto version = http.header("MCP-Protocol-Version");
+    if (!version) return "Header mismatch: the MCP-Protocol-Version header is required";
+    if (trim_ows(*version) != meta_version)
+        return "Header mismatch: MCP-Protocol-Version header value " + quoted(*version) +
+               " does not match _meta protocolVersion " + quoted(meta_version);
+    const std::string_view method = message.at("method").get_string();
+    const auto mcp_method = http.header("Mcp-Method");
+    if (!mcp_method) return "Header mismatch: the Mcp-Method header is required";
+    if (trim_ows(*mcp_method) != method)
+        return "Header mismatch: Mcp-Method header value " + quoted(*mcp_method) +
+               " does not match body method " + quoted(method);
+
+    const json::object* params = find_object(message, "params");
+    const bool named = method == "tools/call" || method == "prompts/get" || method == "resources/read";
+    if (named && params) {
+        const char* key = method == "resources/read" ? "uri" : "name";
+        if (auto body_name = find_string(*params, key)) {
+            const auto header = http.header("Mcp-Name");
+            if (!header) return "Header mismatch: the Mcp-Name header is required for " + std::string(method);
+            auto decoded = decode_header_value(*header);
+            if (!decoded) return "Header mismatch: the Mcp-Name header value is malformed";
+            if (*decoded != *body_name)
+                return "Header mismatch: Mcp-Name header value " + quoted(*decoded) +
+                       " does not match body " + std::string(key) + " " + quoted(*body_name);
+        }
+    }
+    if (method != "tools/call" || !params || !lookup) return std::nullopt;
+    auto name = find_string(*params, "name");
+    if (!name) return std::nullopt;
+    auto annotated = lookup(std::string(*name));
+    if (!annotated || annotated->empty()) return std::nullopt;
+    static const json::object no_arguments;
+    const json::object* arguments = find_object(*params, "arguments");
+    if (!arguments) arguments = &no_arguments;
+    for (const auto& p : *annotated) {
+        const std::string header_name = "Mcp-Param-" + p.header;
+        const json::value* value = at_path(*arguments, p.path);
+        const auto header = http.header(header_name);
+        if (!value || value->is_null()) continue; // nothing to mirror: the header is not expected
+        if (!header)
+            return "Header mismatch: the " + header_name +
+                   " header is required (the argument is in the body)";
+        auto decoded = decode_header_value(*header);
+        if (!decoded) return "Header mismatch: the " + header_name + " header value is malformed";
+        if (!same_value(*decoded, *value))
+            return "Header mismatch: " + header_name + " header value " + quoted(*decoded) +
+                   " does not match the argument in the body";
+    }
+    return std::nullopt;
+}
+
+} // namespace mcp::http::detail

@@ -1,0 +1,348 @@
+// One Streamable HTTP session of the initialize era (see http_session.hpp).
+#include "http/http_session.hpp"
+
+#include "http/sse.hpp"
+
+#include <mcp/jsonrpc/message.hpp>
+
+namespace mcp::http::detail {
+
+namespace {
+using writer_ptr = std::shared_ptr<core::response_writer>;
+using graveyard_t = std::vector<writer_ptr>; // writers released after the lock (see the header)
+
+std::string error_body(int code, const std::string& message) {
+    std::string out;
+    jsonrpc::serialize_error(out, std::nullopt, mcp::error(code, message));
+    return out;
+}
+} // namespace
+
+http_session::http_session(std::string id, std::shared_ptr<host_state> host)
+    : id_(std::move(id)), host_(std::move(host)), last_used_(std::chrono::steady_clock::now()) {
+    standalone_ = std::make_shared<stream>();
+    standalone_->id = "0";
+    standalone_->standalone = true;
+}
+
+http_session::~http_session() {
+    close();
+}
+
+void http_session::start(transport_handler handler) {
+    handler_ = std::move(handler);
+}
+
+void http_session::touch() {
+    std::lock_guard lock(mu_);
+    last_used_ = std::chrono::steady_clock::now();
+}
+
+std::chrono::steady_clock::time_point http_session::last_used() const {
+    std::lock_guard lock(mu_);
+    return last_used_;
+}
+
+bool http_session::is_closed() const {
+    std::lock_guard lock(mu_);
+    return closed_;
+}
+
+std::size_t http_session::stream_count() const {
+    std::lock_guard lock(mu_);
+    return streams_.size();
+}
+
+core::header_list http_session::json_headers() const {
+    return {{"Content-Type", "application/json"}, {"Mcp-Session-Id", id_}};
+}
+
+core::header_list http_session::sse_headers() const {
+    return {{"Content-Type", "text/event-stream"},
+            {"Cache-Control", "no-cache"},
+            {"X-Accel-Buffering", "no"},
+            {"Mcp-Session-Id", id_}};
+}
+
+void http_session::deliver(std::string_view text, const std::shared_ptr<const message_origin>& origin) {
+    std::lock_guard lock(deliver_mu_);
+    if (handler_.on_message_from)
+        handler_.on_message_from(text, origin);
+    else if (handler_.on_message)
+        handler_.on_message(text);
+}
+
+void http_session::watch(const std::shared_ptr<stream>& s, const writer_ptr& w) {
+    std::weak_ptr<http_session> weak_self = shared_from_this();
+    std::weak_ptr<stream> weak_stream = s;
+    const core::response_writer* raw = w.get();
+    w->on_close([weak_self, weak_stream, raw] {
+        auto self = weak_self.lock();
+        auto st = weak_stream.lock();
+        if (!self || !st) return;
+        writer_ptr released;
+        std::lock_guard lock(self->mu_);
+        if (st->writer.get() != raw) return;
+        // The connection went away. The stream (and its request) go on: the client may resume.
+        released = std::move(st->writer);
+        st->sse = false;
+        // `released` is destroyed after the lock: declared before it.
+    });
+}
+
+std::shared_ptr<http_session::stream> http_session::stream_of_locked(const jsonrpc::request_id& id) {
+    auto it = by_request_.find(id);
+    return it == by_request_.end() ? nullptr : it->second;
+}
+
+bool http_session::ensure_sse_locked(stream& s) {
+    if (s.sse) return true;
+    if (!s.writer || !s.writer->start_stream(200, sse_headers())) return false;
+    s.sse = true;
+    s.ever_sse = true;
+    if (host_->events) {
+        // The priming event: an id to resume from before any message, and the delay to wait.
+        const std::string prime = s.id + "-" + std::to_string(s.seq);
+        host_->events->append(id_, s.id, stored_event{prime, {}});
+        s.writer->write(sse_priming(prime, host_->opts.sse_retry));
+    }
+    return true;
+}
+
+void http_session::write_event_locked(stream& s, std::string message, graveyard_t& graveyard) {
+    std::string event_id;
+    if (host_->events) {
+        event_id = s.id + "-" + std::to_string(++s.seq);
+        host_->events->append(id_, s.id, stored_event{event_id, message});
+    }
+    s.ever_sse = true;
+    if (!s.writer) return; // kept for a resuming client (when resumable)
+    if (!ensure_sse_locked(s) || !s.writer->write(sse_event(event_id, message))) {
+        graveyard.push_back(std::move(s.writer));
+        s.sse = false;
+    }
+}
+
+void http_session::finish_stream_locked(const std::shared_ptr<stream>& s, graveyard_t& graveyard) {
+    for (const auto& id : s->requests) {
+        auto it = by_request_.find(id);
+        if (it != by_request_.end() && it->second == s) by_request_.erase(it);
+    }
+    if (s->writer) graveyard.push_back(std::move(s->writer));
+    if (streams_.erase(s->id)) host_->live_streams.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void http_session::send(std::string message) {
+    graveyard_t graveyard;
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    write_event_locked(*standalone_, std::move(message), graveyard);
+}
+
+void http_session::send_related(std::string message, const jsonrpc::request_id& related) {
+    graveyard_t graveyard;
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    auto s =
+        host_->opts.responses == server_options::response_mode::json ? nullptr : stream_of_locked(related);
+    write_event_locked(s ? *s : *standalone_, std::move(message), graveyard);
+}
+
+void http_session::send_reply(std::string message, const jsonrpc::request_id& id) {
+    graveyard_t graveyard;
+    std::lock_guard lock(mu_);
+    last_used_ = std::chrono::steady_clock::now();
+    if (closed_) return;
+    auto s = stream_of_locked(id);
+    if (!s) { // not a request of a POST (should not happen): the standalone stream carries it
+        write_event_locked(*standalone_, std::move(message), graveyard);
+        return;
+    }
+    if (s->writer && !s->sse && !s->ever_sse && host_->opts.responses != server_options::response_mode::sse) {
+        s->writer->respond(200, json_headers(), std::move(message));
+    } else {
+        write_event_locked(*s, std::move(message), graveyard);
+        if (s->writer) s->writer->end();
+    }
+    finish_stream_locked(s, graveyard);
+}
+
+bool http_session::close_request_stream(const jsonrpc::request_id& id) {
+    graveyard_t graveyard;
+    std::lock_guard lock(mu_);
+    if (closed_ || !host_->events) return false; // without an event store nothing could be resumed
+    auto s = stream_of_locked(id);
+    if (!s || !s->writer) return false;
+    if (!ensure_sse_locked(*s)) return false; // the client must have an id to resume from
+    s->writer->end();
+    graveyard.push_back(std::move(s->writer));
+    s->sse = false;
+    return true;
+}
+
+void http_session::post(const std::string& text, const json::value& parsed,
+                        std::shared_ptr<const message_origin> origin, writer_ptr writer) {
+    std::vector<jsonrpc::request_id> ids;
+    auto collect = [&ids](const json::value& m) {
+        const auto* o = m.if_object();
+        if (!o || !o->contains("method")) return;
+        const auto* id = o->if_contains("id");
+        if (!id) return;
+        if (id->is_string())
+            ids.emplace_back(std::string(id->get_string()));
+        else if (id->is_int64())
+            ids.emplace_back(id->get_int64());
+        else if (id->is_uint64() && id->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
+            ids.emplace_back(static_cast<std::int64_t>(id->get_uint64()));
+    };
+    if (const auto* a = parsed.if_array())
+        for (const auto& m : *a) collect(m);
+    else
+        collect(parsed);
+
+    if (ids.empty()) {
+        // Notifications and responses: accepted, nothing to stream back.
+        touch();
+        deliver(text, origin);
+        writer->respond(202, {{"Mcp-Session-Id", id_}}, {});
+        return;
+    }
+    auto s = std::make_shared<stream>();
+    {
+        graveyard_t graveyard;
+        std::lock_guard lock(mu_);
+        last_used_ = std::chrono::steady_clock::now();
+        if (closed_) {
+            writer->respond(
+                404, {{"Content-Type", "application/json"}},
+                error_body(error_code::invalid_request, "Session not found: the session has ended"));
+            return;
+        }
+        for (const auto& id : ids)
+            if (by_request_.count(id)) {
+                // The engine would refuse it too, but its refusal would land on the other POST's stream.
+                std::string body;
+                jsonrpc::serialize_error(body, id,
+                                         mcp::error(error_code::invalid_request,
+                                                    "Invalid Request: id " + jsonrpc::id_to_string(id) +
+                                                        " is already used by a request in progress"));
+                writer->respond(200, json_headers(), std::move(body));
+                return;
+            }
+        s->id = std::to_string(next_stream_++);
+        s->requests = ids;
+        s->writer = writer;
+        streams_.emplace(s->id, s);
+        host_->live_streams.fetch_add(1, std::memory_order_relaxed);
+        for (const auto& id : ids) by_request_.emplace(id, s);
+        if (host_->opts.responses == server_options::response_mode::sse && !ensure_sse_locked(*s)) {
+            graveyard.push_back(std::move(s->writer));
+        }
+    }
+    watch(s, writer);
+    deliver(text, origin);
+}
+
+void http_session::get(const std::optional<std::string>& last_event_id, writer_ptr writer) {
+    graveyard_t graveyard;
+    std::unique_lock lock(mu_);
+    last_used_ = std::chrono::steady_clock::now();
+    if (closed_) {
+        writer->respond(404, {{"Content-Type", "application/json"}},
+                        error_body(error_code::invalid_request, "Session not found: the session has ended"));
+        return;
+    }
+    if (!last_event_id) {
+        if (standalone_->writer && !standalone_->writer->closed()) {
+            writer->respond(409, {{"Content-Type", "application/json"}},
+                            error_body(error_code::invalid_request,
+                                       "Conflict: this session already has a standalone SSE stream open"));
+            return;
+        }
+        if (standalone_->writer) graveyard.push_back(std::move(standalone_->writer));
+        standalone_->writer = writer;
+        standalone_->sse = false;
+        if (!ensure_sse_locked(*standalone_)) {
+            graveyard.push_back(std::move(standalone_->writer));
+            return;
+        }
+        lock.unlock();
+        watch(standalone_, writer);
+        return;
+    }
+    std::optional<event_store::replay> replay;
+    if (host_->events) replay = host_->events->replay_after(id_, *last_event_id);
+    if (!replay) {
+        writer->respond(400, {{"Content-Type", "application/json"}},
+                        error_body(error_code::invalid_request,
+                                   "Bad Request: Last-Event-ID '" + last_event_id->substr(0, 64) +
+                                       "' names no event this session can replay"));
+        return;
+    }
+    std::shared_ptr<stream> s;
+    if (replay->stream == standalone_->id)
+        s = standalone_;
+    else if (auto it = streams_.find(replay->stream); it != streams_.end())
+        s = it->second;
+    if (!writer->start_stream(200, sse_headers())) return;
+    for (const auto& e : replay->events) writer->write(sse_event(e.id, e.data));
+    if (!s) { // the stream has ended: what was replayed is all there is
+        writer->end();
+        return;
+    }
+    if (s->writer) {
+        if (s->sse) s->writer->end();
+        graveyard.push_back(std::move(s->writer));
+    }
+    s->writer = writer;
+    s->sse = true;
+    lock.unlock();
+    watch(s, writer);
+}
+
+void http_session::keep_alive() {
+    graveyard_t graveyard;
+    std::lock_guard lock(mu_);
+    if (closed_) return;
+    auto ping = [&](stream& s) {
+        if (s.writer && s.sse && !s.writer->write(sse_comment("keep-alive"))) {
+            graveyard.push_back(std::move(s.writer));
+            s.sse = false;
+        }
+    };
+    ping(*standalone_);
+    for (auto& [id, s] : streams_) ping(*s);
+}
+
+void http_session::close() {
+    std::function<void()> on_close;
+    {
+        graveyard_t graveyard;
+        std::lock_guard lock(mu_);
+        if (!closed_) {
+            closed_ = true;
+            auto end = [&](stream& s) {
+                if (!s.writer) return;
+                if (s.sse)
+                    s.writer->end();
+                else
+                    s.writer->respond(404, {{"Content-Type", "application/json"}},
+                                      error_body(error_code::invalid_request, "Session ended"));
+                graveyard.push_back(std::move(s.writer));
+            };
+            end(*standalone_);
+            for (auto& [id, s] : streams_) end(*s);
+            host_->live_streams.fetch_sub(streams_.size(), std::memory_order_relaxed);
+            streams_.clear();
+            by_request_.clear();
+            if (host_->events) host_->events->forget_session(id_);
+        }
+        if (!close_notified_) {
+            close_notified_ = true;
+            on_close = handler_.on_close;
+        }
+    }
+    if (on_close) on_close();
+}
+
+} // namespace mcp::http::detail

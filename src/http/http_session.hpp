@@ -1,0 +1,103 @@
+// One Streamable HTTP session of the initialize era (2025-03-26 .. 2025-11-25), seen by the JSON-RPC
+// engine as a transport, and by the HTTP router as the place POSTs and GETs of its session id go.
+//
+// Streams. Every POST that carries a request opens a logical stream; GET opens the standalone
+// stream ("0"). A message goes to the stream of the request it belongs to (send_reply /
+// send_related), anything else to the standalone stream. A stream is logical because the HTTP
+// connection under it may break and be replaced: each event gets an id "<stream>-<n>" and, when
+// resumable, is kept in the event store; a GET with Last-Event-ID replays what followed and, if
+// the stream is still open, carries the rest. A broken connection does not cancel anything
+// (2025-11-25: disconnection is not cancellation). A stream ends with its request's response.
+//
+// Response shape per POST (server_options::responses): JSON when the response is the only thing
+// to send, SSE once anything else belongs to the request first (automatic), or always SSE.
+//
+// Locking: `mu_` guards the streams; writer calls are non-blocking and may be made under it, but
+// a writer reference is never released under it (a writer's destructor can run its on_close
+// callback synchronously, which takes `mu_`). The engine is called without `mu_` held.
+#pragma once
+
+#include "http/http_server.hpp"
+#include "http/streamable_host.hpp"
+
+#include <mcp/transport/transport.hpp>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcp::http::detail {
+
+class http_session final : public mcp::transport, public std::enable_shared_from_this<http_session> {
+public:
+    http_session(std::string id, std::shared_ptr<host_state> host);
+    ~http_session() override;
+    const std::string& id() const noexcept { return id_; }
+
+    // ---- mcp::transport (the engine's side) ----
+    void start(transport_handler handler) override;
+    void send(std::string message) override;
+    void send_reply(std::string message, const jsonrpc::request_id& id) override;
+    void send_related(std::string message, const jsonrpc::request_id& related) override;
+    void close() override;
+    bool close_request_stream(const jsonrpc::request_id& id) override;
+
+    // ---- the HTTP router's side (I/O threads) ----
+    /// A POST of this session: `text` parsed as `parsed` (one message or a 2025-03-26 batch).
+    /// Requests get a stream (JSON or SSE); notifications and responses alone get 202.
+    void post(const std::string& text, const json::value& parsed,
+              std::shared_ptr<const message_origin> origin, std::shared_ptr<core::response_writer> writer);
+    /// A GET: the standalone stream, or (with Last-Event-ID) the resumption of a stream.
+    void get(const std::optional<std::string>& last_event_id, std::shared_ptr<core::response_writer> writer);
+    /// Write an SSE comment on every attached stream that is open (keep-alive).
+    void keep_alive();
+    std::chrono::steady_clock::time_point last_used() const;
+    bool is_closed() const;
+    std::size_t stream_count() const; ///< logical streams not finished (for leak tests)
+
+private:
+    struct stream {
+        std::string id;
+        std::shared_ptr<core::response_writer> writer; ///< null while no connection carries it
+        bool sse = false;                              ///< the current writer has started an SSE response
+        bool ever_sse = false;                         ///< some connection carried it as SSE (events exist)
+        std::uint64_t seq = 0;                         ///< last event number
+        std::vector<jsonrpc::request_id> requests;
+        bool standalone = false;
+    };
+
+    std::shared_ptr<stream> stream_of_locked(const jsonrpc::request_id& id);
+    /// Start SSE on the stream's writer if needed (with a priming event when resumable).
+    bool ensure_sse_locked(stream& s);
+    /// Number, store and write one event. Returns false if the writer had to be detached
+    /// (its release goes to `graveyard`).
+    void write_event_locked(stream& s, std::string message,
+                            std::vector<std::shared_ptr<core::response_writer>>& graveyard);
+    void finish_stream_locked(const std::shared_ptr<stream>& s,
+                              std::vector<std::shared_ptr<core::response_writer>>& graveyard);
+    void watch(const std::shared_ptr<stream>& s, const std::shared_ptr<core::response_writer>& w);
+    core::header_list json_headers() const;
+    core::header_list sse_headers() const;
+    void deliver(std::string_view text, const std::shared_ptr<const message_origin>& origin);
+    void touch();
+
+    const std::string id_;
+    const std::shared_ptr<host_state> host_;
+    transport_handler handler_;
+    std::mutex deliver_mu_; // one message at a time into the engine
+
+    mutable std::mutex mu_;
+    std::map<std::string, std::shared_ptr<stream>> streams_; // live logical streams by id
+    std::map<jsonrpc::request_id, std::shared_ptr<stream>> by_request_;
+    std::shared_ptr<stream> standalone_;
+    std::uint64_t next_stream_ = 1;
+    std::chrono::steady_clock::time_point last_used_;
+    bool closed_ = false;
+    bool close_notified_ = false;
+};
+
+} // namespace mcp::http::detail

@@ -1,0 +1,177 @@
+// The in-process event store and session store of the Streamable HTTP server (see
+// mcp/http/event_store.hpp and session_store.hpp).
+#include <mcp/http/event_store.hpp>
+#include <mcp/http/session_store.hpp>
+
+#include <deque>
+#include <map>
+#include <mutex>
+
+namespace mcp::http {
+
+// ------------------------------------------------------------------------ memory_event_store
+
+struct memory_event_store::impl {
+    struct entry {
+        std::string stream;
+        stored_event event;
+    };
+    struct session_events {
+        std::deque<entry> events; // oldest first
+        std::size_t bytes = 0;
+    };
+    std::size_t max_session;
+    std::size_t max_total;
+    mutable std::mutex mu;
+    std::map<std::string, session_events, std::less<>> sessions;
+    std::deque<std::string> order; // sessions by first append, for evicting across sessions
+    std::size_t total = 0;
+
+    static std::size_t cost(const entry& e) {
+        return e.event.data.size() + e.event.id.size() + e.stream.size() + 32;
+    }
+
+    void pop_oldest(session_events& s) {
+        total -= cost(s.events.front());
+        s.bytes -= cost(s.events.front());
+        s.events.pop_front();
+    }
+};
+
+memory_event_store::memory_event_store(std::size_t max_bytes_per_session, std::size_t max_total_bytes)
+    : impl_(std::make_unique<impl>()) {
+    impl_->max_session = max_bytes_per_session;
+    impl_->max_total = max_total_bytes;
+}
+
+memory_event_store::~memory_event_store() = default;
+
+void memory_event_store::append(std::string_view session, std::string_view stream, stored_event event) {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->sessions.find(session);
+    if (it == impl_->sessions.end()) {
+        it = impl_->sessions.emplace(std::string(session), impl::session_events{}).first;
+        impl_->order.emplace_back(session);
+    }
+    impl::entry e{std::string(stream), std::move(event)};
+    const std::size_t c = impl::cost(e);
+    it->second.events.push_back(std::move(e));
+    it->second.bytes += c;
+    impl_->total += c;
+    while (it->second.bytes > impl_->max_session && it->second.events.size() > 1)
+        impl_->pop_oldest(it->second);
+    // Over the global bound: take from the sessions that started earliest.
+    while (impl_->total > impl_->max_total && !impl_->order.empty()) {
+        auto victim = impl_->sessions.find(impl_->order.front());
+        if (victim == impl_->sessions.end() || victim->second.events.empty()) {
+            if (victim != impl_->sessions.end() && victim != it) impl_->sessions.erase(victim);
+            impl_->order.pop_front();
+            continue;
+        }
+        impl_->pop_oldest(victim->second);
+        if (victim == it && it->second.events.size() <= 1) break;
+    }
+}
+
+std::optional<event_store::replay> memory_event_store::replay_after(std::string_view session,
+                                                                    std::string_view last_event_id) {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->sessions.find(session);
+    if (it == impl_->sessions.end()) return std::nullopt;
+    const auto& events = it->second.events;
+    std::size_t i = 0;
+    for (; i < events.size(); ++i)
+        if (events[i].event.id == last_event_id) break;
+    if (i == events.size()) return std::nullopt;
+    replay r;
+    r.stream = events[i].stream;
+    for (++i; i < events.size(); ++i)
+        if (events[i].stream == r.stream && !events[i].event.data.empty())
+            r.events.push_back(events[i].event);
+    return r;
+}
+
+void memory_event_store::forget_stream(std::string_view session, std::string_view stream) {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->sessions.find(session);
+    if (it == impl_->sessions.end()) return;
+    auto& s = it->second;
+    std::deque<impl::entry> kept;
+    for (auto& e : s.events) {
+        if (e.stream == stream) {
+            const auto c = impl::cost(e);
+            s.bytes -= c;
+            impl_->total -= c;
+        } else {
+            kept.push_back(std::move(e));
+        }
+    }
+    s.events.swap(kept);
+}
+
+void memory_event_store::forget_session(std::string_view session) {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->sessions.find(session);
+    if (it == impl_->sessions.end()) return;
+    impl_->total -= it->second.bytes;
+    impl_->sessions.erase(it);
+    // `order` keeps the id until it reaches the front; sessions are erased lazily there.
+    if (impl_->order.size() > 2 * impl_->sessions.size() + 64) {
+        std::deque<std::string> live;
+        for (auto& id : impl_->order)
+            if (impl_->sessions.count(id)) live.push_back(std::move(id));
+        impl_->order.swap(live);
+    }
+}
+
+std::size_t memory_event_store::bytes() const {
+    std::lock_guard lock(impl_->mu);
+    return impl_->total;
+}
+
+// ---------------------------------------------------------------------- memory_session_store
+
+struct memory_session_store::impl {
+    mutable std::mutex mu;
+    std::map<std::string, session_record, std::less<>> records;
+};
+
+memory_session_store::memory_session_store() : impl_(std::make_unique<impl>()) {}
+memory_session_store::~memory_session_store() = default;
+
+void memory_session_store::put(const session_record& record) {
+    std::lock_guard lock(impl_->mu);
+    impl_->records.insert_or_assign(record.id, record);
+}
+
+std::optional<session_record> memory_session_store::get(std::string_view id) {
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->records.find(id);
+    if (it == impl_->records.end()) return std::nullopt;
+    return it->second;
+}
+
+void memory_session_store::touch(std::string_view id, std::chrono::system_clock::time_point when) {
+    std::lock_guard lock(impl_->mu);
+    if (auto it = impl_->records.find(id); it != impl_->records.end()) it->second.last_used = when;
+}
+
+void memory_session_store::remove(std::string_view id) {
+    std::lock_guard lock(impl_->mu);
+    if (auto it = impl_->records.find(id); it != impl_->records.end()) impl_->records.erase(it);
+}
+
+std::vector<std::string> memory_session_store::idle_since(std::chrono::system_clock::time_point cutoff) {
+    std::lock_guard lock(impl_->mu);
+    std::vector<std::string> out;
+    for (const auto& [id, r] : impl_->records)
+        if (r.last_used < cutoff) out.push_back(id);
+    return out;
+}
+
+std::size_t memory_session_store::size() const {
+    std::lock_guard lock(impl_->mu);
+    return impl_->records.size();
+}
+
+} // namespace mcp::http

@@ -1,0 +1,690 @@
+// mcp::http::server: routing of the MCP endpoint (see mcp/http/server.hpp for the behaviour).
+//
+//   request -> Host/Origin -> authenticate -> extra routes -> legacy HTTP+SSE paths ->
+//   MCP endpoint: POST (era: stateless if the body's _meta or the MCP-Protocol-Version header
+//   says 2026-07-28, else initialize era with or without sessions), GET, DELETE.
+#include "http/header_check.hpp"
+#include "http/http_server.hpp"
+#include "http/http_session.hpp"
+#include "http/legacy_sse.hpp"
+#include "http/origin_check.hpp"
+#include "http/stateless_stream.hpp"
+#include "http/streamable_host.hpp"
+
+#include "server/request_state.hpp"
+#include "session/timer_service.hpp"
+
+#include <mcp/http/server.hpp>
+#include <mcp/jsonrpc/message.hpp>
+#include <mcp/session/executor.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <poll.h>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace mcp::http {
+
+using detail::host_state;
+using detail::http_session;
+using writer_ptr = std::shared_ptr<core::response_writer>;
+
+const std::string* request_info::header(std::string_view name) const noexcept {
+    for (const auto& [n, v] : headers)
+        if (core::iequals(n, name)) return &v;
+    return nullptr;
+}
+
+namespace detail {
+int http_status_of(int code) noexcept {
+    switch (code) {
+    case error_code::parse_error:
+    case error_code::invalid_request:
+    case error_code::invalid_params:
+    case error_code::header_mismatch:
+    case error_code::missing_required_client_capability:
+    case error_code::unsupported_protocol_version:
+        return 400;
+    case error_code::method_not_found:
+        return 404;
+    default:
+        return 200;
+    }
+}
+} // namespace detail
+
+namespace {
+
+constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
+
+std::string error_body(int code, const std::string& message,
+                       const std::optional<jsonrpc::request_id>& id = {}) {
+    std::string out;
+    jsonrpc::serialize_error(out, id, mcp::error(code, message));
+    return out;
+}
+
+void respond_error(const writer_ptr& w, int status, int code, const std::string& message,
+                   const std::optional<jsonrpc::request_id>& id = {}, core::header_list extra = {}) {
+    extra.emplace_back("Content-Type", "application/json");
+    w->respond(status, std::move(extra), error_body(code, message, id));
+}
+
+bool accepts(std::string_view accept, std::string_view type) {
+    // A media range list: "application/json, text/event-stream;q=0.9", "*/*".
+    std::size_t pos = 0;
+    while (pos <= accept.size()) {
+        auto end = accept.find(',', pos);
+        auto item = accept.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+        if (auto semi = item.find(';'); semi != std::string_view::npos) item = item.substr(0, semi);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+        if (core::iequals(item, type) || item == "*/*") return true;
+        if (item.size() > 2 && item.substr(item.size() - 2) == "/*" &&
+            core::iequals(item.substr(0, item.size() - 1), type.substr(0, item.size() - 1)))
+            return true;
+        if (end == std::string_view::npos) break;
+        pos = end + 1;
+    }
+    return false;
+}
+
+std::string_view path_of(std::string_view target) {
+    const auto q = target.find('?');
+    return q == std::string_view::npos ? target : target.substr(0, q);
+}
+
+std::optional<jsonrpc::request_id> readable_id(const json::value& v) {
+    const auto* o = v.if_object();
+    if (!o) return std::nullopt;
+    const auto* id = o->if_contains("id");
+    if (!id) return std::nullopt;
+    if (id->is_string()) return jsonrpc::request_id(std::string(id->get_string()));
+    if (id->is_int64()) return jsonrpc::request_id(id->get_int64());
+    return std::nullopt;
+}
+
+bool bound_to_loopback(const std::string& address) {
+    return address == "127.0.0.1" || address == "::1" || address.rfind("127.", 0) == 0 ||
+           address == "localhost";
+}
+
+std::string hex(std::string_view bytes) {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char c : bytes) {
+        out.push_back(digits[c >> 4]);
+        out.push_back(digits[c & 15]);
+    }
+    return out;
+}
+
+} // namespace
+
+struct server::impl : std::enable_shared_from_this<server::impl> {
+    struct session_entry {
+        std::shared_ptr<http_session> transport;
+        std::shared_ptr<mcp::server_session> peer;
+    };
+
+    std::shared_ptr<host_state> host = std::make_shared<host_state>();
+    detail::origin_check origins;
+    std::unique_ptr<core::server> http;
+    std::unique_ptr<detail::legacy_sse_endpoint> legacy;
+
+    mutable std::mutex sessions_mu;
+    std::unordered_map<std::string, session_entry> sessions;
+
+    std::mutex listen_mu; // stateless listen streams, for keep-alive
+    std::map<std::uint64_t, std::weak_ptr<detail::stateless_stream>> listen_streams;
+    std::uint64_t next_listen = 1;
+
+    std::mutex tools_mu; // x-mcp-header annotations per tool, computed once per definition
+    std::unordered_map<std::string, std::pair<std::weak_ptr<const tool>,
+                                              std::shared_ptr<const std::vector<detail::header_param>>>>
+        header_params;
+
+    std::atomic<bool> stopping{false};
+    std::atomic<bool> started{false};
+    std::mutex tick_mu;
+    mcp::detail::timer_service::timer_id tick = 0;
+    bool tick_armed = false;
+
+    impl(mcp::server& s, server_options o)
+        : origins(o.allowed_hosts, o.allowed_origins, bound_to_loopback(o.address)) {
+        host->mcp = &s;
+        if (!o.sessions) o.sessions = std::make_shared<memory_session_store>();
+        if (o.resumable && !o.events) o.events = std::make_shared<memory_event_store>();
+        host->events = o.resumable ? o.events : nullptr;
+        host->store = o.sessions;
+        host->opts = std::move(o);
+    }
+
+    // ------------------------------------------------------------------ entry
+    void handle(core::request&& req, writer_ptr w) {
+        try {
+            route(std::move(req), w);
+        } catch (const std::exception& e) {
+            // A bug here must not take the I/O thread down; the client learns what it can.
+            if (!w->closed())
+                respond_error(w, 500, error_code::internal_error, std::string("Internal error: ") + e.what());
+        }
+    }
+
+    void route(core::request&& req, const writer_ptr& w) {
+        if (auto refused = origins.check(req.header("Host"), req.header("Origin"))) {
+            respond_error(w, 403, error_code::invalid_request, *refused);
+            return;
+        }
+        std::string principal;
+        if (host->opts.authenticate || host->opts.extra_routes) {
+            request_info info{req.method, req.target, req.headers, req.remote_address};
+            if (host->opts.extra_routes) {
+                int status = 200;
+                core::header_list headers;
+                std::string body;
+                if (host->opts.extra_routes(info, status, headers, body)) {
+                    w->respond(status, std::move(headers), std::move(body));
+                    return;
+                }
+            }
+            if (host->opts.authenticate) {
+                auto decision = host->opts.authenticate(info);
+                if (!decision.accepted) {
+                    respond_error(w, decision.status, error_code::invalid_request,
+                                  decision.message.empty() ? "Unauthorized" : decision.message, std::nullopt,
+                                  std::move(decision.headers));
+                    return;
+                }
+                principal = std::move(decision.principal);
+            }
+        }
+        const auto path = path_of(req.target);
+        if (legacy && legacy->handles(path)) {
+            legacy->handle(std::move(req), w, std::move(principal));
+            return;
+        }
+        if (path != host->opts.path) {
+            respond_error(w, 404, error_code::invalid_request,
+                          "Not Found: the MCP endpoint is " + host->opts.path);
+            return;
+        }
+        if (stopping.load()) {
+            respond_error(w, 503, error_code::internal_error,
+                          "Service Unavailable: the server is shutting down", std::nullopt,
+                          {{"Connection", "close"}});
+            return;
+        }
+        if (req.method == "POST")
+            post(std::move(req), w, std::move(principal));
+        else if (req.method == "GET")
+            get(req, w);
+        else if (req.method == "DELETE")
+            del(req, w);
+        else
+            respond_error(w, 405, error_code::invalid_request, "Method Not Allowed: use POST, GET or DELETE",
+                          std::nullopt, {{"Allow", "GET, POST, DELETE"}});
+    }
+
+    std::shared_ptr<message_origin> origin_of(const core::request& req, std::string principal) {
+        auto o = std::make_shared<message_origin>();
+        o->headers = req.headers;
+        o->remote_address = req.remote_address;
+        o->principal = std::move(principal);
+        return o;
+    }
+
+    // ------------------------------------------------------------------ POST
+    void post(core::request&& req, const writer_ptr& w, std::string principal) {
+        const auto content_type = req.header("Content-Type");
+        if (!content_type || !accepts(*content_type, "application/json")) {
+            respond_error(w, 415, error_code::invalid_request,
+                          "Unsupported Media Type: the body must be application/json");
+            return;
+        }
+        const auto accept = req.header("Accept");
+        if (!accept || !accepts(*accept, "application/json") || !accepts(*accept, "text/event-stream")) {
+            respond_error(
+                w, 406, error_code::invalid_request,
+                "Not Acceptable: the client must accept both application/json and text/event-stream");
+            return;
+        }
+        boost::system::error_code ec;
+        auto parsed = parse_json(req.body, ec);
+        if (!parsed) {
+            respond_error(w, 400, error_code::parse_error, "Parse error: " + ec.message());
+            return;
+        }
+        if (!parsed->is_object() && !parsed->is_array()) {
+            respond_error(w, 400, error_code::invalid_request,
+                          "Invalid Request: the body must be a JSON-RPC message");
+            return;
+        }
+        if (parsed->is_array() && parsed->get_array().empty()) {
+            respond_error(w, 400, error_code::invalid_request, "Invalid Request: empty batch");
+            return;
+        }
+
+        // Which era: the request's own _meta says so, or the protocol header names a stateless revision.
+        std::optional<std::string> meta_version;
+        if (const auto* o = parsed->if_object())
+            if (const auto* params = find_object(*o, "params"))
+                if (const auto* meta = find_object(*params, "_meta"))
+                    if (auto v = find_string(*meta, meta_version_key)) meta_version = std::string(*v);
+        const auto header_version = req.header("MCP-Protocol-Version");
+        std::optional<revision> header_rev;
+        if (header_version) header_rev = parse_revision(*header_version);
+        const bool stateless_era =
+            parsed->is_object() && (meta_version || (header_rev && !is_initialize_era(*header_rev)));
+        if (stateless_era) {
+            post_stateless(req, std::move(*parsed), meta_version, w, std::move(principal));
+            return;
+        }
+
+        const auto session_id = req.header("Mcp-Session-Id");
+        if (session_id) {
+            auto entry = find_session(*session_id);
+            if (!entry) {
+                respond_error(
+                    w, 404, error_code::invalid_request,
+                    "Not Found: unknown or expired session; send initialize without Mcp-Session-Id to start "
+                    "a new one",
+                    readable_id(*parsed));
+                return;
+            }
+            if (header_version) {
+                const auto negotiated = entry->peer->protocol_version();
+                if (!header_rev || !is_initialize_era(*header_rev) || *header_rev != negotiated) {
+                    respond_error(w, 400, error_code::invalid_request,
+                                  "Bad Request: MCP-Protocol-Version '" + std::string(*header_version) +
+                                      "' does not match the session's protocol version " +
+                                      std::string(to_string(negotiated)),
+                                  readable_id(*parsed));
+                    return;
+                }
+            }
+            entry->transport->post(req.body, *parsed, origin_of(req, std::move(principal)), w);
+            return;
+        }
+
+        const bool initialize =
+            parsed->is_object() && find_string(parsed->get_object(), "method") == "initialize";
+        if (initialize && host->opts.stateful) {
+            start_session(req, *parsed, w, std::move(principal));
+            return;
+        }
+        if (host->opts.stateful) {
+            respond_error(w, 400, error_code::invalid_request,
+                          "Bad Request: Mcp-Session-Id header is required (send initialize first to get one)",
+                          readable_id(*parsed));
+            return;
+        }
+        // A server without sessions: every request on its own, as the revision the client uses.
+        revision era = revision::v2025_03_26; // what a client without the header speaks
+        if (header_rev && is_initialize_era(*header_rev))
+            era = *header_rev;
+        else if (header_version) {
+            respond_error(w, 400, error_code::invalid_request,
+                          "Bad Request: unsupported MCP-Protocol-Version '" + std::string(*header_version) +
+                              "'",
+                          readable_id(*parsed));
+            return;
+        }
+        if (initialize)
+            if (const auto* p = find_object(parsed->get_object(), "params"))
+                if (auto v = find_string(*p, "protocolVersion"); v && parse_revision(*v))
+                    era = *parse_revision(*v);
+        serve_sessionless(req, std::move(*parsed), era, w, std::move(principal));
+    }
+
+    void serve_sessionless(const core::request& req, json::value&& message, revision era, const writer_ptr& w,
+                           std::string principal) {
+        if (message.is_array()) {
+            respond_error(w, 400, error_code::invalid_request,
+                          "Bad Request: batches need a session (this server keeps none)");
+            return;
+        }
+        auto c = jsonrpc::classify(std::move(message));
+        if (!c.msg) {
+            respond_error(w, 400, c.err->code(), c.err->what(), c.id);
+            return;
+        }
+        auto* request = std::get_if<jsonrpc::request>(&*c.msg);
+        if (!request) { // notifications and responses need no answer without a session
+            w->respond(202, {}, {});
+            return;
+        }
+        run_request(std::move(*request), w, origin_of(req, std::move(principal)), era, false);
+    }
+
+    void post_stateless(const core::request& req, json::value&& message,
+                        const std::optional<std::string>& meta_version, const writer_ptr& w,
+                        std::string principal) {
+        auto c = jsonrpc::classify(std::move(message));
+        if (!c.msg) {
+            respond_error(w, 400, c.err->code(), c.err->what(), c.id);
+            return;
+        }
+        if (std::holds_alternative<jsonrpc::response>(*c.msg) ||
+            std::holds_alternative<jsonrpc::error_response>(*c.msg)) {
+            respond_error(w, 400, error_code::invalid_request,
+                          "Bad Request: clients send no responses in protocol revision 2026-07-28");
+            return;
+        }
+        if (std::holds_alternative<jsonrpc::notification>(*c.msg)) {
+            w->respond(202, {}, {}); // nothing for the server to do with one over HTTP
+            return;
+        }
+        auto& request = std::get<jsonrpc::request>(*c.msg);
+        if (meta_version) {
+            json::object as_object{{"method", request.method}};
+            if (request.params.is_object()) as_object["params"] = request.params;
+            auto lookup = [this](const std::string& name) { return header_params_of(name); };
+            if (auto mismatch = detail::check_mirrored_headers(req, as_object, *meta_version, lookup)) {
+                respond_error(w, 400, error_code::header_mismatch, *mismatch, request.id);
+                return;
+            }
+        }
+        run_request(std::move(request), w, origin_of(req, std::move(principal)), std::nullopt, true);
+    }
+
+    void run_request(jsonrpc::request&& request, const writer_ptr& w,
+                     std::shared_ptr<const message_origin> origin, std::optional<revision> era,
+                     bool stateless) {
+        auto stream = std::make_shared<detail::stateless_stream>(w, stateless);
+        cancellation_source closed;
+        // Closing the response stream cancels the request (2026-07-28); once it is answered the
+        // callback finds nothing left to cancel.
+        w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
+        if (request.method == "subscriptions/listen") {
+            std::lock_guard lock(listen_mu);
+            const auto key = next_listen++;
+            listen_streams.emplace(key, stream);
+            arm_ticker();
+        }
+        host->mcp->handle_request(std::move(request), std::move(stream), closed.token(), std::move(origin),
+                                  era);
+    }
+
+    std::shared_ptr<const std::vector<detail::header_param>> header_params_of(const std::string& name) {
+        auto definition = host->mcp->find_tool(name);
+        if (!definition) return nullptr;
+        std::lock_guard lock(tools_mu);
+        auto& slot = header_params[name];
+        if (slot.first.lock() != definition) {
+            slot.first = definition;
+            slot.second = std::make_shared<const std::vector<detail::header_param>>(
+                detail::header_params_of(definition->input_schema));
+        }
+        return slot.second;
+    }
+
+    // ------------------------------------------------------------------ sessions
+    std::optional<session_entry> find_session(std::string_view id) {
+        std::lock_guard lock(sessions_mu);
+        auto it = sessions.find(std::string(id));
+        if (it == sessions.end()) return std::nullopt;
+        return it->second;
+    }
+
+    void start_session(const core::request& req, const json::value& parsed, const writer_ptr& w,
+                       std::string principal) {
+        std::string id = hex(mcp::detail::random_bytes(16)); // 128 bits from the OS CSPRNG
+        auto transport = std::make_shared<http_session>(id, host);
+        {
+            std::lock_guard lock(sessions_mu);
+            if (sessions.size() >= host->opts.max_sessions) {
+                respond_error(w, 503, error_code::internal_error,
+                              "Service Unavailable: too many sessions (limit " +
+                                  std::to_string(host->opts.max_sessions) + "); retry later",
+                              readable_id(parsed), {{"Retry-After", "5"}});
+                return;
+            }
+            sessions.emplace(id, session_entry{transport, nullptr});
+        }
+        auto peer = host->mcp->connect(transport);
+        {
+            std::lock_guard lock(sessions_mu);
+            if (auto it = sessions.find(id); it != sessions.end()) it->second.peer = peer;
+        }
+        std::weak_ptr<impl> weak = shared_from_this();
+        peer->rpc().on_close([weak, id] {
+            if (auto self = weak.lock()) self->forget_session(id);
+        });
+        host->store->put(session_record{id, json::object{}, std::chrono::system_clock::now()});
+        arm_ticker();
+        transport->post(req.body, parsed, origin_of(req, std::move(principal)), w);
+    }
+
+    void forget_session(const std::string& id) {
+        session_entry gone;
+        {
+            std::lock_guard lock(sessions_mu);
+            auto it = sessions.find(id);
+            if (it == sessions.end()) return;
+            gone = std::move(it->second);
+            sessions.erase(it);
+        }
+        host->store->remove(id);
+        if (gone.transport) gone.transport->close();
+    }
+
+    void end_session(const std::string& id) {
+        auto entry = find_session(id);
+        if (!entry) return;
+        if (entry->peer) entry->peer->close(); // the engine closes the transport; forget_session follows
+        forget_session(id);
+    }
+
+    // ------------------------------------------------------------------ GET, DELETE
+    void get(const core::request& req, const writer_ptr& w) {
+        const auto accept = req.header("Accept");
+        if (!accept || !accepts(*accept, "text/event-stream")) {
+            respond_error(w, 406, error_code::invalid_request,
+                          "Not Acceptable: GET needs Accept: text/event-stream");
+            return;
+        }
+        const auto session_id = req.header("Mcp-Session-Id");
+        if (!session_id) {
+            respond_error(w, 405, error_code::invalid_request,
+                          "Method Not Allowed: GET needs an Mcp-Session-Id (protocol revisions 2025-03-26 .. "
+                          "2025-11-25); revision 2026-07-28 uses POST only",
+                          std::nullopt, {{"Allow", "POST"}});
+            return;
+        }
+        auto entry = find_session(*session_id);
+        if (!entry) {
+            respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
+            return;
+        }
+        std::optional<std::string> last;
+        if (auto l = req.header("Last-Event-ID")) last = std::string(*l);
+        entry->transport->get(last, w);
+    }
+
+    void del(const core::request& req, const writer_ptr& w) {
+        const auto session_id = req.header("Mcp-Session-Id");
+        if (!session_id) {
+            respond_error(w, 405, error_code::invalid_request,
+                          "Method Not Allowed: DELETE needs an Mcp-Session-Id", std::nullopt,
+                          {{"Allow", "POST"}});
+            return;
+        }
+        if (!find_session(*session_id)) {
+            respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
+            return;
+        }
+        end_session(std::string(*session_id));
+        w->respond(200, {}, {});
+    }
+
+    // ------------------------------------------------------------------ keep-alive and expiry
+    std::chrono::milliseconds tick_interval() const {
+        auto t = std::min(host->opts.keep_alive_interval, host->opts.session_idle_timeout / 4);
+        return std::max(t, std::chrono::milliseconds(50));
+    }
+
+    void arm_ticker() {
+        std::lock_guard lock(tick_mu);
+        if (tick_armed || stopping.load()) return;
+        tick_armed = true;
+        std::weak_ptr<impl> weak = shared_from_this();
+        tick = mcp::detail::timer_service::instance().schedule(
+            mcp::detail::timer_service::clock::now() + tick_interval(), [weak] {
+                auto self = weak.lock();
+                if (!self) return;
+                // Off the timer thread: closing a session runs the engine's close path.
+                default_executor()->post([weak] {
+                    if (auto s = weak.lock()) s->on_tick();
+                });
+            });
+    }
+
+    void on_tick() {
+        {
+            std::lock_guard lock(tick_mu);
+            tick_armed = false;
+        }
+        if (stopping.load()) return;
+        std::vector<session_entry> all;
+        {
+            std::lock_guard lock(sessions_mu);
+            all.reserve(sessions.size());
+            for (auto& [id, e] : sessions) all.push_back(e);
+        }
+        const auto now = std::chrono::steady_clock::now();
+        for (auto& e : all) {
+            if (now - e.transport->last_used() > host->opts.session_idle_timeout &&
+                e.transport->stream_count() == 0)
+                end_session(e.transport->id());
+            else
+                e.transport->keep_alive();
+        }
+        bool listening = false;
+        {
+            std::lock_guard lock(listen_mu);
+            for (auto it = listen_streams.begin(); it != listen_streams.end();) {
+                auto s = it->second.lock();
+                if (!s || !s->keep_alive())
+                    it = listen_streams.erase(it);
+                else
+                    ++it;
+            }
+            listening = !listen_streams.empty();
+        }
+        if (legacy) legacy->keep_alive();
+        bool more = listening || (legacy && legacy->sessions() > 0);
+        {
+            std::lock_guard lock(sessions_mu);
+            more = more || !sessions.empty();
+        }
+        if (more) arm_ticker();
+    }
+};
+
+server::server(mcp::server& mcp_server, server_options options)
+    : impl_(std::make_shared<impl>(mcp_server, std::move(options))) {}
+
+server::~server() {
+    stop(std::chrono::milliseconds(0));
+}
+
+void server::start() {
+    if (impl_->started.exchange(true)) throw std::logic_error("mcp::http::server::start: already started");
+    const auto& o = impl_->host->opts;
+    core::server_options co;
+    co.address = o.address;
+    co.port = o.port;
+    co.threads = o.threads;
+    co.max_body_bytes = o.max_body_bytes;
+    std::weak_ptr<impl> weak = impl_;
+    if (o.legacy_sse) impl_->legacy = std::make_unique<detail::legacy_sse_endpoint>(impl_->host);
+    impl_->http = std::make_unique<core::server>(co, [weak](core::request&& req, writer_ptr w) {
+        if (auto self = weak.lock())
+            self->handle(std::move(req), std::move(w));
+        else
+            w->respond(503, {}, {});
+    });
+    impl_->http->start();
+}
+
+unsigned short server::port() const {
+    return impl_->http ? impl_->http->port() : 0;
+}
+
+std::string server::url() const {
+    const auto& a = impl_->host->opts.address;
+    const bool v6 = a.find(':') != std::string::npos;
+    return "http://" + (v6 ? "[" + a + "]" : a) + ":" + std::to_string(port()) + impl_->host->opts.path;
+}
+
+void server::stop(std::chrono::milliseconds grace) {
+    if (impl_->stopping.exchange(true)) return;
+    {
+        std::lock_guard lock(impl_->tick_mu);
+        if (impl_->tick_armed) mcp::detail::timer_service::instance().cancel(impl_->tick);
+        impl_->tick_armed = false;
+    }
+    // Standing streams first (they would hold the grace period): subscriptions end with their
+    // result, legacy SSE streams end.
+    impl_->host->mcp->end_subscriptions();
+    if (impl_->legacy) impl_->legacy->close_all();
+    if (impl_->http) impl_->http->stop(grace);
+    std::vector<std::string> ids;
+    {
+        std::lock_guard lock(impl_->sessions_mu);
+        for (auto& [id, e] : impl_->sessions) ids.push_back(id);
+    }
+    for (auto& id : ids) impl_->end_session(id);
+}
+
+std::size_t server::sessions() const {
+    std::lock_guard lock(impl_->sessions_mu);
+    return impl_->sessions.size() + (impl_->legacy ? impl_->legacy->sessions() : 0);
+}
+
+std::size_t server::open_streams() const {
+    return impl_->http ? impl_->http->open_streams() : 0;
+}
+std::size_t server::open_connections() const {
+    return impl_->http ? impl_->http->open_connections() : 0;
+}
+
+// ------------------------------------------------------------------------------------- serve
+
+namespace {
+int signal_pipe[2] = {-1, -1};
+extern "C" void on_stop_signal(int) {
+    const char c = 's';
+    [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
+}
+} // namespace
+
+int serve(mcp::server& s, server_options options) {
+    server http(s, std::move(options));
+    try {
+        http.start();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mcpxx: %s\n", e.what());
+        return 1;
+    }
+    // Any thread may receive the signal; the handler only writes to a pipe this thread waits on.
+    if (signal_pipe[0] < 0 && ::pipe(signal_pipe) != 0) return 1;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+    pollfd p{signal_pipe[0], POLLIN, 0};
+    while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+    }
+    http.stop(std::chrono::seconds(5));
+    return 0;
+}
+
+} // namespace mcp::http

@@ -1,0 +1,561 @@
+// The Streamable HTTP transport (mcp::http::server) on a real socket, byte for byte: sessions,
+// JSON and SSE responses, server->client requests answered by POST, the standalone GET stream,
+// resumption with Last-Event-ID, the stateless era's headers and listen streams, sessionless
+// mode, the legacy HTTP+SSE transport, and every HTTP error path. Leaks are counted: sessions,
+// streams and listeners are freed when clients go away.
+#include <mcp/http/server.hpp>
+
+#include "support/raw_http_client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+
+using namespace std::chrono_literals;
+using mcp::json::object;
+using mcp::test::eventually;
+using mcp::test::raw_client;
+
+namespace {
+
+const std::string accept_both = "Accept: application/json, text/event-stream\r\n";
+const std::string json_type = "Content-Type: application/json\r\n";
+
+std::string http_post(std::string_view body, std::string_view extra = "",
+                      std::string_view host = "127.0.0.1") {
+    return "POST /mcp HTTP/1.1\r\nHost: " + std::string(host) +
+           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + json_type + accept_both +
+           std::string(extra) + "\r\n" + std::string(body);
+}
+
+std::string http_request(std::string_view method, std::string_view target, std::string_view extra = "") {
+    return std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+           std::string(extra) + "\r\n";
+}
+
+std::string initialize_body(int id = 1, std::string_view version = "2025-11-25") {
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+           R"(,"method":"initialize","params":{"protocolVersion":")" + std::string(version) +
+           R"(","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}})";
+}
+
+std::string call_body(int id, std::string_view tool, std::string_view arguments = "{}",
+                      std::string_view meta = "") {
+    std::string params = R"({"name":")" + std::string(tool) + R"(","arguments":)" + std::string(arguments);
+    if (!meta.empty()) params += R"(,"_meta":)" + std::string(meta);
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":)" + params +
+           "}}";
+}
+
+const std::string stateless_meta =
+    R"({"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
+
+std::string stateless_headers(std::string_view method, std::string_view name = "") {
+    std::string h = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: " + std::string(method) + "\r\n";
+    if (!name.empty()) h += "Mcp-Name: " + std::string(name) + "\r\n";
+    return h;
+}
+
+object body_json(const mcp::test::response& r) {
+    return mcp::json::parse(r.body).as_object();
+}
+
+// SSE events read off a chunked response, as they arrive.
+struct sse_event {
+    std::string id, data;
+    std::optional<int> retry;
+};
+
+class sse_reader {
+public:
+    explicit sse_reader(raw_client& c) : c_(c) {}
+    std::optional<sse_event> next() {
+        for (;;) {
+            const auto end = pending_.find("\n\n");
+            if (end != std::string::npos) {
+                std::string block = pending_.substr(0, end);
+                pending_.erase(0, end + 2);
+                sse_event e;
+                bool any = false;
+                std::size_t pos = 0;
+                while (pos <= block.size()) {
+                    auto nl = block.find('\n', pos);
+                    std::string line =
+                        block.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+                    if (line.rfind("id: ", 0) == 0)
+                        e.id = line.substr(4), any = true;
+                    else if (line.rfind("data: ", 0) == 0)
+                        e.data += line.substr(6), any = true;
+                    else if (line.rfind("retry: ", 0) == 0)
+                        e.retry = std::stoi(line.substr(7)), any = true;
+                    if (nl == std::string::npos) break;
+                    pos = nl + 1;
+                }
+                if (any) return e; // comments alone are skipped
+                continue;
+            }
+            auto chunk = c_.read_chunk();
+            if (!chunk || chunk->empty()) return std::nullopt; // end of the stream
+            pending_ += *chunk;
+        }
+    }
+    /// The next event with data (skips priming events).
+    std::optional<object> next_message() {
+        while (auto e = next())
+            if (!e->data.empty()) return mcp::json::parse(e->data).as_object();
+        return std::nullopt;
+    }
+
+private:
+    raw_client& c_;
+    std::string pending_;
+};
+
+struct http_fixture : ::testing::Test {
+    mcp::server mcp_server{mcp::server_options{.info = {"http-test", "1.0"}}};
+    std::unique_ptr<mcp::http::server> http;
+    std::promise<void> release_slow;
+    std::shared_future<void> slow_released = release_slow.get_future().share();
+    std::atomic<int> slow_started{0};
+    std::atomic<int> slow_finished{0};
+
+    void SetUp() override {
+        mcp_server.add_tool(
+            {.name = "echo",
+             .input_schema = object{{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}},
+            [](const object& a, mcp::context&) {
+                return mcp::call_tool_result{.content = {mcp::text(std::string(a.at("text").as_string()))}};
+            });
+        mcp_server.add_tool({.name = "progress", .input_schema = object{{"type", "object"}}},
+                            [](const object&, mcp::context& ctx) {
+                                ctx.progress(1, 2, "half");
+                                return mcp::call_tool_result{.content = {mcp::text("done")}};
+                            });
+        mcp_server.add_tool(
+            {.name = "ask", .input_schema = object{{"type", "object"}}},
+            [](const object&, mcp::context& ctx) {
+                auto r = ctx.elicit(mcp::form_elicitation(
+                    "name?", object{{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}}));
+                return mcp::call_tool_result{
+                    .content = {
+                        mcp::text(r.content ? std::string(r.content->at("name").as_string()) : "none")}};
+            });
+        mcp_server.add_tool({.name = "slow", .input_schema = object{{"type", "object"}}},
+                            [this](const object&, mcp::context& ctx) {
+                                ++slow_started;
+                                ctx.progress(0, 1);
+                                slow_released.wait_for(10s);
+                                ++slow_finished;
+                                return mcp::call_tool_result{.content = {mcp::text("slow done")}};
+                            });
+        mcp_server.add_tool({.name = "poll", .input_schema = object{{"type", "object"}}},
+                            [](const object&, mcp::context& ctx) {
+                                ctx.close_sse_stream();
+                                std::this_thread::sleep_for(50ms);
+                                return mcp::call_tool_result{.content = {mcp::text("after reconnect")}};
+                            });
+    }
+    void TearDown() override {
+        try {
+            release_slow.set_value();
+        } catch (...) {
+        }
+        if (http) http->stop(0ms);
+    }
+    void start(mcp::http::server_options o = {}) {
+        o.port = 0;
+        http = std::make_unique<mcp::http::server>(mcp_server, std::move(o));
+        http->start();
+    }
+    unsigned short port() const { return http->port(); }
+
+    /// initialize + notifications/initialized; returns the session id.
+    std::string open_session(raw_client& c) {
+        EXPECT_TRUE(c.send(http_post(initialize_body())));
+        auto r = c.read_response();
+        EXPECT_TRUE(r && r->status == 200);
+        auto sid = r ? r->header("Mcp-Session-Id") : std::nullopt;
+        EXPECT_TRUE(sid.has_value());
+        if (!sid) return {};
+        EXPECT_TRUE(
+            c.send(http_post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                             "Mcp-Session-Id: " + *sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n")));
+        auto ack = c.read_response();
+        EXPECT_TRUE(ack && ack->status == 202);
+        return *sid;
+    }
+    static std::string session_headers(const std::string& sid) {
+        return "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
+    }
+};
+
+TEST_F(http_fixture, a_session_serves_json_calls) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    EXPECT_EQ(sid.size(), 32u); // 128 bits, hex
+    EXPECT_EQ(sid.find_first_not_of("0123456789abcdef"), std::string::npos);
+    ASSERT_TRUE(c.send(http_post(call_body(2, "echo", R"({"text":"hello"})"), session_headers(sid))));
+    auto r = c.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->header("Content-Type"), "application/json");
+    EXPECT_EQ(body_json(*r).at("result").at("content").at(0).at("text"), "hello");
+    EXPECT_EQ(http->sessions(), 1u);
+}
+
+TEST_F(http_fixture, session_errors) {
+    start();
+    raw_client c(port());
+    // No session id on a request that needs one.
+    ASSERT_TRUE(
+        c.send(http_post(call_body(2, "echo", R"({"text":"x"})"), "MCP-Protocol-Version: 2025-11-25\r\n")));
+    auto missing = c.read_response();
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->status, 400);
+    EXPECT_EQ(body_json(*missing).at("error").at("code"), -32600);
+    EXPECT_EQ(body_json(*missing).at("id"), 2);
+    // An unknown session.
+    ASSERT_TRUE(c.send(http_post(call_body(3, "echo", R"({"text":"x"})"),
+                                 session_headers("00000000000000000000000000000000"))));
+    auto unknown = c.read_response();
+    ASSERT_TRUE(unknown);
+    EXPECT_EQ(unknown->status, 404);
+    // A protocol header that disagrees with the session.
+    const auto sid = open_session(c);
+    ASSERT_TRUE(c.send(http_post(call_body(4, "echo", R"({"text":"x"})"),
+                                 "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 1999-01-01\r\n")));
+    auto bad_version = c.read_response();
+    ASSERT_TRUE(bad_version);
+    EXPECT_EQ(bad_version->status, 400);
+    // DELETE ends it; afterwards it is unknown.
+    ASSERT_TRUE(c.send(http_request("DELETE", "/mcp", "Mcp-Session-Id: " + sid + "\r\n")));
+    auto deleted = c.read_response();
+    ASSERT_TRUE(deleted);
+    EXPECT_EQ(deleted->status, 200);
+    EXPECT_EQ(http->sessions(), 0u);
+    ASSERT_TRUE(c.send(http_post(call_body(5, "echo", R"({"text":"x"})"), session_headers(sid))));
+    auto gone = c.read_response();
+    ASSERT_TRUE(gone);
+    EXPECT_EQ(gone->status, 404);
+}
+
+TEST_F(http_fixture, http_level_errors) {
+    start({.max_body_bytes = 4096});
+    raw_client c(port());
+    auto status_of = [&](const std::string& request) {
+        raw_client one(port());
+        EXPECT_TRUE(one.send(request));
+        auto r = one.read_response();
+        return r ? r->status : -1;
+    };
+    EXPECT_EQ(status_of(http_post(initialize_body(), "Origin: http://evil.example.com\r\n")), 403);
+    EXPECT_EQ(status_of(http_post(initialize_body(), "", "evil.example.com")), 403);
+    EXPECT_EQ(status_of(http_post(initialize_body(), "Origin: http://localhost:1234\r\n")), 200);
+    EXPECT_EQ(status_of(http_post(std::string(8000, ' ') + "{}")), 413);
+    EXPECT_EQ(status_of("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n" + accept_both +
+                        "Content-Type: text/plain\r\n\r\n{}"),
+              415);
+    EXPECT_EQ(
+        status_of(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nAccept: application/json\r\n" +
+            json_type + "\r\n{}"),
+        406);
+    EXPECT_EQ(status_of(http_request("GET", "/elsewhere")), 404);
+    EXPECT_EQ(status_of(http_request("PUT", "/mcp")), 405);
+    {
+        raw_client one(port());
+        ASSERT_TRUE(one.send(http_post("{not json")));
+        auto r = one.read_response();
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 400);
+        EXPECT_EQ(body_json(*r).at("error").at("code"), -32700);
+        EXPECT_FALSE(body_json(*r).contains("id"));
+    }
+}
+
+TEST_F(http_fixture, notifications_before_the_response_make_it_sse) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    ASSERT_TRUE(c.send(http_post(
+        R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"progress","arguments":{},"_meta":{"progressToken":"t"}}})",
+        session_headers(sid))));
+    auto head = c.read_head();
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->header("Content-Type"), "text/event-stream");
+    EXPECT_EQ(head->header("X-Accel-Buffering"), "no");
+    sse_reader sse(c);
+    auto priming = sse.next();
+    ASSERT_TRUE(priming);
+    EXPECT_FALSE(priming->id.empty());
+    EXPECT_TRUE(priming->data.empty());
+    EXPECT_EQ(priming->retry, 1000);
+    auto progress = sse.next_message();
+    ASSERT_TRUE(progress);
+    EXPECT_EQ(progress->at("method"), "notifications/progress");
+    auto result = sse.next_message();
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->at("id"), 7);
+    EXPECT_FALSE(sse.next()); // the stream ends with the response
+}
+
+TEST_F(http_fixture, a_server_request_on_the_stream_is_answered_by_post) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    ASSERT_TRUE(c.send(http_post(call_body(9, "ask"), session_headers(sid))));
+    ASSERT_TRUE(c.read_head());
+    sse_reader sse(c);
+    auto request = sse.next_message();
+    ASSERT_TRUE(request);
+    ASSERT_EQ(request->at("method"), "elicitation/create");
+    raw_client answer(port());
+    ASSERT_TRUE(answer.send(http_post(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(request->at("id")) +
+                                          R"(,"result":{"action":"accept","content":{"name":"Ada"}}})",
+                                      session_headers(sid))));
+    auto accepted = answer.read_response();
+    ASSERT_TRUE(accepted);
+    EXPECT_EQ(accepted->status, 202);
+    auto result = sse.next_message();
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->at("result").at("content").at(0).at("text"), "Ada");
+}
+
+TEST_F(http_fixture, the_standalone_stream_carries_list_changed) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    raw_client listener(port());
+    ASSERT_TRUE(
+        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
+    auto head = listener.read_head();
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->status, 200);
+    sse_reader sse(listener);
+    ASSERT_TRUE(sse.next()); // priming
+    // A second standalone stream is refused.
+    raw_client second(port());
+    ASSERT_TRUE(
+        second.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
+    auto conflict = second.read_response();
+    ASSERT_TRUE(conflict);
+    EXPECT_EQ(conflict->status, 409);
+    mcp_server.add_tool({.name = "late", .input_schema = object{{"type", "object"}}},
+                        [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    auto changed = sse.next_message();
+    ASSERT_TRUE(changed);
+    EXPECT_EQ(changed->at("method"), "notifications/tools/list_changed");
+}
+
+TEST_F(http_fixture, a_closed_stream_is_resumed_with_last_event_id) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    ASSERT_TRUE(c.send(http_post(call_body(11, "poll"), session_headers(sid))));
+    ASSERT_TRUE(c.read_head());
+    sse_reader sse(c);
+    auto priming = sse.next();
+    ASSERT_TRUE(priming);
+    EXPECT_FALSE(sse.next()); // the server ended the stream before the result
+    raw_client resume(port());
+    ASSERT_TRUE(resume.send(http_request("GET", "/mcp",
+                                         "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id +
+                                             "\r\n" + session_headers(sid))));
+    auto head = resume.read_head();
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->status, 200);
+    sse_reader replay(resume);
+    auto result = replay.next_message();
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->at("id"), 11);
+    EXPECT_EQ(result->at("result").at("content").at(0).at("text"), "after reconnect");
+    // An id the session never issued.
+    raw_client bogus(port());
+    ASSERT_TRUE(bogus.send(http_request(
+        "GET", "/mcp", "Accept: text/event-stream\r\nLast-Event-ID: 99-99\r\n" + session_headers(sid))));
+    auto refused = bogus.read_response();
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 400);
+}
+
+TEST_F(http_fixture, a_client_that_disconnects_mid_stream_leaks_nothing) {
+    start();
+    std::string sid;
+    {
+        raw_client c(port());
+        sid = open_session(c);
+        ASSERT_TRUE(c.send(http_post(
+            R"({"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"slow","arguments":{},"_meta":{"progressToken":1}}})",
+            session_headers(sid))));
+        ASSERT_TRUE(c.read_head()); // SSE started (progress)
+    }                               // the client is gone while the tool runs
+    ASSERT_TRUE(eventually([&] { return http->open_streams() == 0; }));
+    release_slow.set_value();
+    ASSERT_TRUE(eventually([&] { return slow_finished.load() == 1; }));
+    // The request finished into the event store; its logical stream is gone.
+    raw_client c(port());
+    ASSERT_TRUE(c.send(http_request("DELETE", "/mcp", "Mcp-Session-Id: " + sid + "\r\n")));
+    ASSERT_TRUE(c.read_response());
+    EXPECT_EQ(http->sessions(), 0u);
+    EXPECT_EQ(mcp_server.sessions().size(), 0u);
+    ASSERT_TRUE(eventually([&] { return http->open_streams() == 0; }));
+}
+
+TEST_F(http_fixture, idle_sessions_expire_and_the_cap_holds) {
+    start({.max_sessions = 2, .session_idle_timeout = 300ms, .keep_alive_interval = 50ms});
+    raw_client c(port());
+    open_session(c);
+    open_session(c);
+    ASSERT_TRUE(c.send(http_post(initialize_body())));
+    auto over = c.read_response();
+    ASSERT_TRUE(over);
+    EXPECT_EQ(over->status, 503);
+    EXPECT_TRUE(over->header("Retry-After").has_value());
+    ASSERT_TRUE(eventually([&] { return http->sessions() == 0; }, 5s));
+    EXPECT_EQ(mcp_server.sessions().size(), 0u);
+}
+
+TEST_F(http_fixture, stateless_requests_check_their_headers) {
+    start();
+    raw_client c(port());
+    ASSERT_TRUE(c.send(http_post(call_body(1, "echo", R"({"text":"s"})", stateless_meta),
+                                 stateless_headers("tools/call", "echo"))));
+    auto ok = c.read_response();
+    ASSERT_TRUE(ok);
+    EXPECT_EQ(ok->status, 200);
+    EXPECT_FALSE(ok->header("Mcp-Session-Id").has_value());
+    EXPECT_EQ(body_json(*ok).at("result").at("resultType"), "complete");
+
+    ASSERT_TRUE(c.send(http_post(call_body(2, "echo", R"({"text":"s"})", stateless_meta),
+                                 stateless_headers("tools/call", "other_tool"))));
+    auto mismatch = c.read_response();
+    ASSERT_TRUE(mismatch);
+    EXPECT_EQ(mismatch->status, 400);
+    EXPECT_EQ(body_json(*mismatch).at("error").at("code"), -32020);
+    EXPECT_EQ(body_json(*mismatch).at("id"), 2);
+
+    ASSERT_TRUE(c.send(
+        http_post(R"({"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":)" + stateless_meta + "}}",
+                  stateless_headers("ping"))));
+    auto removed = c.read_response();
+    ASSERT_TRUE(removed);
+    EXPECT_EQ(removed->status, 404);
+    EXPECT_EQ(body_json(*removed).at("error").at("code"), -32601);
+
+    ASSERT_TRUE(c.send(http_post(R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{}})",
+                                 stateless_headers("tools/list"))));
+    auto no_meta = c.read_response();
+    ASSERT_TRUE(no_meta);
+    EXPECT_EQ(no_meta->status, 400);
+    EXPECT_EQ(body_json(*no_meta).at("error").at("code"), -32602);
+
+    ASSERT_TRUE(c.send(
+        http_request("GET", "/mcp", "Accept: text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n")));
+    auto get = c.read_response();
+    ASSERT_TRUE(get);
+    EXPECT_EQ(get->status, 405);
+}
+
+TEST_F(http_fixture, a_stateless_listen_stream_ends_when_the_client_leaves) {
+    start();
+    {
+        raw_client c(port());
+        ASSERT_TRUE(c.send(http_post(
+            R"({"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":)" +
+                stateless_meta + "}}",
+            stateless_headers("subscriptions/listen"))));
+        auto head = c.read_head();
+        ASSERT_TRUE(head);
+        EXPECT_EQ(head->header("Content-Type"), "text/event-stream");
+        sse_reader sse(c);
+        auto ack = sse.next_message();
+        ASSERT_TRUE(ack);
+        EXPECT_EQ(ack->at("method"), "notifications/subscriptions/acknowledged");
+        ASSERT_TRUE(eventually([&] { return mcp_server.listeners() == 1; }));
+        mcp_server.remove_tool("echo");
+        auto changed = sse.next_message();
+        ASSERT_TRUE(changed);
+        EXPECT_EQ(changed->at("params").at("_meta").at("io.modelcontextprotocol/subscriptionId"), "L");
+    }
+    ASSERT_TRUE(eventually([&] { return mcp_server.listeners() == 0 && http->open_streams() == 0; }));
+}
+
+TEST_F(http_fixture, without_sessions_every_request_stands_alone) {
+    start({.stateful = false});
+    raw_client c(port());
+    ASSERT_TRUE(c.send(http_post(initialize_body(1, "2025-06-18"))));
+    auto init = c.read_response();
+    ASSERT_TRUE(init);
+    EXPECT_EQ(init->status, 200);
+    EXPECT_FALSE(init->header("Mcp-Session-Id").has_value());
+    EXPECT_EQ(body_json(*init).at("result").at("protocolVersion"), "2025-06-18");
+    ASSERT_TRUE(c.send(
+        http_post(call_body(2, "echo", R"({"text":"no session"})"), "MCP-Protocol-Version: 2025-06-18\r\n")));
+    auto call = c.read_response();
+    ASSERT_TRUE(call);
+    EXPECT_EQ(body_json(*call).at("result").at("content").at(0).at("text"), "no session");
+    EXPECT_EQ(http->sessions(), 0u);
+}
+
+TEST_F(http_fixture, legacy_http_sse_transport) {
+    start({.legacy_sse = true});
+    raw_client stream(port());
+    ASSERT_TRUE(stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\n")));
+    auto head = stream.read_head();
+    ASSERT_TRUE(head);
+    ASSERT_EQ(head->status, 200);
+    auto chunk = stream.read_chunk();
+    ASSERT_TRUE(chunk);
+    const auto at = chunk->find("data: ");
+    ASSERT_NE(at, std::string::npos);
+    ASSERT_NE(chunk->find("event: endpoint"), std::string::npos);
+    std::string endpoint = chunk->substr(at + 6, chunk->find('\n', at) - at - 6);
+    ASSERT_EQ(endpoint.rfind("/messages?sessionId=", 0), 0u);
+    raw_client poster(port());
+    const std::string body = initialize_body(1, "2024-11-05");
+    ASSERT_TRUE(poster.send("POST " + endpoint + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + json_type +
+                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body));
+    auto accepted = poster.read_response();
+    ASSERT_TRUE(accepted);
+    EXPECT_EQ(accepted->status, 202);
+    sse_reader sse(stream);
+    auto result = sse.next_message();
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->at("result").at("protocolVersion"), "2024-11-05");
+    EXPECT_EQ(http->sessions(), 1u);
+    stream.close(); // the stream is the session
+    ASSERT_TRUE(eventually([&] { return http->sessions() == 0; }));
+}
+
+TEST_F(http_fixture, stop_finishes_requests_in_progress) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    ASSERT_TRUE(c.send(http_post(call_body(20, "slow"), session_headers(sid))));
+    ASSERT_TRUE(eventually([&] { return slow_started.load() == 1; })); // in progress, not merely sent
+    std::thread stopper([&] { http->stop(5s); });
+    std::this_thread::sleep_for(100ms);
+    // New work is refused while stopping; the slow call still completes.
+    try {
+        raw_client late(port());
+        if (late.send(http_post(initialize_body()))) {
+            auto r = late.read_response();
+            if (r) {
+                EXPECT_EQ(r->status, 503);
+            }
+        }
+    } catch (const std::system_error&) {
+        // refused at connect: also a refusal
+    }
+    release_slow.set_value();
+    std::optional<mcp::test::response> r;
+    r = c.read_response();
+    stopper.join();
+    ASSERT_TRUE(r);
+    EXPECT_NE(r->body.find("slow done"), std::string::npos);
+    EXPECT_EQ(http->sessions(), 0u);
+}
+
+} // namespace

@@ -1,0 +1,161 @@
+// The pieces of the Streamable HTTP server that decide on their own: Host/Origin validation, the
+// stateless era's mirrored headers (-32020 cases of the spec's tables), SSE framing, and the
+// bounded event store.
+#include "http/header_check.hpp"
+#include "http/origin_check.hpp"
+#include "http/sse.hpp"
+
+#include <mcp/http/event_store.hpp>
+
+#include <gtest/gtest.h>
+
+using mcp::http::detail::check_mirrored_headers;
+using mcp::http::detail::decode_header_value;
+using mcp::http::detail::origin_check;
+using mcp::json::object;
+
+namespace {
+
+TEST(origin_check, loopback_defaults) {
+    origin_check c({}, {}, true);
+    EXPECT_FALSE(c.check("127.0.0.1:8080", std::nullopt));
+    EXPECT_FALSE(c.check("localhost", std::nullopt));
+    EXPECT_FALSE(c.check("[::1]:9", "http://localhost:3000"));
+    EXPECT_FALSE(c.check("LOCALHOST:1", "https://127.0.0.1"));
+    EXPECT_TRUE(c.check("evil.example.com", std::nullopt));
+    EXPECT_TRUE(c.check(std::nullopt, std::nullopt));
+    EXPECT_TRUE(c.check("localhost", "http://evil.example.com"));
+    EXPECT_TRUE(c.check("localhost", "http://localhost.evil.com"));
+    EXPECT_TRUE(c.check("localhost", "null"));
+    EXPECT_TRUE(c.check("localhost", "file://localhost"));
+}
+
+TEST(origin_check, configured_and_disabled) {
+    origin_check c({"mcp.example.com"}, {"https://app.example.com"}, false);
+    EXPECT_FALSE(c.check("mcp.example.com:443", "https://app.example.com"));
+    EXPECT_TRUE(c.check("localhost", std::nullopt)); // only what was configured
+    EXPECT_TRUE(c.check("mcp.example.com", "https://other.example.com"));
+    origin_check open({"*"}, {"*"}, false);
+    EXPECT_FALSE(open.check("anything", "http://anything"));
+    origin_check unbound({}, {}, false); // bound elsewhere, no names listed: Host is not checked
+    EXPECT_FALSE(unbound.check("10.0.0.5:8080", std::nullopt));
+}
+
+TEST(header_values, decoding) {
+    EXPECT_EQ(decode_header_value("us-west1"), "us-west1");
+    EXPECT_EQ(decode_header_value("  padded\t"), "padded");
+    EXPECT_EQ(decode_header_value("=?base64?SGVsbG8sIOS4lueVjA==?="), "Hello, 世界");
+    EXPECT_EQ(decode_header_value("=?base64?IHBhZGRlZCA=?="), " padded ");
+    EXPECT_EQ(decode_header_value("=?base64?bGluZTEKbGluZTI=?="), "line1\nline2");
+    EXPECT_FALSE(decode_header_value("=?base64?SGVsbG8?="));                  // bad padding
+    EXPECT_FALSE(decode_header_value("=?base64?SGVs!!!bG8=?="));              // not the alphabet
+    EXPECT_EQ(decode_header_value("=?base64?SGVsbG8="), "=?base64?SGVsbG8="); // no suffix: literal
+    EXPECT_FALSE(decode_header_value("caf\xc3\xa9"));                         // raw non-ASCII
+}
+
+mcp::http::core::request request_with(std::vector<std::pair<std::string, std::string>> headers) {
+    mcp::http::core::request r;
+    r.method = "POST";
+    r.headers = std::move(headers);
+    return r;
+}
+
+const object call_message{
+    {"method", "tools/call"},
+    {"params",
+     {{"name", "execute_sql"}, {"arguments", {{"region", "us-west1"}, {"limit", 42}, {"dry", true}}}}}};
+
+auto lookup = [](const std::string& name) {
+    auto params = std::make_shared<std::vector<mcp::http::detail::header_param>>();
+    if (name == "execute_sql")
+        *params = mcp::http::detail::header_params_of(
+            object{{"type", "object"},
+                   {"properties",
+                    {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                     {"limit", {{"type", "integer"}, {"x-mcp-header", "Limit"}}},
+                     {"dry", {{"type", "boolean"}, {"x-mcp-header", "Dry"}}},
+                     {"note", {{"type", "string"}, {"x-mcp-header", "Note"}}}}}});
+    return std::shared_ptr<const std::vector<mcp::http::detail::header_param>>(params);
+};
+
+std::vector<std::pair<std::string, std::string>> good_headers() {
+    return {{"MCP-Protocol-Version", "2026-07-28"}, {"mcp-method", "tools/call"}, {"Mcp-Name", "execute_sql"},
+            {"Mcp-Param-Region", "us-west1"},       {"MCP-PARAM-LIMIT", "42.0"},  {"Mcp-Param-Dry", "true"}};
+}
+
+TEST(mirrored_headers, agreeing_headers_pass) {
+    EXPECT_FALSE(check_mirrored_headers(request_with(good_headers()), call_message, "2026-07-28", lookup));
+}
+
+TEST(mirrored_headers, each_disagreement_is_named) {
+    auto without = [](std::string name) {
+        auto h = good_headers();
+        std::erase_if(h, [&](const auto& kv) { return mcp::http::core::iequals(kv.first, name); });
+        return h;
+    };
+    auto with = [](std::string name, std::string value) {
+        auto h = good_headers();
+        for (auto& kv : h)
+            if (mcp::http::core::iequals(kv.first, name)) kv.second = value;
+        return h;
+    };
+    auto check = [&](std::vector<std::pair<std::string, std::string>> h) {
+        auto r = check_mirrored_headers(request_with(std::move(h)), call_message, "2026-07-28", lookup);
+        return r.value_or("");
+    };
+    EXPECT_NE(check(without("MCP-Protocol-Version")).find("MCP-Protocol-Version"), std::string::npos);
+    EXPECT_NE(check(with("MCP-Protocol-Version", "2025-11-25")).find("does not match"), std::string::npos);
+    EXPECT_NE(check(without("Mcp-Method")).find("Mcp-Method"), std::string::npos);
+    EXPECT_NE(check(with("Mcp-Method", "TOOLS/CALL")).find("Mcp-Method"),
+              std::string::npos); // values are case-sensitive
+    EXPECT_NE(check(without("Mcp-Name")).find("Mcp-Name"), std::string::npos);
+    EXPECT_NE(check(with("Mcp-Name", "other")).find("Mcp-Name"), std::string::npos);
+    EXPECT_NE(check(without("Mcp-Param-Region")).find("Mcp-Param-Region"), std::string::npos);
+    EXPECT_NE(check(with("Mcp-Param-Limit", "41")).find("Mcp-Param-Limit"), std::string::npos);
+    EXPECT_NE(check(with("Mcp-Param-Dry", "TRUE")).find("Mcp-Param-Dry"), std::string::npos);
+    EXPECT_NE(check(with("Mcp-Param-Region", "=?base64?SGVsbG8?=")).find("malformed"), std::string::npos);
+    EXPECT_EQ(check(with("Mcp-Param-Region", "=?base64?dXMtd2VzdDE=?=")), ""); // base64 of the same value
+    EXPECT_EQ(check(with("Mcp-Name", "  execute_sql  ")), ""); // surrounding spaces are not the value
+}
+
+TEST(sse, framing) {
+    using namespace mcp::http::detail;
+    EXPECT_EQ(sse_event("3-1", R"({"a":1})"), "id: 3-1\nevent: message\ndata: {\"a\":1}\n\n");
+    EXPECT_EQ(sse_event("", "x\ny"), "event: message\ndata: x\ndata: y\n\n"); // no field injection
+    EXPECT_EQ(sse_event("", "a\r\nid: evil"), "event: message\ndata: a\ndata: id: evil\n\n");
+    EXPECT_EQ(sse_priming("1-0", std::chrono::milliseconds(1500)), "id: 1-0\nretry: 1500\ndata: \n\n");
+    EXPECT_EQ(sse_comment("keep-alive"), ": keep-alive\n\n");
+}
+
+TEST(memory_event_store, replays_one_stream_after_an_id) {
+    mcp::http::memory_event_store store;
+    store.append("s", "1", {"1-0", ""});
+    store.append("s", "1", {"1-1", "a"});
+    store.append("s", "2", {"2-1", "other stream"});
+    store.append("s", "1", {"1-2", "b"});
+    auto r = store.replay_after("s", "1-0");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->stream, "1");
+    ASSERT_EQ(r->events.size(), 2u);
+    EXPECT_EQ(r->events[0].data, "a");
+    EXPECT_EQ(r->events[1].id, "1-2");
+    EXPECT_FALSE(store.replay_after("s", "9-9"));
+    EXPECT_FALSE(store.replay_after("other", "1-0"));
+    store.forget_session("s");
+    EXPECT_EQ(store.bytes(), 0u);
+}
+
+TEST(memory_event_store, stays_within_its_bounds) {
+    mcp::http::memory_event_store store(1000, 3000);
+    const std::string payload(100, 'x');
+    for (int i = 0; i < 100; ++i) store.append("a", "1", {"1-" + std::to_string(i), payload});
+    EXPECT_LE(store.bytes(), 1000u + 200u);
+    EXPECT_FALSE(store.replay_after("a", "1-0")); // evicted
+    EXPECT_TRUE(store.replay_after("a", "1-98"));
+    for (int s = 0; s < 10; ++s)
+        for (int i = 0; i < 20; ++i)
+            store.append("s" + std::to_string(s), "1", {"1-" + std::to_string(i), payload});
+    EXPECT_LE(store.bytes(), 3000u + 200u);
+}
+
+} // namespace
