@@ -90,21 +90,17 @@ std::shared_ptr<const path_guard> access_policy::guard(context& ctx) {
                         "failed: ") +
             e.what());
     }
-    bool changed = false;
-    return apply(roots, generation, changed);
+    return apply(roots, generation);
 }
 
-bool access_policy::refresh(server_session& peer) {
-    if (!peer.client_caps().roots) return false;
+void access_policy::refresh(server_session& peer) {
+    if (!peer.client_caps().roots) return;
     std::uint64_t generation;
     {
         std::lock_guard lock(mu_);
         generation = generation_;
     }
-    const auto answer = peer.list_roots();
-    bool changed = false;
-    apply(answer.roots, generation, changed);
-    return changed;
+    apply(peer.list_roots().roots, generation);
 }
 
 void access_policy::invalidate() {
@@ -114,16 +110,20 @@ void access_policy::invalidate() {
 }
 
 std::shared_ptr<const path_guard> access_policy::apply(const std::vector<root>& roots,
-                                                       std::uint64_t generation, bool& changed) {
+                                                       std::uint64_t generation) {
     auto next = make_guard(combine_roots(command_line_, usable_roots(roots)));
-    std::lock_guard lock(mu_);
-    // An answer to a question asked before the last invalidate() may already be stale: it
-    // serves the request that asked, but is not remembered.
-    if (generation == generation_) {
-        changed = current_->roots() != next->roots();
-        current_ = next;
-        client_known_ = true;
+    bool changed = false;
+    {
+        std::lock_guard lock(mu_);
+        // An answer to a question asked before the last invalidate() may already be stale: it
+        // serves the request that asked, but is not remembered.
+        if (generation == generation_) {
+            changed = current_->roots() != next->roots();
+            current_ = next;
+            client_known_ = true;
+        }
     }
+    if (changed && on_change_) on_change_();
     return next;
 }
 

@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -62,21 +63,24 @@ public:
     std::shared_ptr<const path_guard> guard(context& ctx);
     /// What is allowed now, asking no one (for listing, watching and completion).
     std::shared_ptr<const path_guard> current() const;
-    /// Ask `peer` for its roots now (nothing happens if it does not offer them). Returns true
-    /// if the allowed directories changed. Throws what the request throws.
-    bool refresh(server_session& peer);
+    /// Ask `peer` for its roots now (nothing happens if it does not offer them). Throws what
+    /// the request throws.
+    void refresh(server_session& peer);
     /// The client's roots changed: the next request asks again.
     void invalidate();
+    /// Called (on the thread that learnt it) whenever the allowed directories change, whether
+    /// a request or refresh() asked for the roots. Set it before serving.
+    void on_change(std::function<void()> callback) { on_change_ = std::move(callback); }
 
 private:
-    std::shared_ptr<const path_guard> apply(const std::vector<root>& roots, std::uint64_t generation,
-                                            bool& changed);
+    std::shared_ptr<const path_guard> apply(const std::vector<root>& roots, std::uint64_t generation);
 
     std::vector<std::filesystem::path> command_line_;
     mutable std::mutex mu_;
     std::shared_ptr<const path_guard> current_;
     bool client_known_ = false;
     std::uint64_t generation_ = 0; ///< bumped by invalidate(), so a late answer cannot win
+    std::function<void()> on_change_;
 };
 
 } // namespace mcp::files

@@ -121,11 +121,14 @@ struct search_result {
     std::vector<search_match> matches;
     bool truncated = false;
     std::int64_t scanned = 0;
+    std::int64_t too_large = 0;
 };
 MCP_DESCRIBE(search_result, (matches, "What was found", mcp::field::required),
              (truncated, "Whether max_results, or the limit on entries looked at, cut the search short",
               mcp::field::required),
-             (scanned, "Entries looked at", mcp::field::required))
+             (scanned, "Entries looked at", mcp::field::required),
+             (too_large, "Files whose names matched but whose content was not searched: over the read limit",
+              mcp::field::required))
 
 struct allowed_directories {
     std::vector<std::string> directories;
@@ -327,8 +330,11 @@ search_result search_files(access_policy& policy, const tool_limits& limits, con
         std::string bytes;
         try {
             bytes = read_all(fd.get(), limits.max_read_bytes, item.entry.name);
+        } catch (const too_large&) {
+            ++out.too_large; // counted, so that the model knows the search was not complete
+            return;
         } catch (const std::exception&) {
-            return; // too large or unreadable: not searched
+            return; // unreadable: not searched
         }
         if (bytes.find('\0') != std::string::npos || !is_valid_utf8(bytes)) return; // binary
         std::size_t start = 0;
@@ -424,8 +430,9 @@ void add_file_tools(server& s, access_policy& policy, tool_limits limits) {
                      .annotations = read_only("List allowed directories")},
                     [&policy](context& ctx) -> allowed_directories {
                         allowed_directories out;
-                        for (const auto& r : policy.guard(ctx)->roots())
-                            out.directories.push_back(r.string());
+                        // Held here: the policy may replace its guard meanwhile.
+                        const auto guard = policy.guard(ctx);
+                        for (const auto& r : guard->roots()) out.directories.push_back(r.string());
                         return out;
                     });
 }

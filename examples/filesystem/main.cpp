@@ -52,6 +52,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -156,8 +157,12 @@ int main(int argc, char** argv) {
     // rescan (and so list_changed) when files came or went. Everything runs on the watcher's
     // thread, so scans never overlap.
     std::unique_ptr<mcp::files::tree_watcher> watcher;
+    auto watch_allowed = [&] {
+        const auto guard = policy->current(); // held: the policy may replace it meanwhile
+        watcher->watch(guard->roots());
+    };
     auto resync = [&] {
-        watcher->watch(policy->current()->roots());
+        watch_allowed();
         catalog.sync();
     };
     if (cfg->watch) {
@@ -166,13 +171,13 @@ int main(int argc, char** argv) {
                 mcp::files::tree_watcher::options{.debounce = std::chrono::milliseconds(cfg->debounce_ms),
                                                   .max_watches = cfg->max_watches},
                 [&](const mcp::files::change_batch& b) {
-                    if (b.overflow) watcher->watch(policy->current()->roots());
+                    if (b.overflow) watch_allowed();
                     if (b.structure) catalog.sync();
                     for (const auto& p : b.changed) server.notify_resource_updated(mcp::files::file_uri(p));
                 });
             std::promise<void> ready;
             watcher->post([&] {
-                watcher->watch(policy->current()->roots());
+                watch_allowed();
                 ready.set_value();
             });
             ready.get_future().wait(); // a change right after start-up is already seen
@@ -182,15 +187,21 @@ int main(int argc, char** argv) {
         }
     }
 
+    // New allowed directories (whoever asked the client): watch them and list their files.
+    std::mutex unwatched_sync; // without a watcher, syncs come from request threads
+    policy->on_change([&] {
+        if (watcher) {
+            watcher->post(resync);
+        } else {
+            std::lock_guard lock(unwatched_sync);
+            catalog.sync();
+        }
+    });
     // The client's roots, once it has initialized and whenever they change.
     auto follow_roots = [&](mcp::server_session& peer, bool changed) {
         if (changed) policy->invalidate();
         try {
-            if (!policy->refresh(peer)) return;
-            if (watcher)
-                watcher->post(resync);
-            else
-                catalog.sync(); // this (one) client's notifications run one at a time
+            policy->refresh(peer);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "filesystem_server: could not get the client's roots: %s\n", e.what());
         }
@@ -200,5 +211,8 @@ int main(int argc, char** argv) {
 
     const int rc = mcp::serve_stdio(server);
     if (watcher) watcher->stop();
-    return rc;
+    // The client is gone. A handler of its session may still be running (the library cancels
+    // them but does not wait), and it uses the objects above: leave without destroying them.
+    std::fflush(nullptr);
+    std::_Exit(rc);
 }
