@@ -28,12 +28,18 @@ namespace {
                      json::object{{"uri", uri}});
 }
 
-std::string directory_listing(int fd) {
+// The same byte limit as for files: a directory of a million entries is an error that says
+// what to do, not a response no client can take.
+std::string directory_listing(int fd, const std::string& uri, const fs::path& dir, std::uint64_t max_bytes) {
     std::string out;
     for (const auto& e : read_directory(fd)) {
         out += e.name;
         if (e.kind == entry_kind::directory) out += '/';
         out += '\n';
+        if (out.size() > max_bytes)
+            refuse(uri, "The listing of '" + dir.string() + "' is over the read limit of " +
+                            human_size(max_bytes) +
+                            "; use the list_directory tool (max_entries) or search_files");
     }
     return out;
 }
@@ -59,8 +65,10 @@ read_resource_result read_file_resource(const path_guard& guard, const std::stri
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) refuse(uri, "Cannot read " + p.real.string());
     if (S_ISDIR(st.st_mode)) {
-        return {.contents = {text_resource_contents{
-                    .uri = uri, .mime_type = "inode/directory", .text = directory_listing(fd.get())}}};
+        return {.contents = {
+                    text_resource_contents{.uri = uri,
+                                           .mime_type = "inode/directory",
+                                           .text = directory_listing(fd.get(), uri, p.real, max_bytes)}}};
     }
     if (!S_ISREG(st.st_mode)) refuse(uri, "Not a regular file or directory: " + p.real.string());
     std::string bytes;

@@ -28,12 +28,14 @@ struct read_file_args {
     std::optional<std::int64_t> head;
     std::optional<std::int64_t> tail;
 };
-MCP_DESCRIBE(read_file_args,
-             (path,
-              "The file: an absolute path, a path relative to the first allowed directory, or a file:// URI",
-              mcp::field::min_length(1)),
-             (head, "Return only the first N lines", mcp::field::minimum(1)),
-             (tail, "Return only the last N lines", mcp::field::minimum(1)))
+MCP_DESCRIBE(
+    read_file_args,
+    (path,
+     "The file: an absolute path, a file:// URI, or a path relative to an allowed directory (the first "
+     "one where it exists)",
+     mcp::field::min_length(1)),
+    (head, "Return only the first N lines", mcp::field::minimum(1)),
+    (tail, "Return only the last N lines", mcp::field::minimum(1)))
 
 struct write_file_args {
     std::string path;

@@ -107,8 +107,10 @@ protected:
 
     // Start filesystem_server with `args` and connect; `roots` offers MCP roots (changeable
     // with set_client_roots).
-    void start(std::vector<std::string> args, std::optional<std::vector<mcp::root>> roots = std::nullopt) {
-        mcp::client_options co{.info = {.name = "fs-test", .version = "1"}};
+    void start(std::vector<std::string> args, std::optional<std::vector<mcp::root>> roots = std::nullopt,
+               mcp::revision revision = mcp::revision::v2025_11_25) {
+        recorder = std::make_unique<mcp::test::wire_recorder>(revision);
+        mcp::client_options co{.info = {.name = "fs-test", .version = "1"}, .protocol_version = revision};
         co.session.trace = true;
         co.session.trace_sink = [this](const mcp::trace_event& e) {
             recorder->record(e.dir == mcp::trace_event::direction::in ? 0 : 1, e.message);
@@ -279,6 +281,7 @@ TEST_F(filesystem_server, reads_text_binary_directories_and_through_the_template
 }
 
 TEST_F(filesystem_server, refused_missing_and_oversized_reads_are_json_rpc_errors) {
+    for (int i = 0; i < 100; ++i) write(root / "crowded" / (std::string(60, 'n') + std::to_string(i)), "");
     start(default_args());
     const auto through_link = read_error(file_uri(root / "escape" / "secret.txt"));
     EXPECT_EQ(through_link.code(), -32602);
@@ -293,6 +296,9 @@ TEST_F(filesystem_server, refused_missing_and_oversized_reads_are_json_rpc_error
     const auto big = read_error(file_uri(root / "big.txt"));
     EXPECT_EQ(big.code(), -32602);
     EXPECT_TRUE(has(big.what(), "over the read limit of 4.0 KiB")) << big.what();
+    const auto crowded = read_error(file_uri(root / "crowded"));
+    EXPECT_EQ(crowded.code(), -32602);
+    EXPECT_TRUE(has(crowded.what(), "use the list_directory tool")) << crowded.what();
     EXPECT_EQ(read_error("https://example.com/x").code(), -32002); // no template matches
     client->ping();                                                // and the server is fine
 }
@@ -622,6 +628,24 @@ TEST_F(filesystem_server, without_any_directory_everything_is_refused) {
 }
 
 // ------------------------------------------------------------------ the rest
+
+TEST_F(filesystem_server, older_revisions_get_what_they_define) {
+    // 2025-03-26: no structuredContent, outputSchema or resource_link; every message is checked
+    // against that revision's schema.
+    start(default_args(), std::nullopt, mcp::revision::v2025_03_26);
+    EXPECT_EQ(client->protocol_version(), mcp::revision::v2025_03_26);
+    for (const auto& t : client->list_all_tools()) EXPECT_FALSE(t.output_schema) << t.name;
+    auto listing = call("list_directory", {{"path", "sub"}});
+    EXPECT_FALSE(listing.structured_content);
+    EXPECT_TRUE(has(text0(listing), "deep.txt")); // the text copy carries it
+    EXPECT_EQ(text0(call("read_file", {{"path", "hello.txt"}})), "Hello, world\nsecond line\n");
+    EXPECT_TRUE(
+        std::holds_alternative<mcp::image_content>(call("read_file", {{"path", "pixel.png"}}).content.at(0)));
+    EXPECT_EQ(read_error(file_uri(root / "escape" / "secret.txt")).code(), -32602);
+    client->subscribe(file_uri(root / "hello.txt"));
+    write(root / "hello.txt", "new\n");
+    EXPECT_TRUE(wait_for([&] { return !updated.empty(); }));
+}
 
 TEST_F(filesystem_server, completes_template_paths) {
     start(default_args());
