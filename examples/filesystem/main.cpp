@@ -5,7 +5,8 @@
 //     --max-resources N    files listed by resources/list (default 1000; all stay readable)
 //     --max-watches N      directories watched for changes (default 8192)
 //     --debounce-ms N      quiet time before changes are reported (default 100)
-//     --no-watch           no change notifications
+//     --no-watch           no inotify: no change notifications, and the resource list is
+//                          made at start-up (and when the allowed directories change)
 //
 // What it offers:
 //  - Resources: the files under the allowed directories, as file:// URIs (resources/list shows

@@ -3,6 +3,7 @@
 #include "file_uri.hpp"
 
 #include <fcntl.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -145,7 +146,7 @@ confined_path path_guard::resolve(std::string_view input) const {
     if (input.empty()) throw path_refused("Empty path: give an absolute path inside " + describe_roots());
     if (input.find('\0') != std::string_view::npos) throw path_refused("A path may not contain NUL bytes");
     fs::path asked;
-    if (input.size() >= 5 && (input.substr(0, 5) == "file:" || input.substr(0, 5) == "FILE:")) {
+    if (input.size() >= 5 && ::strncasecmp(input.data(), "file:", 5) == 0) { // schemes are case-insensitive
         auto p = path_of_file_uri(input);
         if (!p) throw path_refused("Not a file:// URI of this machine: " + std::string(input));
         asked = std::move(*p);
