@@ -171,6 +171,18 @@ void tree_watcher::run() {
                          std::strerror(errno));
             return;
         }
+        // Events first: a task posted after a change was made then sees the watcher's state
+        // with that change read (tests rely on it; so does a resync after a burst).
+        if (fds[0].revents & POLLIN) {
+            const bool was_empty = batch.changed.empty() && !batch.structure;
+            read_events(batch);
+            if (!batch.changed.empty() || batch.structure) {
+                const auto now = clock_type::now();
+                if (!pending || was_empty) first = now;
+                pending = true;
+                last = now;
+            }
+        }
         if (fds[1].revents & POLLIN) {
             std::uint64_t count;
             [[maybe_unused]] auto n = ::read(wake_.get(), &count, sizeof count);
@@ -186,16 +198,6 @@ void tree_watcher::run() {
                 } catch (const std::exception& e) {
                     std::fprintf(stderr, "filesystem_server: %s\n", e.what());
                 }
-            }
-        }
-        if (fds[0].revents & POLLIN) {
-            const bool was_empty = batch.changed.empty() && !batch.structure;
-            read_events(batch);
-            if (!batch.changed.empty() || batch.structure) {
-                const auto now = clock_type::now();
-                if (!pending || was_empty) first = now;
-                pending = true;
-                last = now;
             }
         }
         if (pending && clock_type::now() >= std::min(last + opts_.debounce, first + opts_.max_delay)) {
