@@ -159,7 +159,13 @@ void http_session::send_reply(std::string message, const jsonrpc::request_id& id
         return;
     }
     if (s->writer && !s->sse && !s->ever_sse && host_->opts.responses != server_options::response_mode::sse) {
-        s->writer->respond(200, json_headers(), std::move(message));
+        auto headers = json_headers();
+        int status = 200;
+        if (const auto access = access_error_code(message)) { // middleware refused: 429/401/403
+            status = http_status_of(*access);
+            add_access_error_headers(*access, message, headers);
+        }
+        s->writer->respond(status, std::move(headers), std::move(message));
     } else {
         write_event_locked(*s, std::move(message), graveyard);
         if (s->writer) s->writer->end();

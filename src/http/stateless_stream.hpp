@@ -45,8 +45,13 @@ public:
             writer_->end();
             return;
         }
-        const int status = error && map_errors_ ? http_status_of(error->code()) : 200;
-        writer_->respond(status, {{"Content-Type", "application/json"}}, std::move(message));
+        int status = error && map_errors_ ? http_status_of(error->code()) : 200;
+        core::header_list headers{{"Content-Type", "application/json"}};
+        if (const auto access = error ? access_error_code(message) : std::nullopt) {
+            status = http_status_of(*access); // middleware refused: 429/401/403 in every era
+            add_access_error_headers(*access, message, headers);
+        }
+        writer_->respond(status, std::move(headers), std::move(message));
     }
 
     /// An SSE comment when the stream is open and idle (subscriptions/listen keep-alive).

@@ -6,6 +6,9 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 namespace mcp::http::detail {
 
@@ -18,7 +21,14 @@ struct host_state {
 };
 
 /// HTTP status for a JSON-RPC error of the stateless era: 400 for request problems (params,
-/// headers, versions, capabilities), 404 for an unknown method, else 200.
+/// headers, versions, capabilities), 404 for an unknown method, 429/401/403 for mcpxx's access
+/// errors (middleware), else 200.
 int http_status_of(int jsonrpc_code) noexcept;
+/// The code of a serialized error response when it is one of mcpxx's access errors
+/// (rate_limited, unauthorized, forbidden), which get their HTTP status in every era.
+std::optional<int> access_error_code(std::string_view message) noexcept;
+/// Headers that go with such an error (Retry-After for 429, WWW-Authenticate for 401).
+void add_access_error_headers(int code, std::string_view message,
+                              std::vector<std::pair<std::string, std::string>>& headers);
 
 } // namespace mcp::http::detail

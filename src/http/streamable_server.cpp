@@ -18,6 +18,7 @@
 #include <mcp/jsonrpc/message.hpp>
 #include <mcp/session/executor.hpp>
 
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -39,6 +40,30 @@ const std::string* request_info::header(std::string_view name) const noexcept {
 }
 
 namespace detail {
+std::optional<int> access_error_code(std::string_view message) noexcept {
+    // {"jsonrpc":"2.0","id":..,"error":{"code":-3200N,...}: mcpxx writes "error" before the rest.
+    const auto at = message.find("\"error\":{\"code\":");
+    if (at == std::string_view::npos || at > 96) return std::nullopt;
+    const auto digits = message.substr(at + 17, 6);
+    if (digits == "-32005") return error_code::rate_limited;
+    if (digits == "-32006") return error_code::unauthorized;
+    if (digits == "-32007") return error_code::forbidden;
+    return std::nullopt;
+}
+
+void add_access_error_headers(int code, std::string_view message,
+                              std::vector<std::pair<std::string, std::string>>& headers) {
+    if (code == error_code::unauthorized) headers.emplace_back("WWW-Authenticate", "Bearer");
+    if (code != error_code::rate_limited) return;
+    // data.retryAfterMs -> whole seconds, rounded up (Retry-After has no fractions).
+    std::int64_t ms = 1000;
+    if (const auto at = message.find("\"retryAfterMs\":"); at != std::string_view::npos) {
+        const auto* p = message.data() + at + 15;
+        std::from_chars(p, message.data() + message.size(), ms);
+    }
+    headers.emplace_back("Retry-After", std::to_string(std::max<std::int64_t>(1, (ms + 999) / 1000)));
+}
+
 int http_status_of(int code) noexcept {
     switch (code) {
     case error_code::parse_error:
@@ -50,6 +75,12 @@ int http_status_of(int code) noexcept {
         return 400;
     case error_code::method_not_found:
         return 404;
+    case error_code::rate_limited:
+        return 429;
+    case error_code::unauthorized:
+        return 401;
+    case error_code::forbidden:
+        return 403;
     default:
         return 200;
     }

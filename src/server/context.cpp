@@ -52,7 +52,33 @@ void context::log(logging_level level, json::value data, std::optional<std::stri
         n.data = std::move(data);
         params = to_json(n, protocol_version());
     }
-    rpc_.notify("notifications/message", std::move(params));
+    json::value p = std::move(params);
+    if (state_.owner && state_.owner->has_senders()) {
+        outgoing_call call{"notifications/message", p, false, principal()};
+        state_.owner->send(call, [this](outgoing_call& c) -> json::value {
+            rpc_.notify(std::string(c.method), std::move(c.params));
+            return nullptr;
+        });
+        return;
+    }
+    rpc_.notify("notifications/message", std::move(p));
+}
+
+void context::progress(double progress, std::optional<double> total,
+                       std::optional<std::string> message) const {
+    if (!state_.owner || !state_.owner->has_senders() || !rpc_.wants_progress()) {
+        rpc_.report_progress(progress, total, std::move(message));
+        return;
+    }
+    json::object p{{"progressToken", rpc_.progress_token()}, {"progress", progress}};
+    if (total) p["total"] = *total;
+    if (message && protocol_version() >= revision::v2025_03_26) p["message"] = *message;
+    json::value params = std::move(p);
+    outgoing_call call{"notifications/progress", params, false, principal()};
+    state_.owner->send(call, [this](outgoing_call& c) -> json::value {
+        rpc_.notify(std::string(c.method), std::move(c.params));
+        return nullptr;
+    });
 }
 
 namespace {
@@ -130,12 +156,38 @@ input_responses context::ask(const input_requests& requests,
         // user answering an elicitation is the slow part anyway.
         for (const auto& [key, request] : requests) {
             const auto opts = client_request_options(timeout, rpc_);
-            if (const auto* e = std::get_if<elicit_request>(&request))
-                answers.emplace(key, to_client("elicitation", [&] { return peer.elicit(*e, opts); }));
-            else if (const auto* s = std::get_if<create_message_request>(&request))
-                answers.emplace(key, to_client("sampling", [&] { return peer.create_message(*s, opts); }));
-            else
-                answers.emplace(key, to_client("roots/list", [&] { return peer.list_roots(opts); }));
+            auto send_one = [&](const input_request& r) -> input_response {
+                if (const auto* e = std::get_if<elicit_request>(&r))
+                    return to_client("elicitation", [&] { return peer.elicit(*e, opts); });
+                if (const auto* s = std::get_if<create_message_request>(&r))
+                    return to_client("sampling", [&] { return peer.create_message(*s, opts); });
+                return to_client("roots/list", [&] { return peer.list_roots(opts); });
+            };
+            if (!state_.owner || !state_.owner->has_senders()) {
+                answers.emplace(key, send_one(request));
+                continue;
+            }
+            // Through the sending middleware: it sees (and may change) the request's params.
+            json::value params =
+                request.index() == 0   ? json::value(to_json(std::get<0>(request), protocol_version()))
+                : request.index() == 1 ? json::value(to_json(std::get<1>(request), protocol_version()))
+                                       : json::value(json::object());
+            outgoing_call call{method_of(request), params, true, principal()};
+            std::optional<input_response> answer;
+            state_.owner->send(call, [&](outgoing_call& c) -> json::value {
+                input_request changed = request;
+                if (request.index() == 0)
+                    changed = from_json<elicit_request>(c.params);
+                else if (request.index() == 1)
+                    changed = from_json<create_message_request>(c.params);
+                answer = send_one(changed);
+                return nullptr;
+            });
+            if (!answer)
+                throw client_request_failed(
+                    error(error_code::invalid_request,
+                          "the request to the client was withheld by the server's middleware"));
+            answers.emplace(key, std::move(*answer));
         }
         return answers;
     }

@@ -55,8 +55,14 @@ json::value server::impl::listen(request_context& rpc, detail::call_state&) {
     }
 
     auto notify = rpc.notifier();
-    l->send = [notify, id = l->subscription_id](std::string method, json::object params) {
-        notify(std::move(method), with_subscription(std::move(params), id));
+    const impl* self = this; // listeners never outlive the server (end_listeners in its destructor)
+    l->send = [notify, self, id = l->subscription_id](std::string method, json::object params) {
+        json::value p = with_subscription(std::move(params), id);
+        outgoing_call call{method, p, false, {}};
+        self->send(call, [&notify](outgoing_call& c) -> json::value {
+            notify(std::string(c.method), std::move(c.params));
+            return nullptr;
+        });
     };
     l->reply = rpc.defer();
     l->cancel = rpc.cancellation();

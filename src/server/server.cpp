@@ -8,6 +8,22 @@
 
 namespace mcp {
 
+namespace {
+// A notification the server sends on its own (list_changed, updates, log), through the sending
+// middleware.
+void notify_peer(const server::impl& srv, server_session& s, const char* method, json::value params) {
+    if (!srv.has_senders()) {
+        s.rpc().notify(method, std::move(params));
+        return;
+    }
+    outgoing_call call{method, params, false, {}};
+    srv.send(call, [&s](outgoing_call& c) -> json::value {
+        s.rpc().notify(std::string(c.method), std::move(c.params));
+        return nullptr;
+    });
+}
+} // namespace
+
 server::server(server_options options) : impl_(std::make_shared<impl>()) {
     impl_->opts = std::move(options);
     if (impl_->opts.revisions.empty()) impl_->opts.revisions.push_back(latest_initialize_revision);
@@ -32,6 +48,60 @@ void server::shutdown() {
 
 void server::end_subscriptions() {
     impl_->end_listeners();
+}
+
+void server::use(receiving_middleware m) {
+    std::lock_guard lock(impl_->middleware_mu);
+    auto next = impl_->receivers ? std::make_shared<std::vector<receiving_middleware>>(*impl_->receivers)
+                                 : std::make_shared<std::vector<receiving_middleware>>();
+    next->push_back(std::move(m));
+    impl_->receivers = std::move(next);
+}
+
+void server::use_sending(sending_middleware m) {
+    std::lock_guard lock(impl_->middleware_mu);
+    auto next = impl_->senders ? std::make_shared<std::vector<sending_middleware>>(*impl_->senders)
+                               : std::make_shared<std::vector<sending_middleware>>();
+    next->push_back(std::move(m));
+    impl_->senders = std::move(next);
+}
+
+json::value server::impl::receive(request_context& rpc, bool stateless,
+                                  const std::function<json::value()>& inner) const {
+    std::shared_ptr<const std::vector<receiving_middleware>> chain;
+    {
+        std::lock_guard lock(middleware_mu);
+        chain = receivers;
+    }
+    if (!chain || chain->empty()) return inner();
+    incoming_call call(rpc, stateless);
+    std::function<json::value(std::size_t, incoming_call&)> step = [&](std::size_t i,
+                                                                       incoming_call& c) -> json::value {
+        if (i == chain->size()) return inner();
+        return (*chain)[i](c, [&step, i](incoming_call& c2) { return step(i + 1, c2); });
+    };
+    return step(0, call);
+}
+
+bool server::impl::has_senders() const {
+    std::lock_guard lock(middleware_mu);
+    return senders && !senders->empty();
+}
+
+json::value server::impl::send(outgoing_call& call,
+                               const std::function<json::value(outgoing_call&)>& inner) const {
+    std::shared_ptr<const std::vector<sending_middleware>> chain;
+    {
+        std::lock_guard lock(middleware_mu);
+        chain = senders;
+    }
+    if (!chain || chain->empty()) return inner(call);
+    std::function<json::value(std::size_t, outgoing_call&)> step = [&](std::size_t i,
+                                                                       outgoing_call& c) -> json::value {
+        if (i == chain->size()) return inner(c);
+        return (*chain)[i](c, [&step, i](outgoing_call& c2) { return step(i + 1, c2); });
+    };
+    return step(0, call);
 }
 
 std::size_t server::listeners() const {
@@ -160,14 +230,17 @@ bool server::remove_prompt(const std::string& name) {
 void server::notify_resource_updated(const std::string& uri) {
     for (auto& s : impl_->live_sessions()) {
         if (!s->initialized() || !s->subscribed(uri)) continue;
-        s->rpc().notify("notifications/resources/updated", json::object{{"uri", uri}});
+        notify_peer(*impl_, *s, "notifications/resources/updated", json::object{{"uri", uri}});
     }
     impl_->notify_listeners_resource_updated(uri);
 }
 
 void server::log(logging_level level, json::value data, std::optional<std::string> logger) {
     for (auto& s : impl_->live_sessions())
-        if (s->initialized()) s->log(level, data, logger);
+        if (!s->initialized())
+            continue;
+        else if (auto params = s->log_params(level, data, logger))
+            notify_peer(*impl_, *s, "notifications/message", std::move(*params));
 }
 
 void server::on_roots_list_changed(std::function<void(server_session&)> callback) {
@@ -206,7 +279,7 @@ void server::impl::broadcast_list_changed(feature f) {
                        : f == feature::resources ? st.declared.resources
                                                  : st.declared.prompts;
         }
-        if (declared) s->rpc().notify(method);
+        if (declared) notify_peer(*this, *s, method, nullptr);
     }
     notify_listeners(f);
 }
@@ -349,20 +422,22 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
     rpc.set_request_handler("initialize", [weak_server, st](request_context& ctx) -> json::value {
         auto srv = weak_server.lock();
         if (!srv) throw error(error_code::internal_error, "server is shutting down");
-        caller_info who;
-        auto declared = srv->declared_now();
-        auto result = initialize_result_json(*srv, ctx.params(), declared, who);
-        const revision chosen = who.protocol_version;
-        {
-            std::lock_guard lock(st->mu);
-            if (st->initialize_done)
-                throw error(error_code::invalid_request, "Invalid Request: already initialized");
-            st->caller = std::make_shared<const caller_info>(std::move(who));
-            st->declared = std::move(declared);
-            st->initialize_done = true;
-        }
-        ctx.peer().set_protocol_revision(chosen);
-        return result;
+        return srv->receive(ctx, false, [&]() -> json::value {
+            caller_info who;
+            auto declared = srv->declared_now();
+            auto result = initialize_result_json(*srv, ctx.params(), declared, who);
+            const revision chosen = who.protocol_version;
+            {
+                std::lock_guard lock(st->mu);
+                if (st->initialize_done)
+                    throw error(error_code::invalid_request, "Invalid Request: already initialized");
+                st->caller = std::make_shared<const caller_info>(std::move(who));
+                st->declared = std::move(declared);
+                st->initialize_done = true;
+            }
+            ctx.peer().set_protocol_revision(chosen);
+            return result;
+        });
     });
 
     // Every MCP method of either era: one generic handler that picks the era and runs the
@@ -382,19 +457,24 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
                     std::lock_guard lock(st->mu);
                     if (st->initialize_done) call.caller = st->caller;
                 }
-                if (!call.caller) {
-                    if (is_stateless_request(ctx)) return srv->serve_stateless(ctx);
-                    throw error(error_code::invalid_request,
-                                "Invalid Request: " + name +
-                                    " before initialize; send initialize first, or give the request "
-                                    "_meta[\"io.modelcontextprotocol/protocolVersion\"] (protocol revision "
-                                    "2026-07-28)");
-                }
-                auto fn = find_method(name, false);
-                if (!fn) throw error(error_code::method_not_found, "Method not found: " + name);
-                call.peer = std::move(peer);
-                call.options = &srv->opts;
-                return fn(*srv, ctx, call);
+                const bool stateless = !call.caller && is_stateless_request(ctx);
+                return srv->receive(ctx, stateless, [&]() -> json::value {
+                    if (!call.caller) {
+                        if (stateless) return srv->serve_stateless(ctx);
+                        throw error(
+                            error_code::invalid_request,
+                            "Invalid Request: " + name +
+                                " before initialize; send initialize first, or give the request "
+                                "_meta[\"io.modelcontextprotocol/protocolVersion\"] (protocol revision "
+                                "2026-07-28)");
+                    }
+                    auto fn = find_method(name, false);
+                    if (!fn) throw error(error_code::method_not_found, "Method not found: " + name);
+                    call.peer = std::move(peer);
+                    call.options = &srv->opts;
+                    call.owner = srv.get();
+                    return fn(*srv, ctx, call);
+                });
             });
     }
 

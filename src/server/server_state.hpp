@@ -60,6 +60,7 @@ struct input_round {
 
 /// What the server knows about one request being served; a context wraps it.
 struct call_state {
+    const server::impl* owner = nullptr; ///< the server (for its sending middleware)
     std::shared_ptr<const caller_info> caller;
     std::shared_ptr<server_session> peer; ///< initialize era on a session; else null
     std::optional<logging_level> level;   ///< stateless: _meta logLevel (no logging without it)
@@ -119,6 +120,17 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     std::map<const server_session*, std::shared_ptr<server_session>> sessions;
     std::vector<std::function<void(server_session&)>> roots_changed_callbacks;
     std::vector<std::function<void(server_session&)>> initialized_callbacks;
+
+    // Middleware, replaced as a whole when one is added (readers copy the pointer under the lock).
+    mutable std::mutex middleware_mu;
+    std::shared_ptr<const std::vector<receiving_middleware>> receivers;
+    std::shared_ptr<const std::vector<sending_middleware>> senders;
+    /// Run `inner` inside the receiving middleware (directly when there is none).
+    json::value receive(request_context& rpc, bool stateless,
+                        const std::function<json::value()>& inner) const;
+    /// Run `inner` inside the sending middleware; `call.params` may be changed on the way.
+    json::value send(outgoing_call& call, const std::function<json::value(outgoing_call&)>& inner) const;
+    bool has_senders() const;
 
     mutable std::mutex listeners_mu;
     std::map<std::uint64_t, std::shared_ptr<listener>> listeners;

@@ -168,6 +168,7 @@ void decorate(json::value& result, std::string_view method, const server::impl& 
 json::value server::impl::serve_stateless(request_context& rpc) {
     detail::call_state call;
     call.options = &opts;
+    call.owner = this;
     call.caller = caller_from_meta(rpc.meta(), opts, call.level);
     const std::string method(rpc.method());
     auto fn = find_method(method, true);
@@ -220,6 +221,7 @@ json::value server::impl::serve_sessionless(request_context& rpc, revision r) {
                         " (this server keeps no sessions, so it cannot send updates)");
     detail::call_state call;
     call.options = &opts;
+    call.owner = this;
     auto who = std::make_shared<caller_info>();
     who->protocol_version = r;
     call.caller = std::move(who);
@@ -239,8 +241,10 @@ void server::handle_request(jsonrpc::request request, std::shared_ptr<request_st
                             std::move(origin));
         std::string out;
         try {
-            json::value result =
-                initialize_era ? self->serve_sessionless(rpc, *initialize_era) : self->serve_stateless(rpc);
+            json::value result = self->receive(rpc, !initialize_era, [&]() -> json::value {
+                return initialize_era ? self->serve_sessionless(rpc, *initialize_era)
+                                      : self->serve_stateless(rpc);
+            });
             if (rpc.deferred()) return; // answered by its deferred_reply (subscriptions/listen)
             jsonrpc::serialize_result(out, request.id, result);
             stream->respond(std::move(out), nullptr);

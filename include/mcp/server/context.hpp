@@ -113,9 +113,7 @@ public:
     const cancellation_token& cancellation() const noexcept { return rpc_.cancellation(); }
     /// notifications/progress, sent only if the caller asked for progress.
     void progress(double progress, std::optional<double> total = std::nullopt,
-                  std::optional<std::string> message = std::nullopt) const {
-        rpc_.report_progress(progress, total, std::move(message));
-    }
+                  std::optional<std::string> message = std::nullopt) const;
 
     /// Close the connection that carries this request's SSE stream without ending the request:
     /// the client reconnects (GET with Last-Event-ID, after the server's `retry`) and receives

@@ -19,6 +19,7 @@
 
 #include <mcp/protocol/types.hpp>
 #include <mcp/server/context.hpp>
+#include <mcp/server/middleware.hpp>
 #include <mcp/server/server_session.hpp>
 #include <mcp/server/typed.hpp>
 #include <mcp/session/session.hpp>
@@ -146,6 +147,11 @@ public:
 
     /// Send notifications/message to every peer whose level admits `level`.
     void log(logging_level level, json::value data, std::optional<std::string> logger = std::nullopt);
+
+    /// Wrap every incoming request (see mcp/server/middleware.hpp). The first added runs first.
+    void use(receiving_middleware m);
+    /// Wrap every request and notification the server sends on its own initiative.
+    void use_sending(sending_middleware m);
 
     /// Called when a peer sends notifications/roots/list_changed.
     void on_roots_list_changed(std::function<void(server_session&)> callback);

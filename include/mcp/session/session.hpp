@@ -101,6 +101,8 @@ public:
     bool cancelled() const noexcept { return cancel_.is_cancelled(); }
     /// Whether the requester asked for progress (params._meta.progressToken).
     bool wants_progress() const noexcept { return !progress_token_.is_null(); }
+    /// params._meta.progressToken (null when none).
+    const json::value& progress_token() const noexcept { return progress_token_; }
     /// Send notifications/progress if the requester asked for it; otherwise does nothing.
     /// `progress` must increase from one call to the next.
     void report_progress(double progress, std::optional<double> total = std::nullopt,

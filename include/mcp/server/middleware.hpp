@@ -1,0 +1,139 @@
+// mcp/server/middleware.hpp - hooks around every method a server receives and sends, and the
+// middleware mcpxx ships: authentication checks, rate limits, metrics, per-principal tool
+// filtering.
+//
+// A receiving middleware wraps the handling of each incoming request, whatever carried it
+// (stdio, a Streamable HTTP session, a stateless HTTP request) and in both protocol eras:
+//
+//   server.use([](mcp::incoming_call& call, const mcp::receive_next& next) -> mcp::json::value {
+//       auto t0 = std::chrono::steady_clock::now();
+//       auto result = next(call);                      // throw mcp::error to refuse instead
+//       log(call.method(), std::chrono::steady_clock::now() - t0);
+//       return result;                                 // or a modified copy
+//   });
+//
+// Middleware run in the order they were added (the first added is the outermost). A sending
+// middleware wraps what the server sends on its own initiative: requests to the client
+// (sampling, elicitation, roots in the initialize era) and notifications (progress, log
+// messages, list_changed, resource updates). With no middleware installed nothing is wrapped:
+// the cost is one atomic load per message.
+#pragma once
+
+#include <mcp/jsonrpc/error.hpp>
+#include <mcp/protocol/revision.hpp>
+#include <mcp/session/session.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+
+/// Errors middleware raise. In the -32000..-32019 range JSON-RPC leaves to implementations;
+/// mcp::http::server answers them with the matching HTTP status.
+namespace error_code {
+/// Too many requests; data: {"retryAfterMs": N}. HTTP 429 with Retry-After.
+inline constexpr int rate_limited = -32005;
+/// No or unknown credentials. HTTP 401.
+inline constexpr int unauthorized = -32006;
+/// Authenticated, but not allowed to do this. HTTP 403.
+inline constexpr int forbidden = -32007;
+} // namespace error_code
+
+/// An incoming request as receiving middleware see it.
+class incoming_call {
+public:
+    incoming_call(request_context& rpc, bool stateless) : rpc_(rpc), stateless_(stateless) {}
+    std::string_view method() const noexcept { return rpc_.method(); }
+    const json::object& params() const noexcept { return rpc_.params(); }
+    /// params.name of tools/call and prompts/get, params.uri of resources/read; "" otherwise.
+    std::string_view target() const noexcept;
+    /// The authenticated principal ("" when none: stdio, or no authentication configured).
+    const std::string& principal() const noexcept;
+    /// Headers and address when the request came over HTTP; else null.
+    const message_origin* origin() const noexcept { return rpc_.origin(); }
+    /// True for a request of the stateless era (2026-07-28).
+    bool stateless() const noexcept { return stateless_; }
+    request_context& rpc() const noexcept { return rpc_; }
+
+private:
+    request_context& rpc_;
+    bool stateless_;
+};
+
+using receive_next = std::function<json::value(incoming_call&)>;
+using receiving_middleware = std::function<json::value(incoming_call&, const receive_next&)>;
+
+/// Something the server sends on its own initiative.
+struct outgoing_call {
+    std::string_view method;
+    json::value& params;        ///< may be modified
+    bool is_request = false;    ///< a request (its result comes back) or a notification
+    std::string_view principal; ///< of the client it goes to, when known
+};
+using send_next = std::function<json::value(outgoing_call&)>;
+/// For a notification, the value returned is ignored; not calling `next` drops it.
+using sending_middleware = std::function<json::value(outgoing_call&, const send_next&)>;
+
+/// A token bucket per key (a principal, an address): `rate` requests per second on average,
+/// bursts of up to `burst`. Thread-safe. Keys idle for a minute are forgotten.
+class rate_limiter {
+public:
+    rate_limiter(double rate_per_second, double burst);
+    /// nullopt when admitted; otherwise how long until a request would be.
+    std::optional<std::chrono::milliseconds> acquire(const std::string& key);
+    std::size_t keys() const;
+
+private:
+    struct bucket {
+        double tokens;
+        std::chrono::steady_clock::time_point last;
+    };
+    double rate_, burst_;
+    mutable std::mutex mu_;
+    std::map<std::string, bucket> buckets_;
+    std::chrono::steady_clock::time_point last_sweep_ = std::chrono::steady_clock::now();
+};
+
+/// Request counts, errors and latency per method (and per tool for tools/call), in the
+/// Prometheus text exposition format.
+class server_metrics {
+public:
+    server_metrics();
+    /// The middleware that records into this object.
+    receiving_middleware middleware();
+    /// Record one call by hand (for requests handled elsewhere, e.g. by a gateway's forwarder).
+    void record(std::string_view method, std::string_view target, bool error,
+                std::chrono::nanoseconds latency);
+    /// `prefix`_requests_total, `prefix`_errors_total, `prefix`_request_duration_seconds
+    /// (histogram), labelled by method and tool.
+    std::string prometheus(std::string_view prefix = "mcp") const;
+
+    struct impl;
+
+private:
+    std::shared_ptr<impl> impl_;
+};
+
+namespace middleware {
+/// Refuse every request that carries no principal (-32006), except those `anonymous` names
+/// (e.g. "server/discover").
+receiving_middleware require_principal(std::set<std::string> anonymous = {});
+/// Admit at most what `limiter` allows per principal (the remote address when there is none);
+/// beyond it -32005 with data.retryAfterMs.
+receiving_middleware rate_limit(std::shared_ptr<rate_limiter> limiter);
+/// Show and allow only the tools `allowed(principal, tool)` accepts: tools/list results are
+/// filtered, a tools/call of another tool is answered as for an unknown tool (-32602).
+receiving_middleware
+filter_tools(std::function<bool(const std::string& principal, const std::string& tool)> allowed);
+} // namespace middleware
+
+} // namespace mcp

@@ -1,0 +1,230 @@
+// The middleware mcpxx ships (see mcp/server/middleware.hpp): rate limits, metrics, principal
+// checks, tool filtering.
+#include <mcp/server/middleware.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+
+namespace mcp {
+
+// ------------------------------------------------------------------------------ incoming_call
+
+std::string_view incoming_call::target() const noexcept {
+    const auto m = method();
+    const char* key = m == "resources/read"                       ? "uri"
+                      : (m == "tools/call" || m == "prompts/get") ? "name"
+                                                                  : nullptr;
+    if (!key) return {};
+    return find_string(params(), key).value_or(std::string_view());
+}
+
+const std::string& incoming_call::principal() const noexcept {
+    static const std::string none;
+    const auto* o = rpc_.origin();
+    return o ? o->principal : none;
+}
+
+// ------------------------------------------------------------------------------- rate_limiter
+
+rate_limiter::rate_limiter(double rate_per_second, double burst)
+    : rate_(std::max(rate_per_second, 1e-9)), burst_(std::max(burst, 1.0)) {}
+
+std::optional<std::chrono::milliseconds> rate_limiter::acquire(const std::string& key) {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mu_);
+    if (now - last_sweep_ > std::chrono::minutes(1)) {
+        // Buckets idle for a minute are full again anyway: forget them (bounded memory).
+        std::erase_if(buckets_,
+                      [&](const auto& kv) { return now - kv.second.last > std::chrono::minutes(1); });
+        last_sweep_ = now;
+    }
+    auto [it, fresh] = buckets_.try_emplace(key, bucket{burst_, now});
+    auto& b = it->second;
+    if (!fresh) {
+        const double elapsed = std::chrono::duration<double>(now - b.last).count();
+        b.tokens = std::min(burst_, b.tokens + elapsed * rate_);
+        b.last = now;
+    }
+    if (b.tokens >= 1.0) {
+        b.tokens -= 1.0;
+        return std::nullopt;
+    }
+    const double wait_s = (1.0 - b.tokens) / rate_;
+    return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(wait_s * 1000)));
+}
+
+std::size_t rate_limiter::keys() const {
+    std::lock_guard lock(mu_);
+    return buckets_.size();
+}
+
+// ----------------------------------------------------------------------------- server_metrics
+
+namespace {
+constexpr std::array<double, 14> bucket_bounds{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01,
+                                               0.025,  0.05,    0.1,    0.25,  0.5,    1.0,   5.0};
+} // namespace
+
+struct server_metrics::impl {
+    struct series {
+        std::uint64_t requests = 0, errors = 0;
+        double seconds = 0;
+        std::array<std::uint64_t, bucket_bounds.size()> buckets{};
+    };
+    mutable std::mutex mu;
+    std::map<std::pair<std::string, std::string>, series> by_call; // (method, tool) -> series
+};
+
+server_metrics::server_metrics() : impl_(std::make_shared<impl>()) {}
+
+namespace {
+void record_into(server_metrics::impl& m, std::string_view method, std::string_view target, bool error,
+                 std::chrono::nanoseconds latency);
+} // namespace
+
+void server_metrics::record(std::string_view method, std::string_view target, bool error,
+                            std::chrono::nanoseconds latency) {
+    record_into(*impl_, method, target, error, latency);
+}
+
+namespace {
+void record_into(server_metrics::impl& m, std::string_view method, std::string_view target, bool error,
+                 std::chrono::nanoseconds latency) {
+    const double s = std::chrono::duration<double>(latency).count();
+    // Only tools are labelled by name: resource URIs are unbounded, prompt names rarely matter.
+    std::string tool = method == "tools/call" ? std::string(target) : std::string();
+    std::lock_guard lock(m.mu);
+    auto& x = m.by_call[{std::string(method), std::move(tool)}];
+    ++x.requests;
+    if (error) ++x.errors;
+    x.seconds += s;
+    for (std::size_t i = 0; i < bucket_bounds.size(); ++i)
+        if (s <= bucket_bounds[i]) ++x.buckets[i];
+}
+} // namespace
+
+receiving_middleware server_metrics::middleware() {
+    // Holds the counters, not this object: the middleware may outlive it.
+    return [self = impl_](incoming_call& call, const receive_next& next) -> json::value {
+        const auto t0 = std::chrono::steady_clock::now();
+        try {
+            json::value r = next(call);
+            // A tool that failed answers with isError: count it as an error too.
+            bool failed = false;
+            if (const auto* o = r.if_object())
+                if (const auto* e = o->if_contains("isError"); e && e->is_bool()) failed = e->get_bool();
+            record_into(*self, call.method(), call.target(), failed, std::chrono::steady_clock::now() - t0);
+            return r;
+        } catch (...) {
+            record_into(*self, call.method(), call.target(), true, std::chrono::steady_clock::now() - t0);
+            throw;
+        }
+    };
+}
+
+namespace {
+std::string label_value(std::string_view v) {
+    std::string out;
+    for (char c : v) {
+        if (c == '\\' || c == '"') out.push_back('\\');
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+std::string number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+} // namespace
+
+std::string server_metrics::prometheus(std::string_view prefix) const {
+    const std::string p(prefix);
+    std::string out;
+    std::lock_guard lock(impl_->mu);
+    auto labels = [](const std::pair<std::string, std::string>& k, const std::string& extra = {}) {
+        std::string l = "{method=\"" + label_value(k.first) + "\"";
+        if (!k.second.empty()) l += ",tool=\"" + label_value(k.second) + "\"";
+        if (!extra.empty()) l += "," + extra;
+        return l + "}";
+    };
+    out += "# HELP " + p + "_requests_total MCP requests handled.\n# TYPE " + p + "_requests_total counter\n";
+    for (const auto& [k, s] : impl_->by_call)
+        out += p + "_requests_total" + labels(k) + " " + std::to_string(s.requests) + "\n";
+    out += "# HELP " + p +
+           "_errors_total MCP requests that failed (JSON-RPC error or tool isError).\n# TYPE " + p +
+           "_errors_total counter\n";
+    for (const auto& [k, s] : impl_->by_call)
+        out += p + "_errors_total" + labels(k) + " " + std::to_string(s.errors) + "\n";
+    out += "# HELP " + p + "_request_duration_seconds Time to handle an MCP request.\n# TYPE " + p +
+           "_request_duration_seconds histogram\n";
+    for (const auto& [k, s] : impl_->by_call) {
+        for (std::size_t i = 0; i < bucket_bounds.size(); ++i)
+            out += p + "_request_duration_seconds_bucket" +
+                   labels(k, "le=\"" + number(bucket_bounds[i]) + "\"") + " " + std::to_string(s.buckets[i]) +
+                   "\n";
+        out += p + "_request_duration_seconds_bucket" + labels(k, "le=\"+Inf\"") + " " +
+               std::to_string(s.requests) + "\n";
+        out += p + "_request_duration_seconds_sum" + labels(k) + " " + number(s.seconds) + "\n";
+        out += p + "_request_duration_seconds_count" + labels(k) + " " + std::to_string(s.requests) + "\n";
+    }
+    return out;
+}
+
+// ------------------------------------------------------------------------------ middleware::*
+
+namespace middleware {
+
+receiving_middleware require_principal(std::set<std::string> anonymous) {
+    return [anonymous = std::move(anonymous)](incoming_call& call, const receive_next& next) -> json::value {
+        if (call.principal().empty() && !anonymous.count(std::string(call.method())))
+            throw error(error_code::unauthorized, "Unauthorized: this server needs credentials");
+        return next(call);
+    };
+}
+
+receiving_middleware rate_limit(std::shared_ptr<rate_limiter> limiter) {
+    return [limiter = std::move(limiter)](incoming_call& call, const receive_next& next) -> json::value {
+        std::string key = call.principal();
+        if (key.empty() && call.origin()) key = "addr:" + call.origin()->remote_address;
+        if (auto wait = limiter->acquire(key))
+            throw error(error_code::rate_limited,
+                        "Too many requests: retry in " + std::to_string(wait->count()) + " ms",
+                        json::object{{"retryAfterMs", wait->count()}});
+        return next(call);
+    };
+}
+
+receiving_middleware filter_tools(std::function<bool(const std::string&, const std::string&)> allowed) {
+    return [allowed = std::move(allowed)](incoming_call& call, const receive_next& next) -> json::value {
+        const auto& who = call.principal();
+        if (call.method() == "tools/call") {
+            const std::string tool(call.target());
+            if (!allowed(who, tool)) throw error(error_code::invalid_params, "Unknown tool: " + tool);
+            return next(call);
+        }
+        json::value r = next(call);
+        if (call.method() == "tools/list")
+            if (auto* o = r.if_object())
+                if (auto* tools = o->if_contains("tools"); tools && tools->is_array()) {
+                    auto& a = tools->get_array();
+                    json::array kept;
+                    for (auto& t : a) {
+                        const auto* to = t.if_object();
+                        auto name = to ? find_string(*to, "name") : std::nullopt;
+                        if (name && allowed(who, std::string(*name))) kept.push_back(std::move(t));
+                    }
+                    a = std::move(kept);
+                }
+        return r;
+    };
+}
+
+} // namespace middleware
+} // namespace mcp

@@ -1,0 +1,161 @@
+// Receiving and sending middleware of mcp::server in both eras, and the middleware mcpxx ships:
+// principal checks, rate limits, metrics (Prometheus text), per-principal tool filtering.
+#include <mcp/server/server.hpp>
+
+#include "support/wire_peer.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace std::chrono_literals;
+using mcp::json::object;
+
+namespace {
+
+object meta() {
+    return object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                  {"io.modelcontextprotocol/clientCapabilities", object{}}};
+}
+
+struct middleware_fixture : ::testing::Test {
+    mcp::server srv{mcp::server_options{.info = {"mw", "1"}}};
+    std::shared_ptr<mcp::test::scripted_transport> wire = std::make_shared<mcp::test::scripted_transport>();
+    std::unique_ptr<mcp::test::wire_peer> client;
+    std::shared_ptr<mcp::server_session> peer;
+
+    void SetUp() override {
+        for (const char* name : {"public_tool", "secret_tool"})
+            srv.add_tool({.name = name, .input_schema = object{{"type", "object"}}},
+                         [](const object&, mcp::context& ctx) {
+                             ctx.log(mcp::logging_level::info, "running");
+                             return mcp::call_tool_result{.content = {mcp::text("ran")}};
+                         });
+    }
+    void connect() {
+        peer = srv.connect(wire);
+        client = std::make_unique<mcp::test::wire_peer>(wire);
+    }
+    void TearDown() override {
+        if (peer) peer->close();
+    }
+};
+
+TEST_F(middleware_fixture, receiving_middleware_wrap_every_request_in_order) {
+    std::vector<std::string> seen;
+    std::mutex mu;
+    srv.use([&](mcp::incoming_call& call, const mcp::receive_next& next) {
+        {
+            std::lock_guard l(mu);
+            seen.push_back("outer:" + std::string(call.method()) + (call.stateless() ? ":stateless" : ""));
+        }
+        return next(call);
+    });
+    srv.use([&](mcp::incoming_call& call, const mcp::receive_next& next) {
+        {
+            std::lock_guard l(mu);
+            seen.push_back("inner:" + std::string(call.method()));
+        }
+        auto r = next(call);
+        if (call.method() == "tools/call") r.as_object()["_meta"] = object{{"seen-by", "middleware"}};
+        return r;
+    });
+    connect();
+    client->initialize();
+    auto r = client->result("tools/call", object{{"name", "public_tool"}});
+    EXPECT_EQ(r.at("_meta").at("seen-by"), "middleware");
+    auto stateless = client->request("tools/list", object{{"_meta", meta()}});
+    ASSERT_TRUE(stateless.contains("result"));
+    std::lock_guard l(mu);
+    EXPECT_EQ(seen, (std::vector<std::string>{"outer:initialize", "inner:initialize", "outer:tools/call",
+                                              "inner:tools/call", "outer:tools/list", "inner:tools/list"}));
+}
+
+TEST_F(middleware_fixture, a_middleware_can_refuse) {
+    srv.use(mcp::middleware::require_principal({"initialize"}));
+    connect();
+    client->initialize();
+    auto r = client->request("tools/list");
+    EXPECT_EQ(r.at("error").at("code"), mcp::error_code::unauthorized);
+}
+
+TEST_F(middleware_fixture, tools_are_filtered_per_principal) {
+    srv.use(mcp::middleware::filter_tools([](const std::string& principal, const std::string& tool) {
+        return tool != "secret_tool" || principal == "admin";
+    }));
+    connect();
+    client->initialize();
+    auto list = client->result("tools/list");
+    ASSERT_EQ(list.at("tools").as_array().size(), 1u);
+    EXPECT_EQ(list.at("tools").at(0).at("name"), "public_tool");
+    auto denied = client->request("tools/call", object{{"name", "secret_tool"}});
+    EXPECT_EQ(denied.at("error").at("code"), -32602);
+    EXPECT_NE(std::string(denied.at("error").at("message").as_string()).find("Unknown tool"),
+              std::string::npos);
+}
+
+TEST_F(middleware_fixture, rate_limits_answer_with_a_retry_time) {
+    auto limiter = std::make_shared<mcp::rate_limiter>(1.0, 2.0);
+    srv.use(mcp::middleware::rate_limit(limiter));
+    connect();
+    EXPECT_TRUE(client->request("tools/list", object{{"_meta", meta()}}).contains("result"));
+    EXPECT_TRUE(client->request("tools/list", object{{"_meta", meta()}}).contains("result"));
+    auto third = client->request("tools/list", object{{"_meta", meta()}});
+    ASSERT_TRUE(third.contains("error"));
+    EXPECT_EQ(third.at("error").at("code"), mcp::error_code::rate_limited);
+    EXPECT_GT(third.at("error").at("data").at("retryAfterMs").as_int64(), 0);
+}
+
+TEST(rate_limiter, refills_over_time) {
+    mcp::rate_limiter l(100.0, 1.0);
+    EXPECT_FALSE(l.acquire("a"));
+    auto wait = l.acquire("a");
+    ASSERT_TRUE(wait);
+    EXPECT_LE(wait->count(), 10);
+    EXPECT_FALSE(l.acquire("b")); // keys are independent
+    std::this_thread::sleep_for(20ms);
+    EXPECT_FALSE(l.acquire("a"));
+    EXPECT_EQ(l.keys(), 2u);
+}
+
+TEST_F(middleware_fixture, metrics_count_calls_errors_and_latency) {
+    mcp::server_metrics metrics;
+    srv.use(metrics.middleware());
+    connect();
+    client->initialize();
+    client->result("tools/call", object{{"name", "public_tool"}});
+    client->result("tools/call", object{{"name", "public_tool"}});
+    client->request("tools/call", object{{"name", "no_such_tool"}});
+    const auto text = metrics.prometheus("gw");
+    EXPECT_NE(text.find("# TYPE gw_requests_total counter"), std::string::npos);
+    EXPECT_NE(text.find("gw_requests_total{method=\"tools/call\",tool=\"public_tool\"} 2"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("gw_errors_total{method=\"tools/call\",tool=\"no_such_tool\"} 1"), std::string::npos)
+        << text;
+    EXPECT_NE(
+        text.find(
+            "gw_request_duration_seconds_bucket{method=\"tools/call\",tool=\"public_tool\",le=\"+Inf\"} 2"),
+        std::string::npos)
+        << text;
+    EXPECT_NE(text.find("gw_request_duration_seconds_count{method=\"initialize\"} 1"), std::string::npos)
+        << text;
+}
+
+TEST_F(middleware_fixture, sending_middleware_see_and_may_drop_notifications) {
+    std::atomic<int> logs{0};
+    srv.use_sending([&](mcp::outgoing_call& call, const mcp::send_next& next) -> mcp::json::value {
+        if (call.method == "notifications/message") {
+            ++logs;
+            return nullptr; // dropped
+        }
+        return next(call);
+    });
+    connect();
+    client->initialize();
+    client->result("tools/call", object{{"name", "public_tool"}});
+    EXPECT_EQ(logs.load(), 1);
+    EXPECT_FALSE(client->next_message("notifications/message", 200ms).has_value());
+    srv.add_tool({.name = "third", .input_schema = object{{"type", "object"}}},
+                 [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    EXPECT_TRUE(client->next_message("notifications/tools/list_changed").has_value()); // passed through
+}
+
+} // namespace
