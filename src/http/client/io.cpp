@@ -325,11 +325,20 @@ public:
     void abort() override {
         if (done_) return;
         done_ = true;
-        h_ = {};
+        // From inside one of our handlers, the handler (and what it captured) must outlive
+        // its own call: the handlers are dropped when it returns.
+        if (in_handler_ == 0) h_ = {};
         cleanup(false);
     }
 
 private:
+    // Runs a handler; if it aborted this call, the handlers are dropped once it has returned.
+    template <class F> void guarded(F&& f) {
+        ++in_handler_;
+        f();
+        if (--in_handler_ == 0 && done_) h_ = {};
+    }
+
     void build_request() {
         auto& r = request_bytes_;
         r.reserve(256 + req_.body.size());
@@ -470,6 +479,8 @@ private:
 
     // Parse what arrived (after what was left over last time); go on reading if needed.
     void feed(std::string_view fresh) {
+        // `fresh` lies in the connection's buffer: keep it while a handler may abort the call.
+        const auto keep = conn_;
         std::string_view data = fresh;
         if (!pending_.empty()) {
             pending_.append(fresh);
@@ -478,7 +489,9 @@ private:
         std::size_t used_total = 0;
         const response_reader::body_sink sink = [this](std::string_view b) {
             if (done_) return false;
-            if (h_.on_body) h_.on_body(b);
+            guarded([&] {
+                if (h_.on_body) h_.on_body(b);
+            });
             return !done_;
         };
         for (;;) {
@@ -488,7 +501,10 @@ private:
             if (done_) return; // aborted from a handler
             switch (r) {
             case response_reader::result::head:
-                if (h_.on_head) h_.on_head(reader_.status(), reader_.reason(), std::move(reader_.headers()));
+                guarded([&] {
+                    if (h_.on_head)
+                        h_.on_head(reader_.status(), reader_.reason(), std::move(reader_.headers()));
+                });
                 if (done_) return;
                 continue;
             case response_reader::result::need_more: {
@@ -510,7 +526,9 @@ private:
     void eof() {
         const response_reader::body_sink sink = [this](std::string_view b) {
             if (done_) return false;
-            if (h_.on_body) h_.on_body(b);
+            guarded([&] {
+                if (h_.on_body) h_.on_body(b);
+            });
             return !done_;
         };
         if (reused_ && !got_bytes_ && !retried_) {
@@ -592,6 +610,7 @@ private:
     bool retried_ = false;
     bool connected_ = false;
     bool got_bytes_ = false;
+    int in_handler_ = 0;
 };
 
 } // namespace
