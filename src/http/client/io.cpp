@@ -17,12 +17,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <array>
 #include <atomic>
@@ -429,8 +429,15 @@ private:
         // SNI names a host, never an address (RFC 6066 section 3).
         if (!req_.url.host_is_ip) SSL_set_tlsext_host_name(s.native_handle(), req_.url.host.c_str());
         if (pool_->tls.verify_peer) {
+            // OpenSSL's own host check (RFC 6125 names, IP addresses against IP SANs), so that
+            // a mismatch is reported as one ("hostname mismatch", "IP address mismatch").
+            X509_VERIFY_PARAM* param = SSL_get0_param(s.native_handle());
+            if (req_.url.host_is_ip)
+                X509_VERIFY_PARAM_set1_ip_asc(param, req_.url.host.c_str());
+            else
+                X509_VERIFY_PARAM_set1_host(param, req_.url.host.c_str(), req_.url.host.size());
+            X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
             s.set_verify_mode(ssl::verify_peer);
-            s.set_verify_callback(ssl::host_name_verification(req_.url.host));
         }
         s.async_handshake(ssl::stream_base::client, [self = shared_from_this()](const error_code& ec) {
             if (self->done_) return;
