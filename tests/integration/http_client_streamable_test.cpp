@@ -12,6 +12,7 @@
 
 #include <future>
 #include <set>
+#include <thread>
 
 using namespace std::chrono_literals;
 using mcp::test::http_test_server;
@@ -141,6 +142,35 @@ TEST(http_client_streamable, initialize_session_id_protocol_header_get_stream_an
     EXPECT_EQ(cl->c.closes, 1);
     std::lock_guard lock(cl->log_mu);
     for (const auto& l : cl->logs) EXPECT_EQ(l.find("s3cr3t"), std::string::npos) << l;
+}
+
+TEST(http_client_streamable, requests_after_initialized_wait_until_the_get_stream_is_open) {
+    // A server may send its own requests on the GET stream only (the TypeScript SDK drops
+    // them while that stream is not open), so the GET must reach it before the next request.
+    http_test_server s(with_session([](const recorded_request& r, writer_ptr w) {
+        if (r.method == "GET") {
+            w->start_stream(200, http_test_server::sse_headers());
+            w->write(": open\n\n");
+            std::thread([w] { // hold the stream a little while
+                std::this_thread::sleep_for(200ms);
+                w->end();
+            })
+                .detach();
+            return;
+        }
+        w->respond(200, http_test_server::json_headers(), rpc_result(r.json().at("id"), json::object{}));
+    }));
+    client cl({.url = s.url(), .default_retry = std::chrono::milliseconds(60000)});
+    cl.t->send(init_request);
+    ASSERT_TRUE(cl.c.wait_lines(1, wait));
+    cl.t->send(initialized);
+    cl.t->send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}})");
+    ASSERT_TRUE(cl.c.wait_lines(2, wait));
+    auto reqs = s.requests();
+    std::vector<std::string> order;
+    for (const auto& r : reqs) order.push_back(r.method == "GET" ? "GET" : r.rpc_method());
+    EXPECT_EQ(order,
+              (std::vector<std::string>{"initialize", "notifications/initialized", "GET", "tools/call"}));
 }
 
 TEST(http_client_streamable, protocol_header_is_not_sent_for_2025_03_26_and_no_session_means_no_delete) {

@@ -198,11 +198,34 @@ void client_transport::impl::dispatch(outgoing o) {
         warn("a JSON-RPC response was not sent: clients send none in protocol revision 2026-07-28");
         return;
     }
+    if (gate_closed) {
+        waiting.push_back(std::move(o));
+        return;
+    }
+    const bool opens_get_stream = o.k == outgoing::kind::notification && o.is("notifications/initialized") &&
+                                  !o.stateless() && opts.open_get_stream;
     start_post(std::move(o), false);
+    if (opens_get_stream) close_gate();
+}
+
+void client_transport::impl::close_gate() {
+    gate_closed = true;
+    // Bounded: a server that is slow to answer the GET does not hold the session up for long.
+    gate_timer = run_after(*loop, std::min(opts.connect_timeout, std::chrono::milliseconds(3000)),
+                           [self = shared_from_this()] { self->open_gate(); });
+}
+
+void client_transport::impl::open_gate() {
+    if (!gate_closed) return;
+    gate_closed = false;
+    if (gate_timer) gate_timer->cancel();
+    gate_timer.reset();
+    flush_waiting();
 }
 
 void client_transport::impl::flush_waiting() {
     while (!waiting.empty() && !shutting_down) {
+        if (wire == client_transport::wire::streamable && gate_closed) return;
         if (wire == client_transport::wire::undecided) {
             if (opts.mode == transport_mode::legacy_sse || probe_in_flight) return;
             auto o = std::move(waiting.front());
@@ -293,6 +316,8 @@ void client_transport::impl::begin_close(bool send_delete) {
     legacy.reset();
     fallback_trigger.reset();
     waiting.clear();
+    if (gate_timer) gate_timer->cancel();
+    gate_timer.reset();
     awaiting_owner.clear();
     shutting_down = true;
 

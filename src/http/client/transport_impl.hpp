@@ -131,6 +131,12 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     std::map<request_id, std::uint64_t> awaiting_owner;
     stream_ptr get_stream; // the standalone GET stream (initialize era)
     bool get_stream_wanted = false;
+    // Between POSTing notifications/initialized and the GET stream's response head, later
+    // messages wait: a server may send its requests on the GET stream only (the TypeScript
+    // SDK drops them when that stream is not open yet), so it must be open before any request
+    // can lead the server to send one.
+    bool gate_closed = false;
+    std::shared_ptr<detail::timer_handle> gate_timer;
     stream_ptr legacy; // the legacy SSE stream
     std::optional<detail::url_parts> legacy_endpoint;
     stream_ptr fallback_trigger; // the probe whose refusal started the legacy attempt
@@ -149,6 +155,8 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     void on_send(detail::outgoing o);
     void dispatch(detail::outgoing o);
     void flush_waiting();
+    void close_gate();
+    void open_gate();
     void decide(client_transport::wire w);
     void begin_close(bool send_delete);
     void finish_close();
