@@ -146,10 +146,20 @@ TEST(http_client_stateless, request_metadata_headers_and_invalid_tools_dropped) 
 
 TEST(http_client_stateless, cancellation_closes_the_request_stream_instead_of_posting) {
     std::promise<void> stream_closed;
+    std::mutex mu;
+    std::vector<writer_ptr> held; // a dropped writer would cut the stream: keep them
     http_test_server s([&](const recorded_request& r, writer_ptr w) {
         if (r.rpc_method() != "tools/call") {
             w->respond(500, {}, "unexpected " + r.method + " " + r.body);
             return;
+        }
+        if (r.json().at("params").at("name") != "slow") { // the call made afterwards
+            w->respond(200, http_test_server::json_headers(), rpc_result(r.json().at("id"), json::object{}));
+            return;
+        }
+        {
+            std::lock_guard lock(mu);
+            held.push_back(w);
         }
         w->on_close([&] { stream_closed.set_value(); });
         w->start_stream(200, http_test_server::sse_headers());

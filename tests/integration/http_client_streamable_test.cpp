@@ -264,7 +264,13 @@ TEST(http_client_streamable, server_request_on_the_post_stream_is_answered_by_a_
 
 TEST(http_client_streamable, get_stream_delivers_and_reconnects_with_last_event_id_after_retry) {
     std::atomic<int> gets{0};
+    std::mutex mu;
+    std::vector<writer_ptr> held; // a dropped writer would cut its stream
     http_test_server s(with_session([&](const recorded_request& r, writer_ptr w) {
+        {
+            std::lock_guard lock(mu);
+            held.push_back(w);
+        }
         ASSERT_EQ(r.method, "GET");
         const int n = ++gets;
         w->start_stream(200, http_test_server::sse_headers());
@@ -291,7 +297,13 @@ TEST(http_client_streamable, get_stream_delivers_and_reconnects_with_last_event_
 
 TEST(http_client_streamable, cut_post_stream_resumes_with_get_and_last_event_id) {
     std::promise<void> resumed_stream_closed;
+    std::mutex mu;
+    std::vector<writer_ptr> held; // a dropped writer would cut its stream
     http_test_server s(with_session([&](const recorded_request& r, writer_ptr w) {
+        {
+            std::lock_guard lock(mu);
+            held.push_back(w);
+        }
         w->start_stream(200, http_test_server::sse_headers());
         if (r.method == "POST") {
             w->write("id: p1\nretry: 200\ndata: \n\n");

@@ -69,10 +69,13 @@ TEST(http_fetch, streamed_body_arrives_in_pieces) {
 }
 
 TEST(http_fetch, on_body_may_stop_reading) {
-    http_test_server s([](const recorded_request&, writer_ptr w) {
+    std::mutex mu;
+    std::vector<writer_ptr> held; // never ends (a dropped writer would cut the stream)
+    http_test_server s([&](const recorded_request&, writer_ptr w) {
         w->start_stream(200, {});
         w->write("first");
-        // never ends
+        std::lock_guard lock(mu);
+        held.push_back(std::move(w));
     });
     std::string got;
     auto r = mcp::http::fetch({.url = s.url(), .on_body = [&](std::string_view b) {
