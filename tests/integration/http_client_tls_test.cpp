@@ -176,7 +176,7 @@ reply mcp_reply(const std::string& method, const std::string&, const std::string
             mcp::to_json(json::object{{"jsonrpc", "2.0"}, {"id", v.at("id")}, {"result", result}})};
 }
 
-struct certificates : ::testing::Test {
+struct http_client_tls : ::testing::Test {
     static inline fs::path dir;
     static inline bool made = false;
 
@@ -227,7 +227,7 @@ std::string message_of(const json::value& v) {
     return e ? std::string(e->at("message").as_string()) : std::string();
 }
 
-TEST_F(certificates, an_unknown_certificate_is_refused_by_default) {
+TEST_F(http_client_tls, an_unknown_certificate_is_refused_by_default) {
     tls_server s(pem("local"), key("local"), mcp_reply);
     auto v = initialize_over({.url = "https://127.0.0.1:" + std::to_string(s.port()) + "/mcp"});
     EXPECT_EQ(v.at("error").at("code"), mcp::error_code::http_error);
@@ -236,7 +236,7 @@ TEST_F(certificates, an_unknown_certificate_is_refused_by_default) {
     EXPECT_EQ(s.handshakes_ok(), 0);
 }
 
-TEST_F(certificates, the_ca_file_makes_it_trusted_by_name_and_by_address) {
+TEST_F(http_client_tls, the_ca_file_makes_it_trusted_by_name_and_by_address) {
     tls_server s(pem("local"), key("local"), mcp_reply);
     const auto port = std::to_string(s.port());
     auto a = initialize_over({.url = "https://localhost:" + port + "/mcp", .ca_file = pem("local").string()});
@@ -247,7 +247,7 @@ TEST_F(certificates, the_ca_file_makes_it_trusted_by_name_and_by_address) {
     EXPECT_EQ(s.last_sni(), ""); // ... and never an address
 }
 
-TEST_F(certificates, a_certificate_for_another_host_is_refused) {
+TEST_F(http_client_tls, a_certificate_for_another_host_is_refused) {
     tls_server s(pem("other"), key("other"), mcp_reply);
     auto v = initialize_over(
         {.url = "https://127.0.0.1:" + std::to_string(s.port()) + "/mcp", .ca_file = pem("other").string()});
@@ -256,21 +256,21 @@ TEST_F(certificates, a_certificate_for_another_host_is_refused) {
     EXPECT_NE(message_of(v).find("IP address mismatch"), std::string::npos) << v;
 }
 
-TEST_F(certificates, a_name_the_certificate_does_not_hold_is_refused) {
+TEST_F(http_client_tls, a_name_the_certificate_does_not_hold_is_refused) {
     tls_server s(pem("other"), key("other"), mcp_reply);
     auto v = initialize_over(
         {.url = "https://localhost:" + std::to_string(s.port()) + "/mcp", .ca_file = pem("other").string()});
     EXPECT_NE(message_of(v).find("hostname mismatch"), std::string::npos) << v;
 }
 
-TEST_F(certificates, verify_peer_false_accepts_anything_when_asked) {
+TEST_F(http_client_tls, verify_peer_false_accepts_anything_when_asked) {
     tls_server s(pem("other"), key("other"), mcp_reply);
     auto v = initialize_over(
         {.url = "https://127.0.0.1:" + std::to_string(s.port()) + "/mcp", .verify_peer = false});
     EXPECT_EQ(v.at("result").at("protocolVersion"), "2025-11-25") << v;
 }
 
-TEST_F(certificates, fetch_over_tls) {
+TEST_F(http_client_tls, fetch_over_tls) {
     tls_server s(pem("local"), key("local"),
                  [](const std::string& method, const std::string& target, const std::string& body,
                     const std::string&) {
