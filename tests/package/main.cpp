@@ -1,4 +1,5 @@
 // Package consumer: uses only the installed headers and library of mcpxx.
+#include <mcp/http/client_transport.hpp>
 #include <mcp/json/json.hpp>
 
 #include <cstdio>
@@ -16,5 +17,8 @@ int main() {
         return 1;
     }
     std::printf("%s\n", got.c_str());
+    // The HTTP client links OpenSSL's libssl through the package's dependencies.
+    auto t = mcp::http::make_client_transport("https://127.0.0.1:1/mcp");
+    t->close();
     return 0;
 }

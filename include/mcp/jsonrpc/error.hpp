@@ -32,6 +32,10 @@ inline constexpr int unsupported_protocol_version = -32022;
 inline constexpr int request_cancelled = -32800;
 /// The connection closed before the response arrived (local only).
 inline constexpr int connection_closed = -32000;
+/// An HTTP exchange failed without a JSON-RPC answer (connection refused, TLS failure, a 401 or
+/// an HTML 500 page...): synthesized by the HTTP client transport for the request it carried,
+/// with data {"httpStatus", "body", "url", "wwwAuthenticate"} (local only).
+inline constexpr int http_error = -32010;
 } // namespace error_code
 
 /// A JSON-RPC error object. Thrown by handlers (or returned by requests) to carry code, message

@@ -1,0 +1,362 @@
+// http/client/client_transport.cpp - mcp::http::client_transport: the public class, reading
+// outgoing messages, the wire decision (probe, queue, fall back), and closing.
+// The exchanges themselves are in transport_post.cpp, the legacy transport in
+// transport_legacy.cpp, incoming messages in transport_deliver.cpp.
+#include "transport_impl.hpp"
+
+#include "http/response_format.hpp" // valid_field_name / valid_field_value
+
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+namespace mcp::http {
+
+using namespace detail;
+
+namespace {
+
+// For messages about a URL that did not parse: no query, fragment or user info.
+std::string rough_display(std::string_view url) {
+    std::string s(url.substr(0, url.find_first_of("?#")));
+    const auto scheme = s.find("://");
+    const auto at = s.find('@', scheme == std::string::npos ? 0 : scheme + 3);
+    if (scheme != std::string::npos && at != std::string::npos && s.find('/', scheme + 3) > at)
+        s.erase(scheme + 3, at - scheme - 2);
+    return s;
+}
+
+void check_headers(const header_list& headers, const char* who) {
+    for (const auto& [n, v] : headers) {
+        if (!core::detail::valid_field_name(n))
+            throw std::invalid_argument(std::string(who) + ": header name \"" + n + "\" is not a token");
+        if (!core::detail::valid_field_value(v))
+            throw std::invalid_argument(std::string(who) + ": the value of header \"" + n +
+                                        "\" contains CR, LF or NUL");
+    }
+}
+
+} // namespace
+
+std::optional<request_id> detail::read_id(const json::value* v) {
+    if (!v) return std::nullopt;
+    if (v->is_string()) return request_id(std::string(v->get_string()));
+    if (v->is_int64()) return request_id(v->get_int64());
+    if (v->is_uint64() && v->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
+        return request_id(static_cast<std::int64_t>(v->get_uint64()));
+    return std::nullopt;
+}
+
+outgoing detail::classify_outgoing(std::string text) {
+    outgoing o;
+    o.text = std::move(text);
+    boost::system::error_code ec;
+    auto v = parse_json(o.text, ec);
+    if (!v) return o;
+    if (v->is_array()) {
+        o.k = outgoing::kind::batch;
+        for (const auto& e : v->get_array()) {
+            if (!e.is_object()) continue;
+            const auto& eo = e.get_object();
+            if (eo.contains("method"))
+                if (auto id = read_id(eo.if_contains("id"))) o.awaiting.push_back(*id);
+        }
+        return o;
+    }
+    if (!v->is_object()) return o;
+    auto& obj = v->get_object();
+    const auto* method = obj.if_contains("method");
+    if (method && method->is_string()) {
+        o.method = std::string(method->get_string());
+        auto* params = obj.if_contains("params");
+        if (params && params->is_object()) {
+            const auto& po = params->get_object();
+            if (const auto* meta = find_object(po, "_meta"))
+                if (auto version = find_string(*meta, "io.modelcontextprotocol/protocolVersion"))
+                    o.stateless_version = std::string(*version);
+            if (o.method == "notifications/cancelled") o.cancels = read_id(po.if_contains("requestId"));
+        }
+        if (auto id = read_id(obj.if_contains("id"))) {
+            o.k = outgoing::kind::request;
+            o.id = id;
+            o.awaiting.push_back(*id);
+        } else {
+            o.k = outgoing::kind::notification;
+        }
+        if (o.stateless() && params) o.params = std::move(*params);
+    } else if (obj.contains("result") || obj.contains("error")) {
+        o.k = outgoing::kind::response;
+        const auto* id = obj.if_contains("id");
+        o.id_less_error = obj.contains("error") && (!id || id->is_null());
+    }
+    return o;
+}
+
+// ------------------------------------------------------------------------- construction
+
+client_transport::impl::impl(client_transport_options o, url_parts u)
+    : opts(std::move(o)), url(std::move(u)), loop(io_loop::create()), max_message(opts.max_message_size) {
+    pool = std::make_unique<connection_pool>(loop, tls_options{opts.verify_peer, opts.ca_file});
+    if (opts.mode == transport_mode::streamable) wire = client_transport::wire::streamable;
+    wire_seen = wire;
+}
+
+client_transport::client_transport(client_transport_options o) {
+    std::string why;
+    auto u = parse_url(o.url, &why);
+    if (!u)
+        throw std::invalid_argument("mcp::http::client_transport: " + why + ": \"" + rough_display(o.url) +
+                                    "\"");
+    check_headers(o.headers, "mcp::http::client_transport");
+    if (!o.ca_file.empty() && !std::ifstream(o.ca_file).good())
+        throw std::invalid_argument("mcp::http::client_transport: cannot read the CA file \"" + o.ca_file +
+                                    "\"");
+    if (o.max_message_size == 0) o.max_message_size = 4u << 20;
+    impl_ = std::make_shared<impl>(std::move(o), std::move(*u));
+}
+
+client_transport::~client_transport() {
+    close();
+    // The pool's sockets belong to the loop: destroy them there, or here once the loop is
+    // gone. When close() ran on the loop thread, the loop still holds the impl and the pool
+    // dies with it later.
+}
+
+std::shared_ptr<client_transport> make_client_transport(client_transport_options options) {
+    return std::make_shared<client_transport>(std::move(options));
+}
+
+client_transport::wire client_transport::current_wire() const {
+    return impl_->wire_seen.load();
+}
+
+std::string client_transport::session_id() const {
+    std::lock_guard lock(impl_->mu);
+    return impl_->session_id_copy;
+}
+
+void client_transport::set_max_message_size(std::size_t bytes) {
+    if (bytes > 0) impl_->max_message = bytes;
+}
+
+// ------------------------------------------------------------------------- start / send
+
+void client_transport::start(transport_handler handler) {
+    auto& d = *impl_;
+    std::vector<outgoing> early;
+    {
+        std::lock_guard lock(d.mu);
+        if (d.started || d.closing) return;
+        d.started = true;
+        early.swap(d.before_start);
+    }
+    d.loop->start_thread();
+    d.loop->post([self = impl_, h = std::move(handler), early = std::move(early)]() mutable {
+        self->handler = std::move(h);
+        if (self->opts.mode == transport_mode::legacy_sse) self->start_legacy(nullptr);
+        for (auto& o : early) self->on_send(std::move(o));
+    });
+}
+
+void client_transport::send(std::string message) {
+    auto& d = *impl_;
+    auto o = classify_outgoing(std::move(message));
+    std::lock_guard lock(d.mu);
+    if (d.closing) return;
+    if (!d.started) {
+        d.before_start.push_back(std::move(o));
+        return;
+    }
+    d.loop->post([self = impl_, o = std::move(o)]() mutable { self->on_send(std::move(o)); });
+}
+
+void client_transport::impl::on_send(outgoing o) {
+    if (shutting_down) return;
+    if (o.k == outgoing::kind::notification && o.cancels && cancel_stateless(o)) return;
+    switch (wire) {
+    case client_transport::wire::streamable:
+        dispatch(std::move(o));
+        return;
+    case client_transport::wire::legacy_sse:
+        legacy_post(std::move(o));
+        return;
+    case client_transport::wire::undecided:
+        if (opts.mode == transport_mode::legacy_sse || probe_in_flight) {
+            waiting.push_back(std::move(o)); // until the endpoint event / the probe's answer
+            return;
+        }
+        probe_in_flight = true;
+        start_post(std::move(o), true);
+        return;
+    }
+}
+
+void client_transport::impl::dispatch(outgoing o) {
+    // The 2026-07-28 era has no client responses (and an id-less error is the engine's answer
+    // to a framing problem, which an HTTP server cannot act on in that era).
+    if (o.k == outgoing::kind::response && stateless_seen && !initialize_seen) {
+        warn("a JSON-RPC response was not sent: clients send none in protocol revision 2026-07-28");
+        return;
+    }
+    if (gate_closed) {
+        waiting.push_back(std::move(o));
+        return;
+    }
+    const bool opens_get_stream = o.k == outgoing::kind::notification && o.is("notifications/initialized") &&
+                                  !o.stateless() && opts.open_get_stream;
+    start_post(std::move(o), false);
+    if (opens_get_stream) close_gate();
+}
+
+void client_transport::impl::close_gate() {
+    gate_closed = true;
+    // Bounded: a server that is slow to answer the GET does not hold the session up for long.
+    gate_timer = run_after(*loop, std::min(opts.connect_timeout, std::chrono::milliseconds(3000)),
+                           [self = shared_from_this()] { self->open_gate(); });
+}
+
+void client_transport::impl::open_gate() {
+    if (!gate_closed) return;
+    gate_closed = false;
+    if (gate_timer) gate_timer->cancel();
+    gate_timer.reset();
+    flush_waiting();
+}
+
+void client_transport::impl::flush_waiting() {
+    while (!waiting.empty() && !shutting_down) {
+        if (wire == client_transport::wire::streamable && gate_closed) return;
+        if (wire == client_transport::wire::undecided) {
+            if (opts.mode == transport_mode::legacy_sse || probe_in_flight) return;
+            auto o = std::move(waiting.front());
+            waiting.pop_front();
+            probe_in_flight = true;
+            start_post(std::move(o), true);
+            return;
+        }
+        auto o = std::move(waiting.front());
+        waiting.pop_front();
+        if (wire == client_transport::wire::streamable)
+            dispatch(std::move(o));
+        else
+            legacy_post(std::move(o));
+    }
+}
+
+void client_transport::impl::decide(client_transport::wire w) {
+    wire = w;
+    wire_seen = w;
+    probe_in_flight = false;
+    flush_waiting();
+}
+
+// ------------------------------------------------------------------------- messages out
+
+void client_transport::impl::emit(std::string_view text) {
+    if (shutting_down || !handler.on_message) return;
+    handler.on_message(text);
+}
+
+void client_transport::impl::warn(const std::string& text) {
+    if (opts.log)
+        opts.log(text);
+    else
+        std::cerr << "mcpxx http: " << text << '\n';
+}
+
+void client_transport::impl::report_error(const std::string& text) {
+    if (shutting_down) return;
+    warn(text);
+    if (handler.on_error) handler.on_error(text);
+}
+
+// ------------------------------------------------------------------------- closing
+
+void client_transport::close() {
+    auto& d = *impl_;
+    {
+        std::lock_guard lock(d.mu);
+        if (!d.started) {
+            d.closing = true;
+            return;
+        }
+        if (!d.closing) {
+            d.closing = true;
+            d.loop->post([self = impl_] { self->begin_close(true); });
+        }
+    }
+    if (d.loop->on_loop_thread()) return; // from a callback: on_close follows on the loop
+    {
+        std::unique_lock lock(d.mu);
+        d.cv.wait(lock, [&] { return d.close_done; });
+    }
+    // Aborted exchanges finish within a turn of the loop; if something is still pending after
+    // a generous wait, drop it rather than hang the caller.
+    if (!d.loop->wait_idle(std::chrono::seconds(10))) d.loop->force_stop();
+    static std::mutex join_mu; // join() must not run on two threads at once
+    std::lock_guard join_lock(join_mu);
+    d.loop->join();
+}
+
+void client_transport::impl::begin_close(bool send_delete) {
+    if (shutting_down) return;
+    {
+        std::lock_guard lock(mu);
+        closing = true;
+    }
+    auto all = std::move(streams);
+    streams.clear();
+    for (auto& [serial, st] : all) {
+        st->finished = true;
+        if (st->timer) st->timer->cancel();
+        if (st->call) st->call->abort();
+        st->call.reset();
+    }
+    get_stream.reset();
+    legacy.reset();
+    fallback_trigger.reset();
+    waiting.clear();
+    if (gate_timer) gate_timer->cancel();
+    gate_timer.reset();
+    awaiting_owner.clear();
+    shutting_down = true;
+
+    if (send_delete && wire == client_transport::wire::streamable && !session_id.empty()) {
+        // End the session on the server (a 405 means it does not allow that: fine).
+        call_request req;
+        req.url = url;
+        req.method = "DELETE";
+        req.headers = opts.headers;
+        req.headers.emplace_back("Mcp-Session-Id", session_id);
+        if (!negotiated.empty() && negotiated >= "2025-06-18")
+            req.headers.emplace_back("MCP-Protocol-Version", negotiated);
+        req.connect_timeout = std::min(opts.connect_timeout, opts.close_timeout);
+        req.total_timeout = opts.close_timeout;
+        call_handlers h;
+        h.on_end = [self = shared_from_this()](const call_failure*) { self->finish_close(); };
+        auto call = pool->start(std::move(req), std::move(h));
+        (void)call; // kept alive by its own handlers until it ends
+        return;
+    }
+    finish_close();
+}
+
+void client_transport::impl::finish_close() {
+    if (close_posted) return;
+    close_posted = true;
+    pool->close_idle();
+    // on_close runs in a turn of its own: never nested inside another callback.
+    loop->post([self = shared_from_this()] {
+        auto on_close = std::move(self->handler.on_close);
+        self->handler = {};
+        if (on_close) on_close();
+        {
+            std::lock_guard lock(self->mu);
+            self->close_done = true;
+        }
+        self->cv.notify_all();
+        self->loop->release();
+    });
+}
+
+} // namespace mcp::http

@@ -1,0 +1,77 @@
+// http/client/errors.cpp - see errors.hpp.
+#include "errors.hpp"
+
+#include "http/response_format.hpp" // reason_phrase
+
+namespace mcp::http::detail {
+
+std::string utf8_prefix(std::string_view s, std::size_t max) {
+    std::string out;
+    out.reserve(std::min(s.size(), max));
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t len = 0;
+        std::uint32_t cp = 0;
+        if (c < 0x80)
+            len = 1, cp = c;
+        else if ((c & 0xE0) == 0xC0)
+            len = 2, cp = c & 0x1F;
+        else if ((c & 0xF0) == 0xE0)
+            len = 3, cp = c & 0x0F;
+        else if ((c & 0xF8) == 0xF0)
+            len = 4, cp = c & 0x07;
+        bool ok = len > 0 && i + len <= s.size();
+        for (std::size_t k = 1; ok && k < len; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + k]);
+            if ((cc & 0xC0) != 0x80)
+                ok = false;
+            else
+                cp = (cp << 6) | (cc & 0x3F);
+        }
+        // Overlong forms, surrogates and values past U+10FFFF are not UTF-8 either.
+        if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+                   (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF))
+            ok = false;
+        const std::string_view piece = ok ? s.substr(i, len) : std::string_view("\xEF\xBF\xBD");
+        if (out.size() + piece.size() > max) break;
+        out.append(piece);
+        i += ok ? len : 1;
+    }
+    return out;
+}
+
+std::string status_message(int status, std::string_view reason, std::string_view url_display) {
+    std::string r(reason);
+    if (r.empty()) {
+        r = std::string(core::detail::reason_phrase(status));
+        if (r == "Unknown") r.clear();
+    }
+    std::string m = "HTTP " + std::to_string(status);
+    if (!r.empty()) m += " " + utf8_prefix(r, 100);
+    m += " from ";
+    m += url_display;
+    return m;
+}
+
+std::string synthesize_error(const jsonrpc::request_id& id, const http_failure& f) {
+    json::object data;
+    if (f.status != 0) {
+        data["httpStatus"] = f.status;
+        data["body"] = utf8_prefix(f.body, error_body_bytes);
+    }
+    data["url"] = f.url;
+    if ((f.status == 401 || f.status == 403) && !f.www_authenticate.empty())
+        data["wwwAuthenticate"] = utf8_prefix(f.www_authenticate, 4096);
+    std::string out;
+    jsonrpc::serialize_error(out, id, mcp::error(error_code::http_error, f.message, std::move(data)));
+    return out;
+}
+
+std::string local_error(const jsonrpc::request_id& id, int code, std::string message) {
+    std::string out;
+    jsonrpc::serialize_error(out, id, mcp::error(code, std::move(message)));
+    return out;
+}
+
+} // namespace mcp::http::detail

@@ -1,0 +1,60 @@
+// http/client/mcp_headers.hpp - the request metadata headers of Streamable HTTP in 2026-07-28:
+// value encoding (plain or =?base64?...?=), the x-mcp-header annotations of a tool's
+// inputSchema (validation and extraction), and the filtering of tools/list results that the
+// spec requires of HTTP clients (tools with invalid annotations are excluded).
+#pragma once
+
+#include <mcp/json/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp::http::detail {
+
+/// RFC 9110 token (1*tchar): what a field name, and so an x-mcp-header value, may be.
+bool is_token(std::string_view s) noexcept;
+
+/// The header form of a value: as it is when it consists of visible ASCII, space and tab,
+/// has no leading or trailing whitespace, is not empty... and does not look like the sentinel;
+/// otherwise "=?base64?" + base64(UTF-8 bytes) + "?=".
+std::string encode_header_value(std::string_view value);
+
+/// The string form of an argument value for a header: a string as it is, an integer in
+/// decimal (a double with no fraction too), a boolean as true/false. nullopt for null and for
+/// anything else (the header is then omitted, and the server's validation judges the call).
+std::optional<std::string> header_text(const json::value& v);
+
+/// One Mcp-Param-{name} header: where its value is in the arguments (a chain of property
+/// names from the root).
+struct param_header {
+    std::string name;
+    std::vector<std::string> path;
+};
+
+struct tool_annotations {
+    std::vector<param_header> params;
+    std::string error; ///< non-empty: the tool is invalid, and why
+};
+
+/// Read and check the x-mcp-header annotations of an inputSchema (see the 2026-07-28
+/// Streamable HTTP page, "Custom Headers from Tool Parameters").
+tool_annotations read_annotations(const json::value& input_schema);
+
+/// The Mcp-Param-* headers (name, encoded value) of a tools/call with these arguments.
+std::vector<std::pair<std::string, std::string>> param_headers(const std::vector<param_header>& params,
+                                                               const json::value& arguments);
+
+/// Apply read_annotations to every tool of a tools/list result: invalid tools are removed in
+/// place, reported in `dropped` (name, reason); valid tools with annotations are returned.
+struct tools_filter {
+    std::vector<std::pair<std::string, std::string>> dropped;
+    std::map<std::string, std::vector<param_header>> annotated;
+    std::vector<std::string> listed; ///< every valid tool name
+};
+tools_filter filter_tools(json::object& result);
+
+} // namespace mcp::http::detail
