@@ -190,7 +190,9 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     t.type("tools");
     t.keys({"Enter"});
     ASSERT_TRUE(t.wait_for("Report progress over `steps` steps")) << dump();
-    ASSERT_TRUE(t.wait_for("mcpxx>", 2)) << dump();
+    // Each command is typed once the prompt is back: keys typed while a command runs would be
+    // echoed by the terminal itself (they still reach the editor, but the screen is messier).
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
 
     // Tab completes a prompt's name, then an argument value that completion/complete gives.
     t.type("/everything__compl");
@@ -206,6 +208,7 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
         << dump();
     t.keys({"Enter"});
     ASSERT_TRUE(t.wait_for("user: Complex prompt: temperature=0.5, style=formal")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
 
     // A missing required argument is asked for.
     t.type("/complex_prompt");
@@ -214,6 +217,7 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     t.type("0.7");
     t.keys({"Enter"});
     ASSERT_TRUE(t.wait_for("temperature=0.7, style=plain")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
 
     // A call asks first; y runs it.
     t.type("call everything__add a=2 b=3");
@@ -223,6 +227,7 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     t.type("y");
     t.keys({"Enter"});
     ASSERT_TRUE(t.wait_for(R"({"sum":5)")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
 
     // Ctrl-C during a slow call cancels it (the server is told) and the shell goes on.
     t.type("call everything__long_operation duration=60 steps=600");
