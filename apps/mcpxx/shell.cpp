@@ -41,8 +41,9 @@ void shell_terminal::notify(const std::string& text) {
         editor_->print(2, text);
         return;
     }
+    // One write, so that a message from another thread never lands inside it.
     std::lock_guard lock(plain_mu_);
-    std::cerr << text << (text.empty() || text.back() != '\n' ? "\n" : "") << std::flush;
+    std::cerr << (text.empty() || text.back() != '\n' ? text + "\n" : text) << std::flush;
 }
 
 std::optional<std::string> shell_terminal::ask(const std::string& question) {

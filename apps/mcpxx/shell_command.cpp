@@ -11,6 +11,9 @@
 #include <atomic>
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
 
 namespace mcpxx_cli {
 namespace {
@@ -41,6 +44,29 @@ std::string describe_change(const mcp::host::server_status& s) {
                std::to_string(s.resource_templates) + " templates, " + std::to_string(s.prompts) + " prompts";
     return "[" + s.name + "] " + std::string(to_string(s.state)) + (s.error.empty() ? "" : ": " + s.error);
 }
+
+/// What the user was last told about each server's catalogue, so that only news is reported:
+/// the manager also signals a first connection (which the summary covers, and whose signal may
+/// come after it) and list_changed notices that change nothing.
+class catalogue_news {
+public:
+    /// The message for `server`'s current state, or nullopt when nothing changed.
+    std::optional<std::string> changed(mcp::host::manager& m, const std::string& server) {
+        const auto s = m.status(server);
+        std::string fingerprint = describe_change(s);
+        for (const auto& t : m.tools())
+            if (t.server == server) fingerprint += "\n" + t.name;
+        std::lock_guard lock(mu_);
+        auto& last = seen_[server];
+        if (last == fingerprint) return std::nullopt;
+        last = std::move(fingerprint);
+        return describe_change(s);
+    }
+
+private:
+    std::mutex mu_;
+    std::map<std::string, std::string> seen_;
+};
 
 void print_summary(host_session& session) {
     const auto st = style::for_stream(2);
@@ -76,15 +102,17 @@ int run_shell(const host_cli_options& options) {
     // Catalogue changes are reported once the summary is out (the first listing is in it) and
     // until the shell ends (stopping the servers is no news).
     auto live = std::make_shared<std::atomic<bool>>(false);
+    auto news = std::make_shared<catalogue_news>();
     session_hooks hooks;
     hooks.io = terminal->io();
     hooks.on_log = [terminal](const std::string& server, const mcp::logging_message_notification& n) {
         terminal->notify(format_log(server, n));
     };
-    hooks.on_catalogue_changed = [terminal, live, &session](const std::string& server) {
+    hooks.on_catalogue_changed = [terminal, live, news, &session](const std::string& server) {
         if (!live->load()) return;
         try {
-            terminal->notify(style::for_stream(2).dim(describe_change(session.servers().status(server))));
+            if (auto text = news->changed(session.servers(), server))
+                terminal->notify(style::for_stream(2).dim(*text));
         } catch (const std::exception&) {
         }
     };
@@ -99,6 +127,7 @@ int run_shell(const host_cli_options& options) {
     if (session.interrupted()) return exit_interrupted;
     session.print_config_problems();
     print_summary(session);
+    for (const auto& s : session.servers().servers()) news->changed(session.servers(), s.name);
     live->store(true);
 
     shell sh(session, terminal);
