@@ -104,10 +104,14 @@ bool shell::execute(const std::string& line) {
         if (name == "quit" || name == "exit") {
             status_ = exit_ok;
             if (words.size() > 1) {
+                std::size_t used = 0;
                 try {
-                    status_ = std::stoi(words[1].text);
+                    status_ = std::stoi(words[1].text, &used);
                 } catch (const std::exception&) {
-                    print_error("exit wants a number, got \"" + words[1].text + "\"");
+                    used = 0;
+                }
+                if (used != words[1].text.size() || status_ < 0 || status_ > 255) {
+                    print_error("exit wants a number from 0 to 255, got \"" + words[1].text + "\"");
                     status_ = exit_usage;
                     return true;
                 }
