@@ -8,7 +8,8 @@
 namespace mcpxx_cli {
 
 void print_error(const std::string& message) {
-    std::cerr << style::for_stream(2).red("mcpxx: ") << message << "\n";
+    // One write per line: a message from another thread (a server's log) never splits it.
+    std::cerr << style::for_stream(2).red("mcpxx: ") + message + "\n";
 }
 
 void add_host_options(CLI::App* cmd, host_cli_options& o) {
@@ -54,10 +55,11 @@ int host_session::load() {
 void host_session::print_config_problems() const {
     if (options_.json) return;
     const auto s = style::for_stream(2);
-    for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") << e.to_string() << "\n";
-    for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) << "\n";
+    for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
+    for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
     for (const auto& sh : found_.shadowed)
-        std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " + sh.winner) << "\n";
+        std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " + sh.winner) +
+                         "\n";
 }
 
 std::vector<std::filesystem::path> host_session::root_paths() const {

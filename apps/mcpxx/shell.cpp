@@ -137,7 +137,7 @@ bool shell::execute(const std::string& line) {
         status_ = exit_usage;
     } catch (const std::exception& e) {
         status_ = session_.report_failure(e);
-        if (status_ == exit_interrupted) std::cerr << "cancelled\n";
+        if (status_ == exit_interrupted) terminal_->notify("cancelled");
     }
     std::cout.flush();
     return true;
@@ -227,9 +227,8 @@ int shell::cmd_tools(const std::vector<shell_word>& w, const std::string&) {
             return server ? t.server != filter : t.name.find(filter) == std::string::npos;
         });
         if (tools.empty()) {
-            std::cerr << (server ? "server \"" + filter + "\" has no tools (servers shows its state)"
-                                 : "no tool name contains \"" + filter + "\"")
-                      << "\n";
+            terminal_->notify(server ? "server \"" + filter + "\" has no tools (servers shows its state)"
+                                     : "no tool name contains \"" + filter + "\"");
             return exit_negative;
         }
     }

@@ -97,16 +97,15 @@ int shell::cmd_attach(const std::vector<shell_word>& w, const std::string&) {
     std::erase_if(attachments_,
                   [&](const auto& a) { return a.server == server.front() && a.uri == w[2].text; });
     attachments_.push_back({server.front(), w[2].text, std::move(r.contents)});
-    std::cerr << style::for_stream(2).dim("attached " + w[2].text + " (" +
-                                          std::to_string(attachments_.size()) +
-                                          " attached; detach forgets it)")
-              << "\n";
+    terminal_->notify(style::for_stream(2).dim("attached " + w[2].text + " (" +
+                                               std::to_string(attachments_.size()) +
+                                               " attached; detach forgets it)"));
     return exit_ok;
 }
 
 int shell::cmd_attachments(const std::vector<shell_word>&, const std::string&) {
     if (attachments_.empty()) {
-        std::cerr << "nothing attached (attach SERVER URI)\n";
+        terminal_->notify("nothing attached (attach SERVER URI)");
         return exit_ok;
     }
     const auto st = style::for_stream(1);
@@ -121,8 +120,8 @@ int shell::cmd_attachments(const std::vector<shell_word>&, const std::string&) {
 
 int shell::cmd_detach(const std::vector<shell_word>& w, const std::string&) {
     if (w.size() == 1) {
-        std::cerr << "detached " << attachments_.size()
-                  << (attachments_.size() == 1 ? " resource\n" : " resources\n");
+        terminal_->notify("detached " + std::to_string(attachments_.size()) +
+                          (attachments_.size() == 1 ? " resource" : " resources"));
         attachments_.clear();
         return exit_ok;
     }
@@ -171,7 +170,7 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
         const auto answer =
             terminal_->ask(a.name + (a.description ? " (" + *a.description + ")" : "") + ": ");
         if (!answer) {
-            std::cerr << "cancelled\n";
+            terminal_->notify("cancelled");
             return exit_interrupted;
         }
         args[a.name] = *answer;

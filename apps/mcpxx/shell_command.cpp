@@ -68,7 +68,8 @@ private:
     std::map<std::string, std::string> seen_;
 };
 
-void print_summary(host_session& session) {
+/// What came up; one message, so that servers' output arriving meanwhile cannot split it.
+std::string summary(host_session& session) {
     const auto st = style::for_stream(2);
     auto& m = session.servers();
     std::size_t tools = 0, resources = 0, templates = 0, prompts = 0;
@@ -86,13 +87,13 @@ void print_summary(host_session& session) {
                             (s.error.empty() ? "" : ": " + s.error) + "\n";
         }
     }
-    std::cerr << st.bold("mcpxx shell") << ": " << n_ready << (n_ready == 1 ? " server" : " servers")
-              << " ready" << (ready.empty() ? "" : " (" + ready + ")");
-    if (n_failed) std::cerr << ", " << st.red(std::to_string(n_failed) + " failed");
-    std::cerr << "; " << tools << " tools, " << resources << " resources, " << templates << " templates, "
-              << prompts << " prompts\n"
-              << failed_lines << st.dim("Type help for the commands, /PROMPT to get a prompt, quit to leave.")
-              << "\n";
+    std::string text = st.bold("mcpxx shell") + ": " + std::to_string(n_ready) +
+                       (n_ready == 1 ? " server" : " servers") + " ready" +
+                       (ready.empty() ? "" : " (" + ready + ")");
+    if (n_failed) text += ", " + st.red(std::to_string(n_failed) + " failed");
+    return text + "; " + std::to_string(tools) + " tools, " + std::to_string(resources) + " resources, " +
+           std::to_string(templates) + " templates, " + std::to_string(prompts) + " prompts\n" +
+           failed_lines + st.dim("Type help for the commands, /PROMPT to get a prompt, quit to leave.");
 }
 
 int run_shell(const host_cli_options& options) {
@@ -120,13 +121,12 @@ int run_shell(const host_cli_options& options) {
         terminal->notify("[" + server + "] " + std::string(line));
     };
     if (terminal->interactive())
-        std::cerr << style::for_stream(2).dim("Starting " + std::to_string(session.found().servers.size()) +
-                                              " servers...")
-                  << "\n";
+        terminal->notify(style::for_stream(2).dim(
+            "Starting " + std::to_string(session.found().servers.size()) + " servers..."));
     if (int rc = session.start({}, std::move(hooks)); rc != exit_ok) return rc;
     if (session.interrupted()) return exit_interrupted;
     session.print_config_problems();
-    print_summary(session);
+    terminal->notify(summary(session));
     for (const auto& s : session.servers().servers()) news->changed(session.servers(), s.name);
     live->store(true);
 
