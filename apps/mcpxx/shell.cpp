@@ -99,7 +99,6 @@ bool shell::execute(const std::string& line) {
     }
     if (words.empty()) return true;
     const std::string& name = words.front().text;
-    session_.begin_command(); // Ctrl-C from now on cancels this command only
     try {
         if (name == "quit" || name == "exit") {
             status_ = exit_ok;

@@ -53,7 +53,8 @@ class shell {
 public:
     shell(host_session& session, std::shared_ptr<shell_terminal> terminal);
 
-    /// Run one line. False when the shell is to end (quit, exit).
+    /// Run one line. False when the shell is to end (quit, exit). Ctrl-C cancels what the
+    /// session's cancel_token() was when it started (see host_session::begin_command).
     bool execute(const std::string& line);
     /// The exit status of the last command (a blank line changes nothing), or the one `exit N`
     /// asked for.

@@ -136,6 +136,8 @@ int run_shell(const host_cli_options& options) {
     };
     int rc = exit_ok;
     for (;;) {
+        // Ctrl-C counts afresh at each prompt: only two during one command exit the shell.
+        session.begin_command();
         const auto line = terminal->read_command(complete);
         if (!line) {
             if (!terminal->interactive() && std::ferror(stdin) && session.interrupted()) {

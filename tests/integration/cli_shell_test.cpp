@@ -258,4 +258,36 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     EXPECT_EQ(slurp(rc_file), "0\n");
 }
 
+TEST_F(cli_shell_test, on_a_terminal_without_line_editing) {
+    if (!mcp::test::tmux_session::available())
+        GTEST_SKIP() << "tmux is not installed (scripts/install-deps installs it)";
+    // TERM=dumb: no escape sequences, so no line editor; the terminal's own line discipline
+    // edits, and Ctrl-C is always a signal. It must cancel a call, and at the prompt only give a
+    // new line: counted afresh at each prompt, never two in a row that exit the shell.
+    const auto rc_file = dirs.root / "exit_code";
+    const std::string command = "cd " + quote(dirs.project.string()) +
+                                " && TERM=dumb HOME=" + quote(dirs.home.string()) + " " + quote(mcpxx) +
+                                " shell --yes --config " + quote(config) + "; echo $? > " +
+                                quote(rc_file.string()) + "; echo shell-ended; sleep 600";
+    mcp::test::tmux_session t(dirs.root, command);
+    const auto dump = [&] { return "screen:\n" + t.contents(); };
+    ASSERT_TRUE(t.wait_for("2 servers ready")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    t.type("call everything__long_operation duration=60 steps=600");
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for("/600 step ")) << dump(); // in flight
+    t.keys({"C-c"});
+    ASSERT_TRUE(t.wait_for("cancelled\n")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    t.keys({"C-c"});
+    ASSERT_TRUE(t.wait_for("interrupted", 2)) << dump();
+    t.type("ping echo");
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for("echo: ok ")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    t.keys({"C-d"});
+    ASSERT_TRUE(t.wait_for("shell-ended")) << dump();
+    EXPECT_EQ(slurp(rc_file), "0\n");
+}
+
 } // namespace
