@@ -11,9 +11,9 @@
 //
 // Keys: printable text (UTF-8), Left/Right, Home/End (also Ctrl-A/Ctrl-E), Ctrl-B/Ctrl-F,
 // Alt-B/Alt-F and Ctrl-Left/Ctrl-Right (word), Backspace, Delete, Ctrl-D (delete, or end of
-// input on an empty line), Ctrl-K/Ctrl-U (kill to end/start), Ctrl-W (kill word), Up/Down and
-// Ctrl-P/Ctrl-N (history), Tab (complete), Ctrl-L (clear screen), Ctrl-C (abandon the line),
-// Enter.
+// input on an empty line), Ctrl-K/Ctrl-U (kill to end/start), Ctrl-W and Alt-Backspace (kill
+// word), Up/Down and Ctrl-P/Ctrl-N (history), Tab (complete), Ctrl-L (clear screen), Ctrl-C
+// (abandon the line), Enter.
 #pragma once
 
 #include <condition_variable>
