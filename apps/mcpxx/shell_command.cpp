@@ -144,6 +144,7 @@ int run_shell(const host_cli_options& options) {
                 // Ctrl-C while waiting for a line on a plain terminal: a new line, not the end.
                 std::cin.clear();
                 std::clearerr(stdin);
+                terminal->notify("");
                 session.begin_command();
                 continue;
             }

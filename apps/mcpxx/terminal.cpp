@@ -138,11 +138,17 @@ namespace {
 
 int signal_pipe[2] = {-1, -1};
 std::atomic<int> interrupts{0};
+// Which command a SIGINT hit (rearm() starts the next): the watcher thread may see it only
+// after a shell has moved on, and must not cancel the next command then.
+std::atomic<unsigned> generation{0};
+constexpr char quit_byte = '\xff'; // never a generation (those are taken modulo 255)
+
+char generation_byte(unsigned g) { return static_cast<char>(g % 255); }
 
 extern "C" void on_sigint(int) {
     // Only async-signal-safe work here: count, and wake the watcher thread.
     if (interrupts.fetch_add(1) >= 1) ::_exit(130);
-    const char c = 'i';
+    const char c = generation_byte(generation.load());
     [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
 }
 
@@ -155,9 +161,10 @@ interrupt_guard::interrupt_guard(mcp::cancellation_source source) : source_(std:
         for (;;) {
             const auto n = ::read(signal_pipe[0], &c, 1);
             if (n < 0 && errno == EINTR) continue;
-            if (n <= 0 || c == 'q') return;
-            std::fputs("\ninterrupted\n", stderr);
+            if (n <= 0 || c == quit_byte) return;
             std::lock_guard lock(mu_);
+            if (c != generation_byte(generation.load())) continue; // a command that is over
+            std::fputs("\ninterrupted\n", stderr);
             source_.cancel("interrupted by the user");
         }
     });
@@ -173,8 +180,7 @@ interrupt_guard::~interrupt_guard() {
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, nullptr);
     if (watcher_.joinable()) {
-        const char c = 'q';
-        [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
+        [[maybe_unused]] auto n = ::write(signal_pipe[1], &quit_byte, 1);
         watcher_.join();
     }
     ::close(signal_pipe[0]);
@@ -186,6 +192,7 @@ bool interrupt_guard::interrupted() const noexcept { return interrupts.load() > 
 void interrupt_guard::rearm(mcp::cancellation_source source) {
     std::lock_guard lock(mu_);
     source_ = std::move(source);
+    generation.fetch_add(1);
     interrupts.store(0);
 }
 
