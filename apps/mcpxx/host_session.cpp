@@ -58,7 +58,8 @@ void host_session::print_config_problems() const {
     for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
     for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
     for (const auto& sh : found_.shadowed)
-        std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " + sh.winner) +
+        std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " +
+                           sh.winner) +
                          "\n";
 }
 

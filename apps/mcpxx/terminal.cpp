@@ -143,7 +143,9 @@ std::atomic<int> interrupts{0};
 std::atomic<unsigned> generation{0};
 constexpr char quit_byte = '\xff'; // never a generation (those are taken modulo 255)
 
-char generation_byte(unsigned g) { return static_cast<char>(g % 255); }
+char generation_byte(unsigned g) {
+    return static_cast<char>(g % 255);
+}
 
 extern "C" void on_sigint(int) {
     // Only async-signal-safe work here: count, and wake the watcher thread.
