@@ -66,16 +66,11 @@ int run_call(const call_options& o) {
             return session.report_failure(e);
         }
     }
-    const bool is_error = result.is_error.value_or(false);
-    if (o.host.json) {
+    if (o.host.json)
         print_json(mcp::to_json(result, client->protocol_version()));
-    } else {
-        auto& out = is_error ? std::cerr : std::cout;
-        if (is_error) out << style::for_stream(2).red("tool error: ");
-        for (const auto& c : result.content) out << describe(c) << "\n";
-        if (result.content.empty() && result.structured_content) out << mcp::to_json(*result.structured_content) << "\n";
-    }
-    return is_error ? exit_negative : exit_ok;
+    else
+        print_call_result(result);
+    return result.is_error.value_or(false) ? exit_negative : exit_ok;
 }
 
 } // namespace

@@ -1,4 +1,5 @@
 #include "host_output.hpp"
+#include "terminal.hpp"
 
 #include <mcp/json/base64.hpp>
 
@@ -34,6 +35,22 @@ void print_json(const mcp::json::value& v) { std::cout << mcp::to_json(v) << "\n
 
 std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+void print_call_result(const mcp::call_tool_result& result) {
+    const bool is_error = result.is_error.value_or(false);
+    auto& out = is_error ? std::cerr : std::cout;
+    if (is_error) out << style::for_stream(2).red("tool error: ");
+    for (const auto& c : result.content) out << describe(c) << "\n";
+    if (result.content.empty() && result.structured_content)
+        out << mcp::to_json(*result.structured_content) << "\n";
+}
+
+void print_prompt_result(const mcp::get_prompt_result& result) {
+    const auto st = style::for_stream(1);
+    if (result.description) std::cout << st.dim(*result.description) << "\n";
+    for (const auto& m : result.messages)
+        std::cout << st.bold(std::string(mcp::to_string(m.role)) + ": ") << describe(m.content) << "\n";
 }
 
 } // namespace mcpxx_cli

@@ -15,5 +15,10 @@ std::string describe(const mcp::resource_contents& contents);
 void print_json(const mcp::json::value& v);
 /// Left-aligned column padding (by bytes; names are ASCII in practice).
 std::string pad(const std::string& s, std::size_t width);
+/// A tool's result for a person: its content on stdout (on stderr, after "tool error: ", when
+/// isError), or its structuredContent when it has no content.
+void print_call_result(const mcp::call_tool_result& result);
+/// A prompt's description and messages ("user: ...") on stdout.
+void print_prompt_result(const mcp::get_prompt_result& result);
 
 } // namespace mcpxx_cli

@@ -8,7 +8,8 @@
 namespace mcpxx_cli {
 
 void print_error(const std::string& message) {
-    std::cerr << style::for_stream(2).red("mcpxx: ") << message << "\n";
+    // One write per line: a message from another thread (a server's log) never splits it.
+    std::cerr << style::for_stream(2).red("mcpxx: ") + message + "\n";
 }
 
 void add_host_options(CLI::App* cmd, host_cli_options& o) {
@@ -54,21 +55,36 @@ int host_session::load() {
 void host_session::print_config_problems() const {
     if (options_.json) return;
     const auto s = style::for_stream(2);
-    for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") << e.to_string() << "\n";
-    for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) << "\n";
+    for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
+    for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
     for (const auto& sh : found_.shadowed)
-        std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " + sh.winner) << "\n";
+        std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " +
+                           sh.winner) +
+                         "\n";
 }
 
-int host_session::start(const std::vector<std::string>& names) {
+std::vector<std::filesystem::path> host_session::root_paths() const {
+    std::vector<std::filesystem::path> roots{std::filesystem::current_path()};
+    for (const auto& r : options_.roots) roots.emplace_back(r);
+    return roots;
+}
+
+void host_session::begin_command() {
+    cancel_ = mcp::cancellation_source();
+    interrupt_.rearm(cancel_);
+}
+
+int host_session::start(const std::vector<std::string>& names, session_hooks hooks) {
     mcp::host::manager_options mo;
     mo.client_info = {"mcpxx", "0.1.0"};
     mo.connect_timeout = std::max(timeout(), std::chrono::milliseconds(30000));
     mo.call_timeout = timeout();
     mo.approval.approve_all = options_.yes;
     mo.approval.trusted_servers.insert(options_.trusted.begin(), options_.trusted.end());
-    mo.approver = std::make_shared<terminal_approver>();
-    mo.elicitation = std::make_shared<terminal_elicitation>();
+    mo.approver = std::make_shared<terminal_approver>(hooks.io);
+    mo.elicitation = std::make_shared<terminal_elicitation>(hooks.io);
+    mo.on_log = std::move(hooks.on_log);
+    mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
     mo.sampling = std::make_shared<mcp::host::declining_sampling_provider>(
         "mcpxx has no model provider for sampling yet (an OpenAI-compatible provider needs the HTTP client)");
     if (!options_.audit_log.empty()) {
@@ -80,12 +96,15 @@ int host_session::start(const std::vector<std::string>& names) {
             return exit_usage;
         }
     }
-    mo.roots.push_back(std::filesystem::current_path());
-    for (const auto& r : options_.roots) mo.roots.emplace_back(r);
-    if (options_.verbose)
-        mo.on_server_stderr = [](const std::string& server, std::string_view line) {
-            std::cerr << "[" << server << "] " << line << "\n";
-        };
+    mo.roots = root_paths();
+    if (options_.verbose) {
+        if (hooks.on_server_stderr)
+            mo.on_server_stderr = std::move(hooks.on_server_stderr);
+        else
+            mo.on_server_stderr = [](const std::string& server, std::string_view line) {
+                std::cerr << "[" << server << "] " << line << "\n";
+            };
+    }
     manager_ = std::make_unique<mcp::host::manager>(std::move(mo));
 
     if (names.empty()) {

@@ -10,9 +10,11 @@
 
 #include <CLI/App.hpp>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcpxx_cli {
@@ -32,6 +34,16 @@ struct host_cli_options {
 /// Add the shared options to a host subcommand.
 void add_host_options(CLI::App* command, host_cli_options& options);
 
+/// How a session talks to the user and what it wants to hear from servers. The defaults suit a
+/// one-shot command: questions on stderr/stdin, logs and catalogue changes ignored, a server's
+/// stderr (with --verbose) as "[server] line" on stderr.
+struct session_hooks {
+    user_io io = user_io::standard();
+    std::function<void(const std::string& server, const mcp::logging_message_notification&)> on_log;
+    std::function<void(const std::string& server)> on_catalogue_changed;
+    std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
+};
+
 class host_session {
 public:
     explicit host_session(const host_cli_options& options);
@@ -42,7 +54,7 @@ public:
     int load();
     /// Add and connect `names` (every configured server when empty). exit_usage for a name that
     /// is not configured, or whose entry is broken (its error is printed).
-    int start(const std::vector<std::string>& names);
+    int start(const std::vector<std::string>& names, session_hooks hooks = {});
 
     const mcp::host::discovery_result& found() const { return found_; }
     mcp::host::manager& servers() { return *manager_; }
@@ -51,9 +63,14 @@ public:
     bool json() const { return options_.json; }
     const host_cli_options& options() const { return options_; }
     std::chrono::milliseconds timeout() const;
+    /// The roots offered to servers: the current directory, then every --root.
+    std::vector<std::filesystem::path> root_paths() const;
     /// Cancelled by Ctrl-C.
     mcp::cancellation_token cancel_token() const { return cancel_.token(); }
     bool interrupted() const { return interrupt_.interrupted(); }
+    /// For a session that runs many commands (the shell): Ctrl-C from now on cancels only the
+    /// next command, and interrupted() is false again.
+    void begin_command();
 
     /// Print a failure of a call and give its exit code: 4 denied, 130 interrupted, 3 server
     /// gone, 1 any other error from the server (or a timeout).

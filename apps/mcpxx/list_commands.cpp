@@ -1,5 +1,6 @@
 // `mcpxx tools|resources|prompts [SERVER]`: the combined catalogue of every configured server
 // (or of one).
+#include "catalogue_output.hpp"
 #include "commands.hpp"
 #include "host_output.hpp"
 #include "host_session.hpp"
@@ -38,30 +39,24 @@ int run_list(const host_cli_options& opts, const std::string& server, what kind)
     if (kind == what::tools) {
         array tools;
         const auto entries = m.tools();
-        std::size_t w = 0;
-        for (const auto& t : entries) w = std::max(w, t.name.size() + 2);
-        for (const auto& t : entries) {
-            if (opts.json) {
+        if (opts.json)
+            for (const auto& t : entries)
                 tools.push_back(object{{"name", t.name}, {"server", t.server}, {"tool", mcp::to_json(t.tool, wire)}});
-                continue;
-            }
-            std::string flags;
-            if (t.tool.annotations && t.tool.annotations->read_only_hint.value_or(false)) flags = " [read-only]";
-            std::cout << st.bold(pad(t.name, w)) << t.tool.description.value_or("") << st.dim(flags) << "\n";
-        }
+        else
+            print_tools(std::cout, entries, st);
         out["tools"] = std::move(tools);
     } else if (kind == what::resources) {
         array resources, templates;
         for (const auto& s : m.servers()) {
             if (s.state != mcp::host::server_state::ready) continue;
-            for (const auto& r : m.resources(s.name)) {
-                if (opts.json) resources.push_back(object{{"server", s.name}, {"resource", mcp::to_json(r, wire)}});
-                else std::cout << st.bold(s.name) << "  " << r.uri << "  " << r.name << st.dim(r.mime_type ? "  " + *r.mime_type : "") << "\n";
+            if (!opts.json) {
+                print_resources(std::cout, m, s.name, st);
+                continue;
             }
-            for (const auto& t : m.resource_templates(s.name)) {
-                if (opts.json) templates.push_back(object{{"server", s.name}, {"resourceTemplate", mcp::to_json(t, wire)}});
-                else std::cout << st.bold(s.name) << "  " << t.uri_template << "  " << t.name << st.dim("  (template)") << "\n";
-            }
+            for (const auto& r : m.resources(s.name))
+                resources.push_back(object{{"server", s.name}, {"resource", mcp::to_json(r, wire)}});
+            for (const auto& t : m.resource_templates(s.name))
+                templates.push_back(object{{"server", s.name}, {"resourceTemplate", mcp::to_json(t, wire)}});
         }
         out["resources"] = std::move(resources);
         out["resourceTemplates"] = std::move(templates);
@@ -69,16 +64,12 @@ int run_list(const host_cli_options& opts, const std::string& server, what kind)
         array prompts;
         for (const auto& s : m.servers()) {
             if (s.state != mcp::host::server_state::ready) continue;
-            for (const auto& p : m.prompts(s.name)) {
-                if (opts.json) {
-                    prompts.push_back(object{{"server", s.name}, {"prompt", mcp::to_json(p, wire)}});
-                    continue;
-                }
-                std::string args;
-                for (const auto& a : p.arguments) args += (args.empty() ? "" : ", ") + a.name + (a.required.value_or(false) ? "*" : "");
-                std::cout << st.bold(s.name) << "  " << p.name << (args.empty() ? "" : "(" + args + ")") << "  "
-                          << p.description.value_or("") << "\n";
+            if (!opts.json) {
+                print_prompts(std::cout, m, s.name, st);
+                continue;
             }
+            for (const auto& p : m.prompts(s.name))
+                prompts.push_back(object{{"server", s.name}, {"prompt", mcp::to_json(p, wire)}});
         }
         out["prompts"] = std::move(prompts);
     }

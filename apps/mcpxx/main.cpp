@@ -6,6 +6,7 @@
 //   mcpxx call SERVER TOOL [--arg KEY=VALUE ...] [--args JSON] [--yes]
 //   mcpxx read SERVER URI | prompt SERVER NAME [--arg KEY=VALUE]
 //   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE | ping [SERVER]
+//   mcpxx shell [--yes]                                        (interactive, or commands from stdin)
 // Exit codes: see commands.hpp.
 #include "commands.hpp"
 
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     mcpxx_cli::add_list_commands(app, exit_code);
     mcpxx_cli::add_call_command(app, exit_code);
     mcpxx_cli::add_read_commands(app, exit_code);
+    mcpxx_cli::add_shell_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

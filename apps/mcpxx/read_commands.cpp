@@ -55,13 +55,10 @@ int run_prompt(const read_options& o) {
             args[kv.substr(0, eq)] = kv.substr(eq + 1);
         }
         auto r = c.get_prompt(o.target, std::move(args), std::move(co));
-        if (o.host.json) {
+        if (o.host.json)
             print_json(mcp::to_json(r, c.protocol_version()));
-        } else {
-            if (r.description) std::cout << style::for_stream(1).dim(*r.description) << "\n";
-            for (const auto& m : r.messages)
-                std::cout << style::for_stream(1).bold(std::string(mcp::to_string(m.role)) + ": ") << describe(m.content) << "\n";
-        }
+        else
+            print_prompt_result(r);
         return exit_ok;
     });
 }

@@ -1,5 +1,6 @@
 // `mcpxx servers`: every configured server, started and initialized, with what it offers or why
 // it failed. `mcpxx ping [SERVER]`: round trips.
+#include "catalogue_output.hpp"
 #include "commands.hpp"
 #include "host_output.hpp"
 #include "host_session.hpp"
@@ -53,19 +54,7 @@ int run_servers(const host_cli_options& opts) {
         const auto st = style::for_stream(1);
         std::size_t w = 4;
         for (const auto& s : statuses) w = std::max(w, s.name.size() + 2);
-        for (const auto& s : statuses) {
-            std::string line = st.bold(pad(s.name, w));
-            if (s.state == mcp::host::server_state::ready) {
-                line += st.green(pad("ready", 8)) + pad(std::string(to_string(s.transport)), 6) +
-                        pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
-                        std::to_string(s.tools) + " tools, " + std::to_string(s.resources) + " resources, " +
-                        std::to_string(s.resource_templates) + " templates, " + std::to_string(s.prompts) + " prompts";
-                if (s.server_info) line += "  " + st.dim(s.server_info->name + " " + s.server_info->version);
-            } else {
-                line += st.red(pad(std::string(to_string(s.state)), 8)) + pad(std::string(to_string(s.transport)), 6) + s.error;
-            }
-            std::cout << line << "  " << st.dim(s.source) << "\n";
-        }
+        for (const auto& s : statuses) std::cout << server_line(s, w, st) << "\n";
         for (const auto& e : found.errors)
             if (!e.server.empty() && !found.find(e.server))
                 std::cout << st.bold(pad(e.server, w)) << st.red(pad("invalid", 8)) << e.message << "  " << st.dim(e.source) << "\n";

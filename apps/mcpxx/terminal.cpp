@@ -55,39 +55,55 @@ void progress_display::update(const mcp::progress_update& p) {
 
 namespace {
 
-std::optional<std::string> ask(const std::string& question) {
-    std::cerr << question << std::flush;
-    std::string answer;
-    if (!std::getline(std::cin, answer)) {
-        std::cerr << "\n";
-        return std::nullopt;
-    }
-    return answer;
-}
-
 bool yes(const std::optional<std::string>& a) { return a && (*a == "y" || *a == "Y" || *a == "yes" || *a == "YES"); }
+
+// One conversation with the user at a time (see terminal_approver).
+std::mutex conversation;
 
 } // namespace
 
+user_io user_io::standard() {
+    return {.say = [](const std::string& text) { std::cerr << text << std::flush; },
+            .ask = [](const std::string& question) -> std::optional<std::string> {
+                std::cerr << question << std::flush;
+                std::string answer;
+                if (!std::getline(std::cin, answer)) {
+                    std::cerr << "\n";
+                    return std::nullopt;
+                }
+                // Answers read from a pipe are not echoed by a terminal: show them, so that what
+                // follows starts on a line of its own and a log of the session reads right.
+                if (::isatty(0) != 1) std::cerr << answer << "\n";
+                return answer;
+            }};
+}
+
 bool terminal_approver::approve(const mcp::host::approval_request& r) {
     const auto s = style::for_stream(2);
-    std::cerr << s.bold("Server \"" + r.server + "\" wants to run the tool \"" + r.tool + "\"") << "\n";
-    if (r.definition && r.definition->description) std::cerr << "  " << *r.definition->description << "\n";
-    if (!r.definition) std::cerr << "  " << s.yellow("(the server did not list this tool)") << "\n";
-    std::cerr << "  arguments: " << mcp::to_json(mcp::json::value(r.arguments)) << "\n";
+    std::string text = s.bold("Server \"" + r.server + "\" wants to run the tool \"" + r.tool + "\"") + "\n";
+    if (r.definition && r.definition->description) text += "  " + *r.definition->description + "\n";
+    if (!r.definition) text += "  " + s.yellow("(the server did not list this tool)") + "\n";
+    text += "  arguments: " + mcp::to_json(mcp::json::value(r.arguments)) + "\n";
     if (r.definition && r.definition->annotations) {
         const auto& a = *r.definition->annotations;
-        if (a.read_only_hint.value_or(false)) std::cerr << "  says it is read-only" << (r.server_trusted ? "" : " (server not trusted)") << "\n";
-        else if (a.destructive_hint.value_or(true)) std::cerr << "  " << s.yellow("may modify or delete things") << "\n";
+        if (a.read_only_hint.value_or(false))
+            text += std::string("  says it is read-only") +
+                    (r.server_trusted ? "" : " (server not trusted)") + "\n";
+        else if (a.destructive_hint.value_or(true))
+            text += "  " + s.yellow("may modify or delete things") + "\n";
     }
-    return yes(ask("Allow? [y/N] "));
+    std::lock_guard lock(conversation);
+    io_.say(text);
+    return yes(io_.ask("Allow? [y/N] "));
 }
 
 mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const mcp::elicit_request& r) {
     const auto s = style::for_stream(2);
-    std::cerr << s.bold("Server \"" + server + "\" asks: ") << r.message << "\n";
+    const auto ask = [this](const std::string& q) { return io_.ask(q); };
+    std::lock_guard lock(conversation);
+    io_.say(s.bold("Server \"" + server + "\" asks: ") + r.message + "\n");
     if (r.mode == mcp::elicitation_mode::url) {
-        std::cerr << "  open: " << r.url.value_or("") << "\n";
+        io_.say("  open: " + r.url.value_or("") + "\n");
         return {.action = yes(ask("Done? [y/N] ")) ? mcp::elicit_action::accept : mcp::elicit_action::decline};
     }
     const auto choice = ask("Answer? [y]es / [n]o (decline) / anything else cancels: ");
@@ -122,11 +138,19 @@ namespace {
 
 int signal_pipe[2] = {-1, -1};
 std::atomic<int> interrupts{0};
+// Which command a SIGINT hit (rearm() starts the next): the watcher thread may see it only
+// after a shell has moved on, and must not cancel the next command then.
+std::atomic<unsigned> generation{0};
+constexpr char quit_byte = '\xff'; // never a generation (those are taken modulo 255)
+
+char generation_byte(unsigned g) {
+    return static_cast<char>(g % 255);
+}
 
 extern "C" void on_sigint(int) {
     // Only async-signal-safe work here: count, and wake the watcher thread.
     if (interrupts.fetch_add(1) >= 1) ::_exit(130);
-    const char c = 'i';
+    const char c = generation_byte(generation.load());
     [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
 }
 
@@ -139,7 +163,9 @@ interrupt_guard::interrupt_guard(mcp::cancellation_source source) : source_(std:
         for (;;) {
             const auto n = ::read(signal_pipe[0], &c, 1);
             if (n < 0 && errno == EINTR) continue;
-            if (n <= 0 || c == 'q') return;
+            if (n <= 0 || c == quit_byte) return;
+            std::lock_guard lock(mu_);
+            if (c != generation_byte(generation.load())) continue; // a command that is over
             std::fputs("\ninterrupted\n", stderr);
             source_.cancel("interrupted by the user");
         }
@@ -156,8 +182,7 @@ interrupt_guard::~interrupt_guard() {
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, nullptr);
     if (watcher_.joinable()) {
-        const char c = 'q';
-        [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
+        [[maybe_unused]] auto n = ::write(signal_pipe[1], &quit_byte, 1);
         watcher_.join();
     }
     ::close(signal_pipe[0]);
@@ -165,5 +190,12 @@ interrupt_guard::~interrupt_guard() {
 }
 
 bool interrupt_guard::interrupted() const noexcept { return interrupts.load() > 0; }
+
+void interrupt_guard::rearm(mcp::cancellation_source source) {
+    std::lock_guard lock(mu_);
+    source_ = std::move(source);
+    generation.fetch_add(1);
+    interrupts.store(0);
+}
 
 } // namespace mcpxx_cli

@@ -8,6 +8,9 @@
 #include <mcp/session/session.hpp>
 
 #include <atomic>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -41,16 +44,35 @@ private:
     bool drawn_ = false;
 };
 
-/// Asks on stderr and reads the answer from stdin; end of input means no.
-class terminal_approver : public mcp::host::approver {
-public:
-    bool approve(const mcp::host::approval_request& request) override;
+/// How the approver and the elicitation responder talk to the user. `say` shows text (whole
+/// lines); `ask` shows a question and returns the line typed, or nullopt at end of input (or
+/// when the user gave up, e.g. Ctrl-C at the shell's line editor).
+struct user_io {
+    std::function<void(const std::string& text)> say;
+    std::function<std::optional<std::string>(const std::string& question)> ask;
+    /// Text on stderr, answers from stdin (one command, or a shell reading a pipe).
+    static user_io standard();
 };
 
-/// Asks for each field of a form on stderr, reads answers from stdin.
+/// Asks on the terminal; end of input means no. One conversation (approval or form) at a time,
+/// so that two servers asking at once never interleave their questions.
+class terminal_approver : public mcp::host::approver {
+public:
+    explicit terminal_approver(user_io io = user_io::standard()) : io_(std::move(io)) {}
+    bool approve(const mcp::host::approval_request& request) override;
+
+private:
+    user_io io_;
+};
+
+/// Asks for each field of a form on the terminal.
 class terminal_elicitation : public mcp::host::elicitation_responder {
 public:
+    explicit terminal_elicitation(user_io io = user_io::standard()) : io_(std::move(io)) {}
     mcp::elicit_result elicit(const std::string& server, const mcp::elicit_request& request) override;
+
+private:
+    user_io io_;
 };
 
 /// While alive, SIGINT cancels `source` (the call in flight sends notifications/cancelled) and
@@ -62,8 +84,12 @@ public:
     interrupt_guard(const interrupt_guard&) = delete;
     interrupt_guard& operator=(const interrupt_guard&) = delete;
     bool interrupted() const noexcept;
+    /// For the next command of a shell: SIGINT now cancels `source`, and interrupted() is false
+    /// again (so that only a second Ctrl-C during one command exits).
+    void rearm(mcp::cancellation_source source);
 
 private:
+    mutable std::mutex mu_;
     mcp::cancellation_source source_;
     std::thread watcher_;
 };

@@ -1,0 +1,52 @@
+#include "catalogue_output.hpp"
+#include "host_output.hpp"
+
+namespace mcpxx_cli {
+
+void print_tools(std::ostream& out, const std::vector<mcp::host::tool_entry>& tools, const style& st) {
+    std::size_t w = 0;
+    for (const auto& t : tools) w = std::max(w, t.name.size() + 2);
+    for (const auto& t : tools) {
+        std::string flags;
+        if (t.tool.annotations && t.tool.annotations->read_only_hint.value_or(false)) flags = " [read-only]";
+        out << st.bold(pad(t.name, w)) << t.tool.description.value_or("") << st.dim(flags) << "\n";
+    }
+}
+
+void print_resources(std::ostream& out, const mcp::host::manager& m, const std::string& server,
+                     const style& st) {
+    for (const auto& r : m.resources(server))
+        out << st.bold(server) << "  " << r.uri << "  " << r.name
+            << st.dim(r.mime_type ? "  " + *r.mime_type : "") << "\n";
+    for (const auto& t : m.resource_templates(server))
+        out << st.bold(server) << "  " << t.uri_template << "  " << t.name << st.dim("  (template)") << "\n";
+}
+
+void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::string& server,
+                   const style& st) {
+    for (const auto& p : m.prompts(server)) {
+        std::string args;
+        for (const auto& a : p.arguments)
+            args += (args.empty() ? "" : ", ") + a.name + (a.required.value_or(false) ? "*" : "");
+        out << st.bold(server) << "  " << p.name << (args.empty() ? "" : "(" + args + ")") << "  "
+            << p.description.value_or("") << "\n";
+    }
+}
+
+std::string server_line(const mcp::host::server_status& s, std::size_t w, const style& st) {
+    std::string line = st.bold(pad(s.name, w));
+    if (s.state == mcp::host::server_state::ready) {
+        line += st.green(pad("ready", 8)) + pad(std::string(to_string(s.transport)), 6) +
+                pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
+                std::to_string(s.tools) + " tools, " + std::to_string(s.resources) + " resources, " +
+                std::to_string(s.resource_templates) + " templates, " + std::to_string(s.prompts) +
+                " prompts";
+        if (s.server_info) line += "  " + st.dim(s.server_info->name + " " + s.server_info->version);
+    } else {
+        line += st.red(pad(std::string(to_string(s.state)), 8)) +
+                pad(std::string(to_string(s.transport)), 6) + s.error;
+    }
+    return line + "  " + st.dim(s.source);
+}
+
+} // namespace mcpxx_cli

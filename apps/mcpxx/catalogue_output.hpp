@@ -1,0 +1,27 @@
+// The combined catalogue for a person: the listings of `mcpxx servers|tools|resources|prompts`,
+// shared with the shell's builtins of the same names.
+#pragma once
+
+#include "terminal.hpp"
+
+#include <mcp/host/manager.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace mcpxx_cli {
+
+/// One line per tool: its catalogue name (padded to one column), description, [read-only].
+void print_tools(std::ostream& out, const std::vector<mcp::host::tool_entry>& tools, const style& st);
+/// The resources and templates of `server`: "server  uri  name  mime" / "(template)" lines.
+void print_resources(std::ostream& out, const mcp::host::manager& m, const std::string& server,
+                     const style& st);
+/// The prompts of `server`: "server  name(arg*, arg)  description" (* marks a required argument).
+void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::string& server,
+                   const style& st);
+/// A server as `mcpxx servers` shows it: name, state, transport, revision and counts (or the
+/// error), source; `name_width` aligns the columns of several lines. No newline.
+std::string server_line(const mcp::host::server_status& s, std::size_t name_width, const style& st);
+
+} // namespace mcpxx_cli
