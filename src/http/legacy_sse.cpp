@@ -88,15 +88,6 @@ std::string query_param(std::string_view target, std::string_view name) {
     return {};
 }
 
-std::string hex(std::string_view bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned char c : bytes) {
-        out.push_back(digits[c >> 4]);
-        out.push_back(digits[c & 15]);
-    }
-    return out;
-}
 } // namespace
 
 legacy_sse_endpoint::legacy_sse_endpoint(std::shared_ptr<host_state> host) : host_(std::move(host)) {}
@@ -123,7 +114,7 @@ void legacy_sse_endpoint::handle(core::request&& req, std::shared_ptr<core::resp
 }
 
 void legacy_sse_endpoint::open(const core::request&, const std::shared_ptr<core::response_writer>& w) {
-    const std::string id = hex(mcp::detail::random_bytes(16));
+    const std::string id = mcp::detail::random_hex_id();
     {
         std::lock_guard lock(mu_);
         if (sessions_.size() >= host_->opts.max_sessions) {

@@ -143,17 +143,6 @@ bool bound_to_loopback(const std::string& address) {
            address == "localhost";
 }
 
-std::string hex(std::string_view bytes) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes.size() * 2);
-    for (unsigned char c : bytes) {
-        out.push_back(digits[c >> 4]);
-        out.push_back(digits[c & 15]);
-    }
-    return out;
-}
-
 } // namespace
 
 struct server::impl : std::enable_shared_from_this<server::impl> {
@@ -464,7 +453,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     void start_session(const core::request& req, const json::value& parsed, const writer_ptr& w,
                        std::string principal) {
-        std::string id = hex(mcp::detail::random_bytes(16)); // 128 bits from the OS CSPRNG
+        std::string id = mcp::detail::random_hex_id(); // 128 bits from the OS CSPRNG
         auto transport = std::make_shared<http_session>(id, host);
         {
             std::lock_guard lock(sessions_mu);

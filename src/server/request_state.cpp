@@ -125,6 +125,16 @@ std::string random_bytes(std::size_t n) {
     return out;
 }
 
+std::string random_hex_id() {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out;
+    for (unsigned char c : random_bytes(16)) {
+        out.push_back(digits[c >> 4]);
+        out.push_back(digits[c & 15]);
+    }
+    return out;
+}
+
 std::string seal_request_state(const request_state_payload& p, std::string_view key) {
     json::object o;
     o["v"] = 1;

@@ -44,5 +44,7 @@ std::string canonical_json(const json::value& v);
 
 /// `n` random bytes from the OS CSPRNG.
 std::string random_bytes(std::size_t n);
+/// A 128-bit identifier from the OS CSPRNG as 32 lowercase hex digits (session ids).
+std::string random_hex_id();
 
 } // namespace mcp::detail

@@ -5,6 +5,7 @@
 #include "server/server_state.hpp"
 
 #include <stdexcept>
+#include <thread>
 
 namespace mcp {
 
@@ -347,6 +348,12 @@ void server::serve(transport_ptr transport) {
     auto rpc = ss->rpc_ptr();
     ss.reset();
     rpc->wait_closed();
+    // Handlers still running were cancelled by the close; give them a moment to return, so that
+    // a program that returns from main() right after serve() does not pull objects from under
+    // them. A handler that ignores its cancellation for longer is its author's to fix.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (rpc->in_flight_incoming() != 0 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 
 // ------------------------------------------------------------------ lifecycle
@@ -478,36 +485,30 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
             });
     }
 
-    rpc.set_notification_handler("notifications/initialized",
-                                 [weak_server, weak_session, st](const json::object&) {
-                                     {
-                                         std::lock_guard lock(st->mu);
-                                         if (!st->initialize_done || st->initialized_notified) return;
-                                         st->initialized_notified = true;
-                                     }
-                                     auto srv = weak_server.lock();
-                                     auto ss = weak_session.lock();
-                                     if (!srv || !ss) return;
-                                     std::vector<std::function<void(server_session&)>> callbacks;
-                                     {
-                                         std::lock_guard lock(srv->sessions_mu);
-                                         callbacks = srv->initialized_callbacks;
-                                     }
-                                     for (auto& cb : callbacks) cb(*ss);
-                                 });
-
-    rpc.set_notification_handler("notifications/roots/list_changed",
-                                 [weak_server, weak_session](const json::object&) {
-                                     auto srv = weak_server.lock();
-                                     auto ss = weak_session.lock();
-                                     if (!srv || !ss) return;
-                                     std::vector<std::function<void(server_session&)>> callbacks;
-                                     {
-                                         std::lock_guard lock(srv->sessions_mu);
-                                         callbacks = srv->roots_changed_callbacks;
-                                     }
-                                     for (auto& cb : callbacks) cb(*ss);
-                                 });
+    // Run a list of the server's callbacks for this peer (copied under the lock, run outside it).
+    auto run_callbacks = [weak_server,
+                          weak_session](std::vector<std::function<void(server_session&)>> impl::*list) {
+        auto srv = weak_server.lock();
+        auto ss = weak_session.lock();
+        if (!srv || !ss) return;
+        std::vector<std::function<void(server_session&)>> callbacks;
+        {
+            std::lock_guard lock(srv->sessions_mu);
+            callbacks = (*srv).*list;
+        }
+        for (auto& cb : callbacks) cb(*ss);
+    };
+    rpc.set_notification_handler("notifications/initialized", [st, run_callbacks](const json::object&) {
+        {
+            std::lock_guard lock(st->mu);
+            if (!st->initialize_done || st->initialized_notified) return;
+            st->initialized_notified = true;
+        }
+        run_callbacks(&impl::initialized_callbacks);
+    });
+    rpc.set_notification_handler("notifications/roots/list_changed", [run_callbacks](const json::object&) {
+        run_callbacks(&impl::roots_changed_callbacks);
+    });
 }
 
 } // namespace mcp
