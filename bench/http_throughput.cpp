@@ -38,7 +38,9 @@ namespace json = mcp::json;
 
 namespace {
 
-std::string quote(const std::string& s) { return "'" + s + "'"; }
+std::string quote(const std::string& s) {
+    return "'" + s + "'";
+}
 
 struct run_result {
     std::string label;
@@ -57,11 +59,13 @@ double number(const json::object& o, const char* key) {
 run_result drive(const std::string& label, const std::string& session, unsigned short port,
                  const std::string& command, int duration) {
     run_result r{label};
-    const fs::path out = fs::temp_directory_path() / ("mcpxx-http-bench-" + std::to_string(::getpid()) + ".json");
+    const fs::path out =
+        fs::temp_directory_path() / ("mcpxx-http-bench-" + std::to_string(::getpid()) + ".json");
     const std::string cmd = "python3 " + quote(std::string(MCPXX_SHARED_DIR) + "/tools/http_bench.py") +
                             " --url http://127.0.0.1:" + std::to_string(port) + "/mcp --session " + session +
-                            " --duration " + std::to_string(duration) + " --warmup 2 --json " + quote(out.string()) +
-                            " --label " + quote(label) + " -- " + command + " > /dev/null 2>&1";
+                            " --duration " + std::to_string(duration) + " --warmup 2 --json " +
+                            quote(out.string()) + " --label " + quote(label) + " -- " + command +
+                            " > /dev/null 2>&1";
     const int rc = std::system(cmd.c_str());
     std::ifstream in(out);
     std::stringstream text;
@@ -156,7 +160,9 @@ session_memory measure_sessions(const fs::path& echo_server, unsigned short port
     const pid_t pid = ::fork();
     if (pid == 0) {
         const std::string listen = "127.0.0.1:" + std::to_string(port);
-        ::execl(echo_server.c_str(), echo_server.c_str(), "--http", listen.c_str(), "--stateful", nullptr);
+        const std::string cap = std::to_string(count + 16); // the probe session and some slack
+        ::execl(echo_server.c_str(), echo_server.c_str(), "--http", listen.c_str(), "--stateful",
+                "--max-sessions", cap.c_str(), nullptr);
         ::_exit(127);
     }
     int fd = -1;
@@ -167,21 +173,28 @@ session_memory measure_sessions(const fs::path& echo_server, unsigned short port
     if (fd < 0) {
         m.error = "echo_server --http did not start";
     } else {
-        const std::string body = R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
-                                 R"("capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
-        const std::string request = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
-                                    "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-                                    "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+        const std::string body =
+            R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+            R"("capabilities":{},"clientInfo":{"name":"bench","version":"1"}}})";
+        const std::string request =
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) +
+            "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+            "Content-Length: " +
+            std::to_string(body.size()) + "\r\n\r\n" + body;
         std::string buffer, head;
         // One session first, so that lazily built state is not counted per session.
-        bool sent = ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0 && read_response(fd, buffer, head);
+        bool sent =
+            ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0 && read_response(fd, buffer, head);
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         const auto before = rss_kb(pid);
         long opened = 0;
         for (; sent && opened < count; ++opened) {
-            if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) <= 0 || !read_response(fd, buffer, head)) break;
+            if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) <= 0 ||
+                !read_response(fd, buffer, head))
+                break;
             if (head.find(" 200 ") == std::string::npos || head.find("ession-") == std::string::npos) {
-                m.error = "initialize " + std::to_string(opened) + " failed: " + head.substr(0, head.find("\r\n"));
+                m.error =
+                    "initialize " + std::to_string(opened) + " failed: " + head.substr(0, head.find("\r\n"));
                 break;
             }
         }
@@ -208,8 +221,8 @@ void print_row(const run_result& r) {
         std::printf("| %-28s | failed: %s |\n", r.label.c_str(), r.error.c_str());
         return;
     }
-    std::printf("| %-28s | %9.0f | %7.3f | %7.3f | %10.1f | %8.1f | %8.1f |\n", r.label.c_str(), r.req_per_s, r.p50_ms,
-                r.p99_ms, r.cpu_us, r.idle_rss_mib, r.peak_rss_mib);
+    std::printf("| %-28s | %9.0f | %7.3f | %7.3f | %10.1f | %8.1f | %8.1f |\n", r.label.c_str(), r.req_per_s,
+                r.p50_ms, r.p99_ms, r.cpu_us, r.idle_rss_mib, r.peak_rss_mib);
 }
 
 } // namespace
@@ -220,9 +233,12 @@ int main(int argc, char** argv) {
     bool skip_ts = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--duration" && i + 1 < argc) duration = std::atoi(argv[++i]);
-        else if (a == "--sessions" && i + 1 < argc) sessions = std::atol(argv[++i]);
-        else if (a == "--skip-ts") skip_ts = true;
+        if (a == "--duration" && i + 1 < argc)
+            duration = std::atoi(argv[++i]);
+        else if (a == "--sessions" && i + 1 < argc)
+            sessions = std::atol(argv[++i]);
+        else if (a == "--skip-ts")
+            skip_ts = true;
         else {
             std::cerr << "usage: http_throughput [--duration S] [--sessions N] [--skip-ts]\n";
             return 2;
@@ -239,20 +255,26 @@ int main(int argc, char** argv) {
     }
     const std::string e = quote(echo.string());
     std::vector<run_result> rows;
-    rows.push_back(drive("bare Beast server (limit)", "stateless", 3411, quote(bare.string()) + " --port 3411", duration));
-    rows.push_back(drive("mcpxx stateless", "stateless", 3412, e + " --http 127.0.0.1:3412 --stateless", duration));
-    rows.push_back(drive("mcpxx stateful", "stateful", 3413, e + " --http 127.0.0.1:3413 --stateful", duration));
+    rows.push_back(drive("bare Beast server (limit)", "stateless", 3411,
+                         quote(bare.string()) + " --port 3411", duration));
+    rows.push_back(
+        drive("mcpxx stateless", "stateless", 3412, e + " --http 127.0.0.1:3412 --stateless", duration));
+    rows.push_back(
+        drive("mcpxx stateful", "stateful", 3413, e + " --http 127.0.0.1:3413 --stateful", duration));
     const bool have_ts = !skip_ts && fs::exists(interop / "node_modules" / "@modelcontextprotocol" / "sdk");
     if (have_ts) {
         const std::string ts = quote(node.string()) + " " + quote((interop / "ts_echo_http.mjs").string());
-        rows.push_back(drive("TS SDK 1.32.2 stateless", "stateless", 3414, ts + " --mode stateless --port 3414", duration));
-        rows.push_back(drive("TS SDK 1.32.2 stateful", "stateful", 3415, ts + " --mode stateful --port 3415", duration));
+        rows.push_back(drive("TS SDK 1.32.2 stateless", "stateless", 3414,
+                             ts + " --mode stateless --port 3414", duration));
+        rows.push_back(
+            drive("TS SDK 1.32.2 stateful", "stateful", 3415, ts + " --mode stateful --port 3415", duration));
     } else if (!skip_ts) {
         std::cerr << "TS SDK not installed (run scripts/install-deps); skipping the baseline\n";
     }
 
-    std::printf("\nStreamable HTTP tools/call (echo), wrk 1 thread x 32 connections, %d s per row, 127.0.0.1\n\n",
-                duration);
+    std::printf(
+        "\nStreamable HTTP tools/call (echo), wrk 1 thread x 32 connections, %d s per row, 127.0.0.1\n\n",
+        duration);
     std::printf("| %-28s | %9s | %7s | %7s | %10s | %8s | %8s |\n", "server", "req/s", "p50 ms", "p99 ms",
                 "CPU us/req", "idle MiB", "peak MiB");
     std::printf("|%s|%s|%s|%s|%s|%s|%s|\n", std::string(30, '-').c_str(), std::string(11, '-').c_str(),
@@ -260,8 +282,11 @@ int main(int argc, char** argv) {
                 std::string(10, '-').c_str(), std::string(10, '-').c_str());
     for (const auto& r : rows) print_row(r);
 
-    auto ratio = [](const run_result& a, const run_result& b) { return a.ok && b.ok ? a.req_per_s / b.req_per_s : 0; };
-    std::printf("\nmcpxx stateless / bare server: %.0f %% (target >= 50 %%)\n", 100 * ratio(rows[1], rows[0]));
+    auto ratio = [](const run_result& a, const run_result& b) {
+        return a.ok && b.ok ? a.req_per_s / b.req_per_s : 0;
+    };
+    std::printf("\nmcpxx stateless / bare server: %.0f %% (target >= 50 %%)\n",
+                100 * ratio(rows[1], rows[0]));
     if (have_ts) {
         std::printf("mcpxx stateless / TS SDK stateless: %.1fx (target >= 30x)\n", ratio(rows[1], rows[3]));
         std::printf("mcpxx stateful / TS SDK stateful: %.1fx\n", ratio(rows[2], rows[4]));
@@ -269,7 +294,8 @@ int main(int argc, char** argv) {
 
     const auto m = measure_sessions(echo, 3416, sessions);
     if (m.ok)
-        std::printf("memory per idle stateful session: %.1f KiB (%ld sessions, RSS %.1f -> %.1f MiB; target <= 16 KiB)\n",
+        std::printf("memory per idle stateful session: %.1f KiB (%ld sessions, RSS %.1f -> %.1f MiB; target "
+                    "<= 16 KiB)\n",
                     m.kib_per_session, m.sessions, m.rss_before_mib, m.rss_after_mib);
     else
         std::printf("memory per idle stateful session: failed: %s\n", m.error.c_str());

@@ -4,7 +4,7 @@
 //   echo_server [--stdio]                               MCP over stdin/stdout (the default)
 //   echo_server --http 127.0.0.1:8080 [--stateless]     Streamable HTTP at http://127.0.0.1:8080/mcp
 //              [--stateful] [--threads N]               (sessions for initialize-era clients unless
-//                                                        --stateless; 2026-07-28 is always stateless)
+//              [--max-sessions N]                        --stateless; 2026-07-28 is always stateless)
 #include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
@@ -16,7 +16,8 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: echo_server [--stdio] | --http HOST:PORT [--stateless | --stateful] [--threads N]\n";
+    std::cerr << "usage: echo_server [--stdio] | --http HOST:PORT [--stateless | --stateful] [--threads N] "
+                 "[--max-sessions N]\n";
     return 2;
 }
 
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
     std::optional<mcp::http::server_options> http;
     bool stateless = false;
     std::size_t threads = 1;
+    std::size_t max_sessions = 10000;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--stdio") continue; // the default; accepted for symmetry
@@ -45,6 +47,10 @@ int main(int argc, char** argv) {
             stateless = true;
         } else if (arg == "--stateful") {
             stateless = false;
+        } else if (arg == "--max-sessions" && i + 1 < argc) {
+            const std::string_view v = argv[++i];
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), max_sessions);
+            if (ec != std::errc() || end != v.data() + v.size() || max_sessions == 0) return usage();
         } else if (arg == "--threads" && i + 1 < argc) {
             const std::string_view v = argv[++i];
             const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), threads);
@@ -69,5 +75,6 @@ int main(int argc, char** argv) {
     if (!http) return mcp::serve_stdio(server);
     http->stateful = !stateless;
     http->threads = threads;
+    http->max_sessions = max_sessions;
     return mcp::http::serve(server, std::move(*http));
 }

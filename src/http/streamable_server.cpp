@@ -250,9 +250,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
                           std::nullopt, {{"Allow", "GET, POST, DELETE"}});
     }
 
-    std::shared_ptr<message_origin> origin_of(const core::request& req, std::string principal) {
+    // Takes the request's headers (the request is not used for them afterwards).
+    std::shared_ptr<message_origin> origin_of(core::request& req, std::string principal) {
         auto o = std::make_shared<message_origin>();
-        o->headers = req.headers;
+        o->headers = std::move(req.headers);
         o->remote_address = req.remote_address;
         o->principal = std::move(principal);
         return o;
@@ -361,7 +362,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
         serve_sessionless(req, std::move(*parsed), era, w, std::move(principal));
     }
 
-    void serve_sessionless(const core::request& req, json::value&& message, revision era, const writer_ptr& w,
+    void serve_sessionless(core::request& req, json::value&& message, revision era, const writer_ptr& w,
                            std::string principal) {
         if (message.is_array()) {
             respond_error(w, 400, error_code::invalid_request,
@@ -381,7 +382,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
         run_request(std::move(*request), w, origin_of(req, std::move(principal)), era, false);
     }
 
-    void post_stateless(const core::request& req, json::value&& message,
+    void post_stateless(core::request& req, json::value&& message,
                         const std::optional<std::string>& meta_version, const writer_ptr& w,
                         std::string principal) {
         auto c = jsonrpc::classify(std::move(message));
@@ -451,7 +452,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
         return it->second;
     }
 
-    void start_session(const core::request& req, const json::value& parsed, const writer_ptr& w,
+    void start_session(core::request& req, const json::value& parsed, const writer_ptr& w,
                        std::string principal) {
         std::string id = mcp::detail::random_hex_id(); // 128 bits from the OS CSPRNG
         auto transport = std::make_shared<http_session>(id, host);

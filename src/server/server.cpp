@@ -302,6 +302,23 @@ declared_features server::impl::declared_now() const {
     return d;
 }
 
+bool server::impl::offers(std::string_view capability) const {
+    if (capability == "logging") return opts.declare_logging;
+    std::shared_lock lock(mu);
+    if (capability == "tools") return !tools.empty() || opts.always_declare_tools;
+    if (capability == "prompts") return !prompts.empty() || opts.always_declare_prompts;
+    if (capability == "resources" || capability == "resources.subscribe")
+        return !resources.empty() || !templates.empty() || opts.always_declare_resources;
+    if (capability == "completions") {
+        for (auto& [k, p] : prompts)
+            if (!p.completers.empty()) return true;
+        for (auto& [k, t] : templates)
+            if (!t.completers.empty()) return true;
+        return false;
+    }
+    return true;
+}
+
 json::object capabilities_json(const declared_features& d, revision r) {
     json::object caps;
     if (!d.experimental.empty()) caps["experimental"] = d.experimental;

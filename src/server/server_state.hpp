@@ -138,6 +138,11 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     /// What the server declares now.
     declared_features declared_now() const;
+    /// Whether it declares `capability` ("tools", "resources.subscribe", ...) now; cheaper than
+    /// declared_now() for the check every request makes.
+    bool offers(std::string_view capability) const;
+    /// opts.info as 2026-07-28 writes it, for every result's _meta (built once).
+    json::object server_info_2026;
     /// Register every MCP method handler on a new peer's session.
     void install_handlers(const std::shared_ptr<server_session>& ss);
     /// Send a list_changed notification to initialized peers that were told about the feature,

@@ -160,7 +160,8 @@ void decorate(json::value& result, std::string_view method, const server::impl& 
     }
     auto& meta = (*o)["_meta"];
     if (!meta.is_object()) meta = json::object();
-    meta.get_object()[meta_server_info] = to_json(srv.opts.info, r);
+    meta.get_object()[meta_server_info] =
+        r == revision::v2026_07_28 ? srv.server_info_2026 : to_json(srv.opts.info, r);
 }
 
 } // namespace
@@ -177,7 +178,7 @@ json::value server::impl::serve_stateless(request_context& rpc) {
             error_code::method_not_found,
             "Method not found: " + method +
                 (removed_in_stateless_era(method) ? " (not part of protocol revision 2026-07-28)" : ""));
-    if (const char* cap = capability_needed(method); cap && !declares(declared_now(), cap))
+    if (const char* cap = capability_needed(method); cap && !offers(cap))
         throw error(error_code::method_not_found,
                     "Method not found: " + method + " (the server does not offer '" + cap + "')");
     const auto* origin = rpc.origin();
@@ -210,7 +211,7 @@ json::value server::impl::serve_sessionless(request_context& rpc, revision r) {
     if (method == "ping") return json::object();
     auto fn = find_method(method, false);
     if (!fn) throw error(error_code::method_not_found, "Method not found: " + method);
-    if (const char* cap = capability_needed(method); cap && !declares(declared_now(), cap))
+    if (const char* cap = capability_needed(method); cap && !offers(cap))
         throw error(error_code::method_not_found,
                     "Method not found: " + method + " (the server does not offer '" + cap + "')");
     if (method == "logging/setLevel")
