@@ -129,7 +129,7 @@ void server::impl::end_listeners() {
     for (auto& [key, l] : all) {
         l->cancel.remove_callback(l->cancel_registration);
         json::object meta{{std::string(subscription_key), l->subscription_id},
-                          {"io.modelcontextprotocol/serverInfo", to_json(opts.info, revision::v2026_07_28)}};
+                          {"io.modelcontextprotocol/serverInfo", server_info_2026}};
         l->reply->resolve(json::object{{"resultType", "complete"}, {"_meta", std::move(meta)}});
     }
 }

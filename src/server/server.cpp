@@ -31,6 +31,7 @@ server::server(server_options options) : impl_(std::make_shared<impl>()) {
     if (impl_->opts.page_size == 0) impl_->opts.page_size = 100;
     if (impl_->opts.session.name.empty()) impl_->opts.session.name = impl_->opts.info.name;
     if (impl_->opts.max_input_rounds < 1) impl_->opts.max_input_rounds = 1;
+    impl_->server_info_2026 = to_json(impl_->opts.info, revision::v2026_07_28);
     impl_->state_key = impl_->opts.request_state_secret.empty() ? detail::random_bytes(32)
                                                                 : impl_->opts.request_state_secret;
     impl_->exec =
@@ -287,16 +288,33 @@ void server::impl::broadcast_list_changed(feature f) {
 
 // ------------------------------------------------------------------ capabilities
 
+// The *_locked helpers read the registries: the caller holds `mu` (shared is enough).
+bool server::impl::offers_tools_locked() const {
+    return !tools.empty() || opts.always_declare_tools;
+}
+bool server::impl::offers_resources_locked() const {
+    return !resources.empty() || !templates.empty() || opts.always_declare_resources;
+}
+bool server::impl::offers_prompts_locked() const {
+    return !prompts.empty() || opts.always_declare_prompts;
+}
+bool server::impl::offers_completions_locked() const {
+    for (auto& [k, p] : prompts)
+        if (!p.completers.empty()) return true;
+    for (auto& [k, t] : templates)
+        if (!t.completers.empty()) return true;
+    return false;
+}
+
 declared_features server::impl::declared_now() const {
     declared_features d;
     std::shared_lock lock(mu);
-    d.tools = !tools.empty() || opts.always_declare_tools;
-    d.resources = !resources.empty() || !templates.empty() || opts.always_declare_resources;
+    d.tools = offers_tools_locked();
+    d.resources = offers_resources_locked();
     d.resources_subscribe = d.resources;
-    d.prompts = !prompts.empty() || opts.always_declare_prompts;
+    d.prompts = offers_prompts_locked();
     d.logging = opts.declare_logging;
-    for (auto& [k, p] : prompts) d.completions = d.completions || !p.completers.empty();
-    for (auto& [k, t] : templates) d.completions = d.completions || !t.completers.empty();
+    d.completions = offers_completions_locked();
     d.experimental = opts.experimental;
     d.extensions = opts.extensions;
     return d;
@@ -305,17 +323,11 @@ declared_features server::impl::declared_now() const {
 bool server::impl::offers(std::string_view capability) const {
     if (capability == "logging") return opts.declare_logging;
     std::shared_lock lock(mu);
-    if (capability == "tools") return !tools.empty() || opts.always_declare_tools;
-    if (capability == "prompts") return !prompts.empty() || opts.always_declare_prompts;
-    if (capability == "resources" || capability == "resources.subscribe")
-        return !resources.empty() || !templates.empty() || opts.always_declare_resources;
-    if (capability == "completions") {
-        for (auto& [k, p] : prompts)
-            if (!p.completers.empty()) return true;
-        for (auto& [k, t] : templates)
-            if (!t.completers.empty()) return true;
-        return false;
-    }
+    if (capability == "tools") return offers_tools_locked();
+    if (capability == "prompts") return offers_prompts_locked();
+    // resources_subscribe is declared whenever resources are (declared_now above).
+    if (capability == "resources" || capability == "resources.subscribe") return offers_resources_locked();
+    if (capability == "completions") return offers_completions_locked();
     return true;
 }
 

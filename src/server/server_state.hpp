@@ -141,7 +141,11 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// Whether it declares `capability` ("tools", "resources.subscribe", ...) now; cheaper than
     /// declared_now() for the check every request makes.
     bool offers(std::string_view capability) const;
-    /// opts.info as 2026-07-28 writes it, for every result's _meta (built once).
+    bool offers_tools_locked() const;
+    bool offers_resources_locked() const;
+    bool offers_prompts_locked() const;
+    bool offers_completions_locked() const;
+    /// opts.info as 2026-07-28 writes it, for every result's _meta (built once, by the constructor).
     json::object server_info_2026;
     /// Register every MCP method handler on a new peer's session.
     void install_handlers(const std::shared_ptr<server_session>& ss);

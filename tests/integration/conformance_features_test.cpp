@@ -180,14 +180,21 @@ TEST_F(conformance_features, lists_every_scenario_tool_with_description_and_sche
         EXPECT_FALSE(t.description.value_or("").empty()) << t.name;
         EXPECT_EQ(mcp::find_string(t.input_schema, "type").value_or(""), "object") << t.name;
     }
-    for (const char* required :
-         {"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
-          "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress",
-          "test_error_handling", "test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults",
-          "test_elicitation_sep1330_enums", "json_schema_2020_12_tool", "test_reconnection",
-          "test_resource_link", "test_trigger_resource_update"})
-        EXPECT_TRUE(names.count(required)) << "missing tool " << required;
-    EXPECT_EQ(names.size(), 16u);
+    // The tools the 2025-11-25 server scenarios call, then those the 2026-07-28 ones add.
+    const std::set<std::string> expected{
+        "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
+        "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress",
+        "test_error_handling", "test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults",
+        "test_elicitation_sep1330_enums", "json_schema_2020_12_tool", "test_reconnection",
+        "test_resource_link", "test_trigger_resource_update",
+        // 2026-07-28
+        "test_header_params", "test_input_required_result_capabilities",
+        "test_input_required_result_elicitation", "test_input_required_result_list_roots",
+        "test_input_required_result_multi_round", "test_input_required_result_multiple_inputs",
+        "test_input_required_result_request_state", "test_input_required_result_sampling",
+        "test_input_required_result_tampered_state", "test_logging_tool", "test_missing_capability",
+        "test_streaming_elicitation", "test_trigger_prompt_change", "test_trigger_tool_change"};
+    EXPECT_EQ(names, expected);
 }
 
 TEST_F(conformance_features, json_schema_2020_12_tool_lists_its_schema_verbatim) {
@@ -613,7 +620,8 @@ TEST_F(conformance_features, lists_the_prompts_with_their_arguments) {
     const auto prompts = client_->list_all_prompts();
     std::map<std::string, mcp::prompt> by_name;
     for (const auto& p : prompts) by_name[p.name] = p;
-    ASSERT_EQ(by_name.size(), 4u);
+    ASSERT_EQ(by_name.size(), 5u); // four of 2025-11-25, test_input_required_result_prompt of 2026-07-28
+    EXPECT_TRUE(by_name.count("test_input_required_result_prompt"));
     for (const auto& [name, p] : by_name) EXPECT_FALSE(p.description.value_or("").empty()) << name;
     EXPECT_TRUE(by_name.at("test_simple_prompt").arguments.empty());
     EXPECT_TRUE(by_name.at("test_prompt_with_image").arguments.empty());
