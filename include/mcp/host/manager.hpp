@@ -1,6 +1,6 @@
 // mcp/host/manager.hpp - connections to many MCP servers at once, as a host keeps them.
 //
-//   mcp::host::manager m({.approver = my_approver, .audit = log, .roots = {"/work/project"}});
+//   mcp::host::manager m({.approver = my_approver, .audit = log, .roots = {"/home/me/project"}});
 //   for (auto& s : mcp::host::discover().servers) m.add_server(s);
 //   m.connect_all();                                // in parallel; failures are per server
 //   for (auto& t : m.tools()) std::cout << t.name << "\n";         // "git__commit", ...
