@@ -77,9 +77,12 @@ std::string tool_result_text(const tool_result_content& r, std::size_t message, 
 openai_sampling_provider::impl::tool_names
 openai_sampling_provider::impl::name_tools(const create_message_request& request) {
     tool_names names;
+    // Names the API accepts are kept as they are; the others get what is left.
+    for (const auto& t : request.tools)
+        if (api_safe_name(t.name)) names.to_api[t.name] = names.to_mcp[t.name] = t.name;
     for (const auto& t : request.tools) {
         if (names.to_api.count(t.name)) continue;
-        std::string api = api_safe_name(t.name) ? t.name : sanitize_name(t.name).substr(0, 64);
+        std::string api = sanitize_name(t.name).substr(0, 64);
         // A renamed tool may meet another tool's name: number it until it is unique.
         for (int n = 2; names.to_mcp.count(api); ++n) {
             const std::string suffix = "_" + std::to_string(n);
