@@ -103,7 +103,7 @@ TEST_F(host_manager_test, connects_in_parallel_and_reports_each_server) {
     EXPECT_NE(ghost.error.find("command not found"), std::string::npos) << ghost.error;
     auto remote = m.status("remote");
     EXPECT_EQ(remote.state, server_state::failed);
-    EXPECT_EQ(remote.error, "HTTP transport not available yet");
+    EXPECT_EQ(remote.error, "cannot connect to http://127.0.0.1:9/mcp: Connection refused");
     auto crashes = m.status("crashes");
     EXPECT_EQ(crashes.state, server_state::failed);
     EXPECT_NE(crashes.error.find("fatal: no token"), std::string::npos) << crashes.error; // its stderr, in the error
