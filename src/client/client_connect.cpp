@@ -45,13 +45,11 @@ bool cured_by_no_fall_back(const error& e) {
 
 // serverInfo of a DiscoverResult: in the result's _meta (2026-07-28), or a member of its own
 // (the draft the revision came from, still sent by some servers).
-implementation server_info_of(const json::value& raw) {
+implementation server_info_of(const discover_result& d, const json::value& raw) {
+    if (auto info = result_server_info(d.meta)) return *info;
     const auto* o = raw.if_object();
-    if (!o) return {};
-    const json::value* info = nullptr;
-    if (const auto* meta = find_object(*o, "_meta")) info = meta->if_contains(meta_server_info);
-    if (!info) info = o->if_contains("serverInfo");
-    if (!info || !info->is_object()) return {};
+    const auto* info = o ? o->if_contains("serverInfo") : nullptr;
+    if (!info) return {};
     try {
         return from_json<implementation>(*info);
     } catch (const error&) {
@@ -154,7 +152,7 @@ client::impl::discover_outcome client::impl::discover(const std::shared_ptr<sess
                     "; this client speaks " + revisions_text(opts.revisions),
                 json::object{{"supported", std::move(supported)}, {"requested", to_string(out.version)}});
         }
-        out.server_info = server_info_of(raw);
+        out.server_info = server_info_of(d, raw);
         out.result = std::move(d);
         return out;
     }

@@ -29,7 +29,6 @@ inline constexpr char meta_protocol_version[] = "io.modelcontextprotocol/protoco
 inline constexpr char meta_client_capabilities[] = "io.modelcontextprotocol/clientCapabilities";
 inline constexpr char meta_client_info[] = "io.modelcontextprotocol/clientInfo";
 inline constexpr char meta_log_level[] = "io.modelcontextprotocol/logLevel";
-inline constexpr char meta_server_info[] = "io.modelcontextprotocol/serverInfo";
 inline constexpr char meta_subscription_id[] = "io.modelcontextprotocol/subscriptionId";
 
 /// What one subscriptions/listen stream asks for (SubscriptionFilter).

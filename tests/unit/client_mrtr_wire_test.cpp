@@ -127,10 +127,14 @@ TEST_F(mrtr, resources_read_takes_rounds_too) {
     EXPECT_EQ(r2.at("params").at("uri"), "mem://secret");
     reply(
         r2,
-        R"({"resultType":"complete","contents":[{"uri":"mem://secret","text":"s"}],"ttlMs":5,"cacheScope":"private"})");
+        R"({"resultType":"complete","contents":[{"uri":"mem://secret","text":"s"}],"ttlMs":5,)"
+        R"("cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"srv","version":"9"}}})");
     auto r = call.get();
     EXPECT_EQ(r.ttl_ms, 5);
     EXPECT_EQ(r.cache_scope, "private");
+    ASSERT_TRUE(mcp::result_server_info(r.meta));
+    EXPECT_EQ(mcp::result_server_info(r.meta)->name, "srv");
+    EXPECT_FALSE(mcp::result_server_info(std::nullopt));
 }
 
 TEST_F(mrtr, a_result_without_result_type_is_complete) {
