@@ -90,8 +90,9 @@ struct client_options {
     /// Stateless era: keep one subscriptions/listen request open for the notifications the
     /// server offers (tools, prompts and resources list_changed, where its capabilities say
     /// listChanged) and for the resources subscribe() names. Without it, on_*_list_changed
-    /// callbacks never run and subscribe() fails. connect() waits (up to discover_timeout) for
-    /// the stream's acknowledgement, so a change made after connect() returns is delivered.
+    /// callbacks never run and subscribe() fails. connect() waits for the stream's
+    /// acknowledgement (at most the smaller of `timeout` and `discover_timeout`; without one it
+    /// returns anyway), so that a change made after connect() returns is delivered.
     bool listen = true;
     /// Stateless era: list_all_tools / list_all_prompts / list_all_resources /
     /// list_all_resource_templates answer from the previous complete listing while every page
