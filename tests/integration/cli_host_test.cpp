@@ -111,7 +111,8 @@ TEST_F(cli_host_test, servers_reports_each_server_and_exit_codes) {
     EXPECT_EQ(every.at("name"), "everything");
     EXPECT_EQ(every.at("status"), "ready");
     EXPECT_EQ(every.at("transport"), "stdio");
-    EXPECT_EQ(every.at("protocolVersion"), "2025-11-25");
+    // The host's client asks for the newest revision; everything_server speaks it.
+    EXPECT_EQ(every.at("protocolVersion"), "2026-07-28");
     EXPECT_EQ(every.at("source").as_string(), config);
     EXPECT_EQ(every.at("resources").as_int64(), 20);
     EXPECT_EQ(every.at("prompts").as_int64(), 4);
