@@ -1,6 +1,7 @@
 // The host commands of `mcpxx` run as a child process against real servers: servers, tools,
 // resources, prompts, call, read, prompt, complete, ping; --config, --json, exit codes,
 // approval from stdin, and Ctrl-C during a long call.
+#include "support/program_output.hpp"
 #include "support/child_server.hpp"
 #include "support/host_fixture.hpp"
 #include "support/http_test_server.hpp"
@@ -26,17 +27,8 @@ using namespace std::chrono_literals;
 
 const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
 
-struct run_result {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using mcp::test::run_result;
+using mcp::test::slurp;
 
 boost::json::object parse(const std::string& s) {
     try {

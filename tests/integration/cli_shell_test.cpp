@@ -1,6 +1,7 @@
 // `mcpxx shell` as a user meets it: in a real terminal (tmux) with line editing, Tab completion
 // from completion/complete, approval typed at the prompt, Ctrl-C during a slow call; and as a
 // script, with commands piped in. The servers are the example servers, run as child processes.
+#include "support/program_output.hpp"
 #include "support/host_fixture.hpp"
 #include "support/tmux_session.hpp"
 
@@ -16,17 +17,8 @@ namespace fs = std::filesystem;
 
 const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
 
-struct run_result {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using mcp::test::run_result;
+using mcp::test::slurp;
 
 std::string quote(const std::string& s) {
     std::string q = "'";

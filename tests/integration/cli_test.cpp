@@ -1,4 +1,6 @@
 // The `mcpxx` program, run as a child process: exit codes, what it prints, and its errors.
+#include "support/program_output.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -15,17 +17,8 @@ namespace {
 const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
 const fs::path remotes = fs::path(MCPXX_SHARED_DIR) / "testdata" / "json-schema-test-suite" / "remotes";
 
-struct run_result {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using mcp::test::run_result;
+using mcp::test::slurp;
 
 std::string quote(const std::string& s) {
     std::string q = "'";

@@ -9,14 +9,11 @@
 #include <mcp/http/client_transport.hpp>
 #include <mcp/transport/child_process.hpp>
 
-#include "support/raw_process.hpp"
+#include "support/child_server.hpp"
 
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -29,63 +26,12 @@ namespace {
 
 const std::string everything = std::string(MCPXX_BINARY_DIR) + "/everything_server";
 
-unsigned short free_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
+// everything_server --http on a free loopback port (with `extra` arguments), stopped with SIGTERM.
+mcp::test::child_server http_everything(std::vector<std::string> extra = {}) {
+    std::vector<std::string> argv{everything, "--http", "127.0.0.1:{port}"};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return mcp::test::child_server(std::move(argv));
 }
-
-bool accepts(unsigned short port) {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    return ok;
-}
-
-// everything_server --http on a free loopback port, stopped with SIGTERM.
-class http_everything {
-public:
-    explicit http_everything(std::vector<std::string> extra = {}) {
-        for (int attempt = 0; attempt < 3 && !port_; ++attempt) {
-            const auto port = free_port();
-            std::vector<std::string> argv{everything, "--http", "127.0.0.1:" + std::to_string(port)};
-            argv.insert(argv.end(), extra.begin(), extra.end());
-            proc_ = std::make_unique<mcp::test::raw_process>(argv);
-            const auto deadline = std::chrono::steady_clock::now() + 20s;
-            while (std::chrono::steady_clock::now() < deadline) {
-                if (accepts(port)) {
-                    port_ = port;
-                    break;
-                }
-                if (proc_->wait(10ms)) break; // exited (the port was taken): another one
-            }
-            if (!port_) stop();
-        }
-    }
-    ~http_everything() { stop(); }
-    std::string url(const std::string& path = "/mcp") const {
-        return "http://127.0.0.1:" + std::to_string(port_) + path;
-    }
-    bool ready() const { return port_ != 0; }
-
-private:
-    void stop() {
-        if (proc_ && proc_->pid() > 0) ::kill(proc_->pid(), SIGTERM);
-        proc_.reset();
-    }
-    std::unique_ptr<mcp::test::raw_process> proc_;
-    unsigned short port_ = 0;
-};
 
 std::string all_text(const mcp::call_tool_result& r) {
     std::string out;
@@ -106,7 +52,7 @@ enum class over { stdio, http };
 
 struct live : ::testing::TestWithParam<over> {
     mcp::client client{{.info = {.name = "mcpxx-live", .version = "1"}}};
-    std::unique_ptr<http_everything> http;
+    std::unique_ptr<mcp::test::child_server> http;
     std::atomic<int> samplings{0}, elicitations{0}, tools_changed{0}, updates{0}, logs{0};
 
     void SetUp() override {
@@ -131,10 +77,11 @@ struct live : ::testing::TestWithParam<over> {
         if (GetParam() == over::stdio) {
             client.connect(mcp::child_process_transport::spawn({.command = everything}));
         } else {
-            http = std::make_unique<http_everything>();
+            http = std::make_unique<mcp::test::child_server>(
+                std::vector<std::string>{everything, "--http", "127.0.0.1:{port}"});
             ASSERT_TRUE(http->ready()) << "everything_server --http did not start";
             client.connect(
-                mcp::http::make_client_transport({.url = http->url(), .log = [](std::string_view) {}}));
+                mcp::http::make_client_transport({.url = http->url("/mcp"), .log = [](std::string_view) {}}));
         }
     }
 };
@@ -220,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(transports, live, ::testing::Values(over::stdio, over::
 // The legacy HTTP+SSE endpoint speaks only the initialize era: the probe fails, the transport
 // falls back to HTTP+SSE and the client to initialize.
 TEST(live_fallback, a_legacy_http_sse_endpoint_is_initialized) {
-    http_everything server({"--legacy-sse"});
+    auto server = http_everything({"--legacy-sse"});
     ASSERT_TRUE(server.ready());
     mcp::client c({.info = {.name = "mcpxx-live", .version = "1"}});
     auto t = mcp::http::make_client_transport({.url = server.url("/sse"), .log = [](std::string_view) {}});
@@ -233,7 +180,7 @@ TEST(live_fallback, a_legacy_http_sse_endpoint_is_initialized) {
 
 // A client that may speak only 2026-07-28 refuses that endpoint with a clear error.
 TEST(live_fallback, a_stateless_only_client_refuses_a_legacy_endpoint) {
-    http_everything server({"--legacy-sse"});
+    auto server = http_everything({"--legacy-sse"});
     ASSERT_TRUE(server.ready());
     mcp::client c(
         {.info = {.name = "mcpxx-live", .version = "1"}, .revisions = {mcp::revision::v2026_07_28}});

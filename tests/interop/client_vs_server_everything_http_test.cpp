@@ -7,14 +7,11 @@
 #include <mcp/client/client.hpp>
 #include <mcp/http/client_transport.hpp>
 
+#include "support/child_server.hpp"
+
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,89 +32,11 @@ bool have_node() {
     return std::system("node --version >/dev/null 2>&1") == 0;
 }
 
-unsigned short free_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
-}
-
-bool accepts(unsigned short port) {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-    ::close(fd);
-    return ok;
-}
-
 // `node index.js <mode>` with PORT set, in a process group of its own; ready once the port
-// accepts connections.
-class node_server {
-public:
-    explicit node_server(const std::string& mode) {
-        for (int attempt = 0; attempt < 3 && !ready_; ++attempt) {
-            port_ = free_port();
-            pid_ = ::fork();
-            if (pid_ == 0) {
-                ::setpgid(0, 0);
-                int devnull = ::open("/dev/null", O_RDWR);
-                ::dup2(devnull, 0);
-                ::dup2(devnull, 1);
-                ::dup2(devnull, 2);
-                ::setenv("PORT", std::to_string(port_).c_str(), 1);
-                ::execlp("node", "node", entry.c_str(), mode.c_str(), static_cast<char*>(nullptr));
-                ::_exit(127);
-            }
-            // Node takes a second or two to start (more on a loaded machine).
-            const auto deadline = std::chrono::steady_clock::now() + 60s;
-            while (std::chrono::steady_clock::now() < deadline) {
-                if (accepts(port_)) {
-                    ready_ = true;
-                    break;
-                }
-                int st = 0;
-                if (::waitpid(pid_, &st, WNOHANG) == pid_) { // exited (port taken?): try another
-                    pid_ = -1;
-                    break;
-                }
-                std::this_thread::sleep_for(50ms);
-            }
-            if (!ready_) stop();
-        }
-    }
-    ~node_server() { stop(); }
-    bool ready() const { return ready_; }
-    std::string url(const std::string& path) const {
-        return "http://127.0.0.1:" + std::to_string(port_) + path;
-    }
-
-private:
-    void stop() {
-        if (pid_ <= 0) return;
-        ::kill(-pid_, SIGTERM);
-        for (int i = 0; i < 100; ++i) {
-            if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-                pid_ = -1;
-                return;
-            }
-            std::this_thread::sleep_for(20ms);
-        }
-        ::kill(-pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-        pid_ = -1;
-    }
-    pid_t pid_ = -1;
-    unsigned short port_ = 0;
-    bool ready_ = false;
-};
+// accepts connections (node takes a second or two to start, more on a loaded machine).
+mcp::test::child_server node_server(const std::string& mode) {
+    return mcp::test::child_server({"node", entry.string(), mode}, {{"PORT", "{port}"}});
+}
 
 std::string all_text(const mcp::call_tool_result& r) {
     std::string out;
@@ -198,7 +117,7 @@ struct everything_http : ::testing::Test {
 TEST_F(everything_http, streamable_http) {
     if (!have_node() || !fs::exists(entry))
         GTEST_SKIP() << "node or server-everything not installed (scripts/install-deps)";
-    node_server server("streamableHttp");
+    auto server = node_server("streamableHttp");
     ASSERT_TRUE(server.ready()) << "server-everything did not start";
     connect(server.url("/mcp"));
     EXPECT_EQ(transport->current_wire(), mcp::http::client_transport::wire::streamable);
@@ -210,7 +129,7 @@ TEST_F(everything_http, streamable_http) {
 TEST_F(everything_http, legacy_http_sse_by_fallback) {
     if (!have_node() || !fs::exists(entry))
         GTEST_SKIP() << "node or server-everything not installed (scripts/install-deps)";
-    node_server server("sse");
+    auto server = node_server("sse");
     ASSERT_TRUE(server.ready()) << "server-everything did not start";
     connect(server.url("/sse"));
     EXPECT_EQ(transport->current_wire(), mcp::http::client_transport::wire::legacy_sse);

@@ -9,6 +9,7 @@
 #include <mcp/host/config.hpp>
 #include <mcp/host/manager.hpp>
 
+#include "support/program_output.hpp"
 #include "support/child_server.hpp"
 #include "support/http_test_server.hpp"
 
@@ -44,17 +45,8 @@ std::string text_of(const mcp::call_tool_result& r) {
     return s;
 }
 
-struct run_result {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using mcp::test::run_result;
+using mcp::test::slurp;
 
 struct host_vs_npm : ::testing::Test {
     fs::path dir = fs::temp_directory_path() / ("mcpxx-npm-host-" + std::to_string(::getpid()) + "-" +
