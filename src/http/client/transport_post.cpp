@@ -163,6 +163,8 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
     if (st->finished) return;
     st->status = status;
     st->reason = std::move(reason);
+    // The GET stream has answered (whatever it said): messages held back for it may go.
+    if (st->r == role::get) open_gate();
     if (auto w = find_header(headers, "WWW-Authenticate")) st->www_authenticate = std::string(*w);
     const std::string type = media_type(find_header(headers, "Content-Type"));
     const bool ok = status >= 200 && status < 300;
@@ -558,6 +560,7 @@ void client_transport::impl::session_expired(const stream_ptr& st) {
 void client_transport::impl::end_stream(const stream_ptr& st) {
     if (st->finished) return;
     st->finished = true;
+    if (st->r == role::get) open_gate(); // failed before any answer: do not wait for it
     if (st->timer) st->timer->cancel();
     st->timer.reset();
     if (st->call) st->call->abort();
