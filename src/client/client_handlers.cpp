@@ -22,11 +22,11 @@ Handler snapshot(const std::weak_ptr<client::impl>& weak, Handler client::impl::
 void client::impl::install_request_handlers(session& s) {
     std::weak_ptr<impl> weak = shared_from_this();
 
-    s.set_request_handler("roots/list", [weak](request_context&) -> json::value {
+    s.set_request_handler("roots/list", [weak](request_context& ctx) -> json::value {
         std::shared_ptr<impl> self;
         auto h = snapshot(weak, &impl::roots, self);
         if (!h) throw error(error_code::method_not_found, "Method not found: roots/list (this client offers no roots)");
-        list_roots_result r{.roots = h()};
+        list_roots_result r{.roots = h(ctx)};
         return to_json(r, self->negotiated());
     });
 
