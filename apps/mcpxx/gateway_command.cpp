@@ -298,8 +298,9 @@ int run_gateway(const gateway_cli& o) {
                 return false;
             }));
 
+    // Over stdio the end of stdin ends the gateway and signals keep their default action.
     try {
-        install_stop_signals();
+        if (!o.stdio) install_stop_signals();
     } catch (const std::exception& e) {
         log("error", object{{"event", "start"}, {"message", e.what()}});
         return exit_unavailable;

@@ -6,6 +6,9 @@
 
 #include <gmock/gmock.h>
 
+#include <mutex>
+#include <thread>
+
 namespace {
 
 using namespace mcp::test;
@@ -172,6 +175,49 @@ TEST(GatewayStateless, ProgressAndLogsGoOnTheRequestsStream) {
     for (const auto& n : logs.notifications)
         if (n.as_object().at("method").as_string() == "notifications/message") ++messages;
     EXPECT_EQ(messages, 3); // critical, alert, emergency
+}
+
+TEST(GatewayStateless, ListenStreamsGetTheServersResourceUpdates) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    const std::string uri = "mcpxx://everything/test://static/resource/4";
+    std::mutex mu;
+    std::string seen;
+    std::thread listener([&] {
+        const object params{{"notifications", object{{"resourceSubscriptions", mcp::json::array{uri.c_str()}}}},
+                            {"_meta", object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                             {"io.modelcontextprotocol/clientCapabilities", object{}}}}};
+        const object body{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "subscriptions/listen"}, {"params", params}};
+        try {
+            mcp::http::fetch({.method = "POST",
+                              .url = f.url(),
+                              .headers = {{"Content-Type", "application/json"},
+                                          {"Accept", "application/json, text/event-stream"},
+                                          {"MCP-Protocol-Version", "2026-07-28"},
+                                          {"Mcp-Method", "subscriptions/listen"}},
+                              .body = mcp::to_json(mcp::json::value(body)),
+                              .timeout = 20s,
+                              .on_body = [&](std::string_view bytes) {
+                                  std::lock_guard lock(mu);
+                                  seen.append(bytes);
+                                  return seen.find("notifications/resources/updated") == std::string::npos;
+                              }});
+        } catch (const std::exception&) {
+        }
+    });
+    ASSERT_TRUE(wait_until([&] {
+        std::lock_guard lock(mu);
+        return seen.find("notifications/subscriptions/acknowledged") != std::string::npos;
+    }));
+    auto touched = f.stateless("tools/call", {{"name", "everything__touch_resource"},
+                                              {"arguments", object{{"uri", "test://static/resource/4"}}}});
+    EXPECT_EQ(text_of(touched.result()), "updated");
+    EXPECT_TRUE(wait_until([&] {
+        std::lock_guard lock(mu);
+        return seen.find("notifications/resources/updated") != std::string::npos;
+    }));
+    listener.join();
+    std::lock_guard lock(mu);
+    EXPECT_NE(seen.find(uri), std::string::npos) << seen;
 }
 
 TEST(GatewayStateless, PromptsAndReadsAreForwardedToo) {
