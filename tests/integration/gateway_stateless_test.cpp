@@ -183,10 +183,12 @@ TEST(GatewayStateless, ListenStreamsGetTheServersResourceUpdates) {
     std::mutex mu;
     std::string seen;
     std::thread listener([&] {
-        const object params{{"notifications", object{{"resourceSubscriptions", mcp::json::array{uri.c_str()}}}},
-                            {"_meta", object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-                                             {"io.modelcontextprotocol/clientCapabilities", object{}}}}};
-        const object body{{"jsonrpc", "2.0"}, {"id", 99}, {"method", "subscriptions/listen"}, {"params", params}};
+        const object params{
+            {"notifications", object{{"resourceSubscriptions", mcp::json::array{uri.c_str()}}}},
+            {"_meta", object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                             {"io.modelcontextprotocol/clientCapabilities", object{}}}}};
+        const object body{
+            {"jsonrpc", "2.0"}, {"id", 99}, {"method", "subscriptions/listen"}, {"params", params}};
         try {
             mcp::http::fetch({.method = "POST",
                               .url = f.url(),
