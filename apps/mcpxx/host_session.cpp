@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <iostream>
 
 namespace mcpxx_cli {
@@ -22,7 +23,51 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
     cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o.redact, "In the audit log, write the SHA-256 of the arguments instead of them");
     cmd->add_flag("--verbose,-v", o.verbose, "Show what servers write to stderr");
+    cmd->add_option("--sampling-url", o.sampling_url,
+                    "Answer servers' sampling requests with this OpenAI-compatible API (base URL, e.g. "
+                    "https://api.openai.com/v1; requests go to URL/chat/completions)");
+    cmd->add_option(
+        "--sampling-model", o.sampling_models,
+        "A model the sampling API may use (repeatable; the first is the default, the server's hints choose "
+        "among them)");
+    cmd->add_option("--sampling-key-env", o.sampling_key_env,
+                    "The environment variable that holds the sampling API's key (sent as a Bearer token)");
 }
+
+namespace {
+
+/// The sampling provider the options ask for; nullptr after printing why it cannot be made.
+std::shared_ptr<mcp::host::sampling_provider> make_sampling_provider(const host_cli_options& o) {
+    if (o.sampling_url.empty()) {
+        if (!o.sampling_models.empty() || !o.sampling_key_env.empty()) {
+            print_error("--sampling-model and --sampling-key-env need --sampling-url");
+            return nullptr;
+        }
+        return std::make_shared<mcp::host::declining_sampling_provider>(
+            "mcpxx has no model to sample: start it with --sampling-url URL --sampling-model NAME");
+    }
+    mcp::host::openai_provider_options p{.base_url = o.sampling_url, .models = o.sampling_models};
+    if (p.models.empty()) {
+        print_error("--sampling-url needs --sampling-model NAME");
+        return nullptr;
+    }
+    if (!o.sampling_key_env.empty()) {
+        const char* key = std::getenv(o.sampling_key_env.c_str());
+        if (!key || !*key) {
+            print_error("--sampling-key-env: the environment variable " + o.sampling_key_env + " is not set");
+            return nullptr;
+        }
+        p.api_key = key;
+    }
+    try {
+        return std::make_shared<mcp::host::openai_sampling_provider>(std::move(p));
+    } catch (const std::exception& e) {
+        print_error(e.what());
+        return nullptr;
+    }
+}
+
+} // namespace
 
 host_session::host_session(const host_cli_options& options)
     : options_(options), interrupt_(cancel_) {}
@@ -85,8 +130,8 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     mo.elicitation = std::make_shared<terminal_elicitation>(hooks.io);
     mo.on_log = std::move(hooks.on_log);
     mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
-    mo.sampling = std::make_shared<mcp::host::declining_sampling_provider>(
-        "mcpxx has no model provider for sampling yet (an OpenAI-compatible provider needs the HTTP client)");
+    mo.sampling = make_sampling_provider(options_);
+    if (!mo.sampling) return exit_usage;
     if (!options_.audit_log.empty()) {
         try {
             mo.audit = std::make_shared<mcp::host::audit_log>(options_.audit_log,

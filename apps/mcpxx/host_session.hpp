@@ -29,6 +29,10 @@ struct host_cli_options {
     bool redact = false;
     bool verbose = false;
     bool yes = false;
+    // Sampling through an OpenAI-compatible chat-completions API (--sampling-*).
+    std::string sampling_url;
+    std::vector<std::string> sampling_models;
+    std::string sampling_key_env;
 };
 
 /// Add the shared options to a host subcommand.

@@ -1,4 +1,5 @@
-// mcp::client: the typed client->server calls.
+// mcp::client: the typed client->server calls, in both eras, and the listings kept by the
+// server's caching hints (stateless era).
 #include "client/client_state.hpp"
 
 #include <set>
@@ -14,8 +15,9 @@ std::shared_ptr<session> client::impl::live(std::string_view method) const {
     throw error(error_code::connection_closed, "cannot call " + std::string(method) + ": " + why);
 }
 
-json::value client::impl::call(std::string_view method, json::value params, const call_options& options) const {
+json::value client::impl::call(std::string_view method, json::value params, const call_options& options) {
     auto s = live(method);
+    if (is_stateless()) return call_stateless(s, method, std::move(params), options);
     if (!options.meta.empty()) {
         if (!params.is_object()) params = json::object();
         auto& meta = params.get_object()["_meta"];
@@ -53,9 +55,69 @@ std::vector<Item> walk(const std::function<Page(std::optional<std::string>)>& fe
     }
 }
 
+// Every page of a list, or (stateless era, client_options::use_cache_hints) the previous
+// complete listing while each of its pages is fresh by its ttlMs. A list_changed notification
+// bumps list_epoch and erases the entry: a walk that began before it keeps nothing.
+template <class Page, class Item>
+std::vector<Item> walk_cached(client::impl& d, const char* method,
+                              const std::function<Page(std::optional<std::string>)>& fetch,
+                              std::vector<Item> Page::*items, const char* what) {
+    using clock = std::chrono::steady_clock;
+    std::uint64_t epoch = 0;
+    const bool use_cache = d.opts.use_cache_hints && d.is_stateless();
+    if (use_cache) {
+        std::lock_guard lock(d.mu);
+        if (auto it = d.list_cache.find(method); it != d.list_cache.end()) {
+            if (clock::now() < it->second.fresh_until)
+                return std::any_cast<const std::vector<Item>&>(it->second.items);
+            d.list_cache.erase(it);
+        }
+        epoch = d.list_epoch;
+    }
+    std::optional<clock::time_point> fresh_until;
+    bool cacheable = use_cache;
+    auto all = walk<Page, Item>(
+        [&](std::optional<std::string> c) {
+            auto page = fetch(std::move(c));
+            // A ttlMs that is absent, zero or negative: stale at once (server/utilities/caching.mdx).
+            const auto ttl = page.ttl_ms.value_or(0);
+            if (ttl <= 0) cacheable = false;
+            const auto until = clock::now() + std::chrono::milliseconds(ttl);
+            if (!fresh_until || until < *fresh_until) fresh_until = until;
+            return page;
+        },
+        items, what);
+    if (cacheable && fresh_until) {
+        std::lock_guard lock(d.mu);
+        if (d.list_epoch == epoch)
+            d.list_cache[method] = cached_listing{.items = all, .fresh_until = *fresh_until};
+    }
+    return all;
+}
+
 } // namespace
 
-void client::ping(call_options options) { impl_->call("ping", nullptr, options); }
+void client::impl::invalidate_lists(std::string_view notification) {
+    const bool tools = notification == tools_list_changed_method;
+    const bool prompts = notification == prompts_list_changed_method;
+    const bool resources = notification == resources_list_changed_method;
+    if (!tools && !prompts && !resources) return;
+    if (tools) forget_output_schemas();
+    std::lock_guard lock(mu);
+    ++list_epoch;
+    if (tools) list_cache.erase("tools/list");
+    if (prompts) list_cache.erase("prompts/list");
+    if (resources) {
+        list_cache.erase("resources/list");
+        list_cache.erase("resources/templates/list");
+    }
+}
+
+void client::ping(call_options options) {
+    // The stateless era has no ping; server/discover is the cheapest request every server of
+    // that era answers.
+    impl_->call(impl_->is_stateless() ? "server/discover" : "ping", nullptr, options);
+}
 
 list_tools_result client::list_tools(std::optional<std::string> cursor, call_options options) {
     // Taken before asking, so that a list_changed arriving meanwhile voids this page's schemas.
@@ -67,8 +129,9 @@ list_tools_result client::list_tools(std::optional<std::string> cursor, call_opt
 }
 
 std::vector<tool> client::list_all_tools(call_options options) {
-    return walk<list_tools_result, tool>([&](std::optional<std::string> c) { return list_tools(std::move(c), options); },
-                                         &list_tools_result::tools, "tools");
+    return walk_cached<list_tools_result, tool>(
+        *impl_, "tools/list", [&](std::optional<std::string> c) { return list_tools(std::move(c), options); },
+        &list_tools_result::tools, "tools");
 }
 
 call_tool_result client::call_tool(const std::string& name, json::object arguments, call_options options) {
@@ -84,7 +147,8 @@ list_resources_result client::list_resources(std::optional<std::string> cursor, 
 }
 
 std::vector<resource> client::list_all_resources(call_options options) {
-    return walk<list_resources_result, resource>(
+    return walk_cached<list_resources_result, resource>(
+        *impl_, "resources/list",
         [&](std::optional<std::string> c) { return list_resources(std::move(c), options); },
         &list_resources_result::resources, "resources");
 }
@@ -94,7 +158,8 @@ list_resource_templates_result client::list_resource_templates(std::optional<std
 }
 
 std::vector<resource_template> client::list_all_resource_templates(call_options options) {
-    return walk<list_resource_templates_result, resource_template>(
+    return walk_cached<list_resource_templates_result, resource_template>(
+        *impl_, "resources/templates/list",
         [&](std::optional<std::string> c) { return list_resource_templates(std::move(c), options); },
         &list_resource_templates_result::resource_templates, "resource templates");
 }
@@ -104,11 +169,69 @@ read_resource_result client::read_resource(const std::string& uri, call_options 
 }
 
 void client::subscribe(const std::string& uri, call_options options) {
-    impl_->call("resources/subscribe", json::object{{"uri", uri}}, options);
+    if (!impl_->is_stateless()) {
+        impl_->call("resources/subscribe", json::object{{"uri", uri}}, options);
+        return;
+    }
+    // 2026-07-28: resources/subscribe is gone; the URI joins the listen stream's filter.
+    auto& d = *impl_;
+    d.live("resources/subscribe");
+    {
+        std::lock_guard lock(d.mu);
+        const auto& caps = d.init.capabilities;
+        if (!caps.resources || !caps.resources->subscribe.value_or(false))
+            throw error(error_code::method_not_found,
+                        "cannot subscribe to " + uri +
+                            ": the server does not offer resource subscriptions "
+                            "(its capabilities have no resources.subscribe)");
+    }
+    if (!d.opts.listen)
+        throw error(error_code::invalid_request,
+                    "cannot subscribe to " + uri +
+                        ": client_options::listen is off, and protocol revision 2026-07-28 "
+                        "delivers resource updates only on a subscriptions/listen stream");
+    bool added = false;
+    {
+        std::lock_guard lock(d.listen_mu);
+        added = d.subscribed.insert(uri).second;
+    }
+    auto forget = [&] {
+        if (!added) return;
+        {
+            std::lock_guard lock(d.listen_mu);
+            d.subscribed.erase(uri);
+        }
+        d.relisten(false);
+    };
+    listen_filter granted;
+    try {
+        auto a = d.relisten(false);
+        if (!a) throw error(error_code::internal_error, "no subscriptions/listen stream could be opened");
+        granted = d.await_listen(a, options.timeout.value_or(d.opts.timeout));
+    } catch (...) {
+        forget();
+        throw;
+    }
+    if (!granted.uris.count(uri)) {
+        forget();
+        throw error(error_code::invalid_params,
+                    "the server did not agree to send updates of " + uri +
+                        " (its acknowledgement of subscriptions/listen leaves the resource out)");
+    }
 }
 
 void client::unsubscribe(const std::string& uri, call_options options) {
-    impl_->call("resources/unsubscribe", json::object{{"uri", uri}}, options);
+    if (!impl_->is_stateless()) {
+        impl_->call("resources/unsubscribe", json::object{{"uri", uri}}, options);
+        return;
+    }
+    auto& d = *impl_;
+    d.live("resources/unsubscribe");
+    {
+        std::lock_guard lock(d.listen_mu);
+        if (!d.subscribed.erase(uri)) return;
+    }
+    if (auto a = d.relisten(false)) d.await_listen(a, options.timeout.value_or(d.opts.timeout));
 }
 
 list_prompts_result client::list_prompts(std::optional<std::string> cursor, call_options options) {
@@ -116,8 +239,10 @@ list_prompts_result client::list_prompts(std::optional<std::string> cursor, call
 }
 
 std::vector<prompt> client::list_all_prompts(call_options options) {
-    return walk<list_prompts_result, prompt>([&](std::optional<std::string> c) { return list_prompts(std::move(c), options); },
-                                             &list_prompts_result::prompts, "prompts");
+    return walk_cached<list_prompts_result, prompt>(
+        *impl_, "prompts/list",
+        [&](std::optional<std::string> c) { return list_prompts(std::move(c), options); },
+        &list_prompts_result::prompts, "prompts");
 }
 
 get_prompt_result client::get_prompt(const std::string& name, std::map<std::string, std::string> arguments,
@@ -132,6 +257,12 @@ complete_result client::complete(const complete_request& request, call_options o
 }
 
 void client::set_logging_level(logging_level level, call_options options) {
+    if (impl_->is_stateless()) {
+        impl_->live("logging/setLevel");
+        std::lock_guard lock(impl_->mu);
+        impl_->log_level = level; // sent in the _meta of every later request
+        return;
+    }
     impl_->call("logging/setLevel", json::object{{"level", to_string(level)}}, options);
 }
 

@@ -1,5 +1,5 @@
-// mcp::client: connecting, the initialize handshake, handlers for the server's requests and
-// callbacks for its notifications.
+// mcp::client: handlers for the server's requests, callbacks for its notifications and the
+// capabilities they declare. (Connecting is in client_connect.cpp.)
 #include <mcp/client/client.hpp>
 
 #include "client/client_state.hpp"
@@ -52,7 +52,8 @@ void client::notify_roots_changed() {
     {
         std::lock_guard lock(impl_->mu);
         // Before the handshake ends there is nothing to tell: the server asks for roots after it.
-        if (!impl_->roots_list_changed || !impl_->connected) return;
+        // The stateless era has no such notification: a server asks for the roots each time.
+        if (!impl_->roots_list_changed || !impl_->connected || impl_->stateless) return;
         s = impl_->rpc;
     }
     if (s && defines(protocol_version(), wire_field::roots_list_changed)) s->notify("notifications/roots/list_changed");
@@ -106,13 +107,14 @@ void client::on_close(std::function<void()> cb) {
 
 void client::impl::install_notification(session& s, const std::string& method) {
     std::weak_ptr<impl> weak = shared_from_this();
-    const bool tools_changed = method == tools_list_changed_method;
-    s.set_notification_handler(method, [weak, method, tools_changed](const json::object& params) {
+    s.set_notification_handler(method, [weak, method](const json::object& params) {
         auto self = weak.lock();
         if (!self) return;
-        // Before the callbacks run: one of them may list the tools again, and that listing's
-        // schemas must be the ones that stay.
-        if (tools_changed) self->forget_output_schemas();
+        // A notification of a listen stream that was replaced (stateless era) is stale.
+        if (!self->from_current_subscription(params)) return;
+        // Before the callbacks run: one of them may list again, and that listing must be the
+        // one that stays.
+        self->invalidate_lists(method);
         std::vector<std::function<void(const json::object&)>> callbacks;
         {
             std::lock_guard lock(self->mu);
@@ -137,125 +139,6 @@ client_capabilities client::impl::declared_capabilities(revision r) const {
     if (elicitation && (elicitation_form || (elicitation_url && defines(r, wire_field::elicitation_modes))))
         caps.elicitation = elicitation_capability{.form = elicitation_form, .url = elicitation_url};
     return caps;
-}
-
-// ------------------------------------------------------------------ connecting
-
-const initialize_result& client::connect(transport_ptr transport) {
-    const revision asked = impl_->opts.protocol_version;
-    if (!transport) throw error(error_code::invalid_params, "client::connect: the transport is null");
-    if (!is_initialize_era(asked))
-        throw error(error_code::invalid_params, "client::connect: protocol version " + std::string(to_string(asked)) +
-                                                    " has no initialize handshake; ask for 2025-11-25 or older");
-    // A live session (connected, or still in its handshake) must be closed first. Checked before
-    // the transport is touched, so a refused transport stays usable; checked again below for a
-    // connect() racing with this one.
-    auto already = [this] { return impl_->rpc && !impl_->rpc->is_closed(); };
-    {
-        std::lock_guard lock(impl_->mu);
-        if (already()) throw error(error_code::invalid_request, "client is already connected; close() it first");
-    }
-    auto rpc = session::create(std::move(transport), impl_->opts.session);
-    impl_->install_request_handlers(*rpc);
-    {
-        std::lock_guard lock(impl_->mu);
-        if (already()) throw error(error_code::invalid_request, "client is already connected; close() it first");
-        impl_->rpc = rpc;
-        impl_->ever_connected = true;
-        impl_->connected = false;
-        // Until the server answers, requests it sends (ping, logging) are read in the revision asked for.
-        impl_->version = asked;
-        // A new connection may reach another server: nothing listed before holds.
-        impl_->output_checks.clear();
-        ++impl_->tools_epoch;
-        for (auto& cb : impl_->close_callbacks) rpc->on_close(cb);
-    }
-    std::vector<std::string> methods;
-    {
-        std::lock_guard lock(impl_->mu);
-        for (auto& [m, cbs] : impl_->notification_callbacks) methods.push_back(m);
-        // Always watched: it voids the outputSchemas remembered from tools/list.
-        if (!impl_->notification_callbacks.contains(tools_list_changed_method)) methods.emplace_back(tools_list_changed_method);
-    }
-    for (auto& m : methods) impl_->install_notification(*rpc, m);
-    rpc->start();
-
-    initialize_request req{.protocol_version = std::string(to_string(asked)),
-                           .capabilities = impl_->declared_capabilities(asked),
-                           .client_info = impl_->opts.info};
-    request_options o;
-    o.timeout = impl_->opts.timeout;
-    initialize_result init;
-    try {
-        auto result = rpc->call("initialize", to_json(req, asked), o);
-        try {
-            init = from_json<initialize_result>(result);
-        } catch (const error& e) {
-            throw error(e.code(), std::string("the server's initialize result is malformed: ") + e.what(), e.data());
-        }
-    } catch (...) {
-        rpc->close();
-        throw;
-    }
-    auto offered = parse_revision(init.protocol_version);
-    bool accepted = offered && is_initialize_era(*offered);
-    if (accepted) {
-        accepted = false;
-        for (auto r : impl_->opts.revisions) accepted = accepted || r == *offered;
-    }
-    if (!accepted) {
-        rpc->close();
-        std::string supported;
-        for (auto r : impl_->opts.revisions) supported += (supported.empty() ? "" : ", ") + std::string(to_string(r));
-        throw error(error_code::invalid_request,
-                    "server answered initialize with protocol version '" + init.protocol_version +
-                        "', which this client does not speak (it asked for " + std::string(to_string(asked)) +
-                        "; it accepts " + supported + "); connection closed",
-                    json::object{{"requested", to_string(asked)}, {"offered", init.protocol_version}});
-    }
-    rpc->set_protocol_revision(*offered);
-    {
-        std::lock_guard lock(impl_->mu);
-        impl_->init = std::move(init);
-        impl_->version = *offered;
-        impl_->connected = true;
-    }
-    rpc->notify("notifications/initialized");
-    return impl_->init;
-}
-
-void client::close() {
-    std::shared_ptr<session> s;
-    {
-        std::lock_guard lock(impl_->mu);
-        s = impl_->rpc;
-        impl_->connected = false;
-    }
-    if (s) s->close();
-}
-
-bool client::connected() const {
-    std::lock_guard lock(impl_->mu);
-    return impl_->connected && impl_->rpc && !impl_->rpc->is_closed();
-}
-
-const initialize_result& client::server() const {
-    std::lock_guard lock(impl_->mu);
-    if (!impl_->connected) throw error(error_code::connection_closed, "client::server(): the client is not connected");
-    return impl_->init;
-}
-
-revision client::protocol_version() const { return impl_->negotiated(); }
-
-session& client::rpc() const {
-    std::lock_guard lock(impl_->mu);
-    if (!impl_->rpc) throw error(error_code::connection_closed, "client::rpc(): the client was never connected");
-    return *impl_->rpc;
-}
-
-revision client::impl::negotiated() const {
-    std::lock_guard lock(mu);
-    return version;
 }
 
 } // namespace mcp

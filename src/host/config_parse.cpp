@@ -230,10 +230,12 @@ server_config parse_entry(const std::string& name, const json::value& value, con
         }
     } else {
         // Gemini CLI: httpUrl is Streamable HTTP and url is SSE. Elsewhere a bare url is tried as
-        // Streamable HTTP, as hosts do (they fall back to SSE when that fails).
+        // Streamable HTTP, falling back to SSE when the server refuses it, as hosts do; an
+        // explicit `type` is taken at its word.
         if (type) s.transport = *type;
         else if (format == config_format::gemini && *url_field == "url") s.transport = transport_kind::sse;
         else s.transport = transport_kind::streamable_http;
+        s.sse_fallback = !type && s.transport == transport_kind::streamable_http && *url_field != "httpUrl";
         s.url = expand(*url_field, string_field(o, *url_field), x);
         if (o.contains("headers"))
             for (auto& [k, v] : string_map(o, "headers")) s.headers[k] = expand("headers", v, x);

@@ -24,6 +24,8 @@ public:
                     "the gateway forwards sampling only to the client whose call this server is serving, and "
                     "cannot tell which call this request belongs to");
     }
+    /// Tools may come: whether the client can take them is its own declaration's business.
+    bool supports_tools() const override { return true; }
 
 private:
     std::weak_ptr<gateway::impl> gw_;
@@ -120,6 +122,9 @@ gateway::gateway(gateway_options options) : impl_(std::make_shared<impl>()) {
         if (auto self = weak.lock()) self->srv->notify_resource_updated(self->outer_uri(server, uri));
     };
     if (!mo.server_log_level) mo.server_log_level = o.server_log_level;
+    // The initialize era: the session carries what the servers send on their own (see
+    // docs/design.md, "The servers are spoken to in the initialize era").
+    if (!mo.protocol_version) mo.protocol_version = revision::v2025_11_25;
     // A call's log messages go on the call's own stream: they must be handled before its result
     // ends the call.
     mo.ordered_responses = true;

@@ -1,7 +1,9 @@
 // One managed server: start, list, list again on list_changed, restart with backoff.
 #include "host/managed_server.hpp"
+#include "host/watched_transport.hpp"
 
 #include <mcp/host/transport_factory.hpp>
+#include <mcp/http/client_transport.hpp>
 #include <mcp/transport/child_process.hpp>
 
 #include <algorithm>
@@ -26,6 +28,12 @@ std::string stderr_summary(const transport_ptr& t) {
 }
 
 bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+/// The HTTP client transport under a remote server's watch, or null.
+std::shared_ptr<http::client_transport> http_of(const transport_ptr& t) {
+    auto w = std::dynamic_pointer_cast<watched_transport>(t);
+    return w ? std::dynamic_pointer_cast<http::client_transport>(w->inner()) : nullptr;
+}
 
 } // namespace
 
@@ -101,6 +109,9 @@ server_status managed_server::status() const {
         s.resource_templates = templates_.size();
         s.prompts = prompts_.size();
         if (auto child = std::dynamic_pointer_cast<child_process_transport>(transport_)) s.pid = child->pid();
+        // What the server turned out to speak: an entry without a type may have fallen back.
+        if (auto h = http_of(transport_); h && h->current_wire() == http::client_transport::wire::legacy_sse)
+            s.transport = transport_kind::sse;
     }
     return s;
 }
@@ -177,6 +188,10 @@ void managed_server::catalogue_changed() {
 }
 
 std::string managed_server::death_message() const {
+    if (auto w = std::dynamic_pointer_cast<watched_transport>(transport_)) {
+        const auto why = w->last_problem();
+        return why.empty() ? "connection lost" : "connection lost: " + why;
+    }
     std::string m = "server exited";
     if (auto child = std::dynamic_pointer_cast<child_process_transport>(transport_)) {
         if (auto st = child->exit_status()) m += *st < 0 ? " (signal " + std::to_string(-*st) + ")" : " (status " + std::to_string(*st) + ")";
@@ -193,22 +208,10 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     const auto& opts = shared_->options;
     transport_options to;
     to.inherit_stderr = opts.inherit_server_stderr;
+    to.connect_timeout = opts.connect_timeout;
     if (opts.on_server_stderr)
         to.on_stderr_line = [cb = opts.on_server_stderr, name = config_.name](std::string_view line) { cb(name, line); };
     transport_ptr t;
-    try {
-        t = make_transport(config_, to);
-    } catch (const std::exception& e) {
-        error_out = e.what();
-        return false;
-    }
-
-    client_options co;
-    co.info = opts.client_info;
-    co.timeout = opts.connect_timeout;
-    co.session.name = config_.name;
-    co.session.ordered_responses = opts.ordered_responses;
-    auto c = std::make_shared<mcp::client>(co);
     int gen;
     {
         std::lock_guard lock(mu_);
@@ -217,6 +220,27 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         pending_ = 0;
     }
     const std::weak_ptr<managed_server> self = weak_from_this();
+    try {
+        t = make_transport(config_, to);
+    } catch (const std::exception& e) {
+        error_out = e.what();
+        return false;
+    }
+    if (config_.transport != transport_kind::stdio) {
+        // A request that nothing answered means the server is gone: reconnect, as a stdio
+        // server that exited is restarted (watched_transport.hpp).
+        t = std::make_shared<watched_transport>(std::move(t), [self, gen](const std::string&) {
+            if (auto s = self.lock()) s->signal_closed(gen);
+        });
+    }
+
+    client_options co;
+    co.info = opts.client_info;
+    co.timeout = opts.connect_timeout;
+    co.session.name = config_.name;
+    co.session.ordered_responses = opts.ordered_responses;
+    if (opts.protocol_version) co.protocol_version = *opts.protocol_version;
+    auto c = std::make_shared<mcp::client>(co);
     const std::string name = config_.name;
     c->set_roots_request_handler(
         [shared = shared_, name](request_context& request) {
@@ -226,8 +250,9 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         },
         true);
     if (auto p = opts.sampling)
-        c->set_sampling_handler([p, name](const create_message_request& r, request_context&) { return p->create_message(name, r); },
-                                false, false);
+        c->set_sampling_handler([p, name](const create_message_request& r,
+                                          request_context&) { return p->create_message(name, r); },
+                                p->supports_tools(), false);
     if (auto p = opts.elicitation)
         c->set_elicitation_handler([p, name](const elicit_request& r, request_context&) { return p->elicit(name, r); }, true,
                                    p->supports_url());

@@ -1,11 +1,13 @@
 // From a server_config to a transport (see mcp/host/transport_factory.hpp).
 #include <mcp/host/transport_factory.hpp>
+#include <mcp/http/client_transport.hpp>
 #include <mcp/jsonrpc/error.hpp>
 #include <mcp/transport/child_process.hpp>
 
 #include <boost/url/parse.hpp>
 
 #include <cstdlib>
+#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +39,20 @@ bool on_path(const std::string& command, const std::map<std::string, std::string
 
 } // namespace
 
+std::string url_for_display(std::string_view text) {
+    if (auto u = boost::urls::parse_uri(text); u && u->has_authority())
+        return std::string(u->scheme()) + "://" + std::string(u->encoded_host_and_port()) +
+               std::string(u->encoded_path());
+    std::string s(text.substr(0, text.find_first_of("?#")));
+    if (const auto at = s.rfind('@'); at != std::string::npos) {
+        const auto scheme_end = s.find("://");
+        s = (scheme_end != std::string::npos && scheme_end < at ? s.substr(0, scheme_end + 3)
+                                                                : std::string()) +
+            s.substr(at + 1);
+    }
+    return s;
+}
+
 std::optional<std::string> check_startable(const server_config& s) {
     if (s.transport == transport_kind::stdio) {
         if (s.command.find('/') != std::string::npos) {
@@ -51,10 +67,12 @@ std::optional<std::string> check_startable(const server_config& s) {
         }
         return std::nullopt;
     }
-    auto url = boost::urls::parse_absolute_uri(s.url);
-    if (!url) return "not a valid URL: \"" + s.url + "\" (" + url.error().message() + ")";
-    if (url->scheme() != "http" && url->scheme() != "https") return "not an http(s) URL: \"" + s.url + "\"";
-    if (!url->has_authority() || url->host().empty()) return "URL has no host: \"" + s.url + "\"";
+    // The URL is shown without its user info, query or fragment: those may hold a token.
+    const auto shown = url_for_display(s.url);
+    auto url = boost::urls::parse_uri(s.url);
+    if (!url) return "not a valid URL: \"" + shown + "\" (" + url.error().message() + ")";
+    if (url->scheme() != "http" && url->scheme() != "https") return "not an http(s) URL: \"" + shown + "\"";
+    if (!url->has_authority() || url->host().empty()) return "URL has no host: \"" + shown + "\"";
     return std::nullopt;
 }
 
@@ -75,9 +93,29 @@ transport_ptr make_transport(const server_config& s, const transport_options& o)
         return child_process_transport::spawn(std::move(c));
     }
     case transport_kind::streamable_http:
-    case transport_kind::sse:
-        // The HTTP client transport is being written; it goes here.
-        throw error(error_code::connection_closed, std::string(http_not_available));
+    case transport_kind::sse: {
+        http::client_transport_options h;
+        h.url = s.url;
+        for (const auto& [name, value] : s.headers) h.headers.emplace_back(name, value);
+        h.mode = s.transport == transport_kind::sse ? http::transport_mode::legacy_sse
+                 : s.sse_fallback                   ? http::transport_mode::automatic
+                                                    : http::transport_mode::streamable;
+        h.connect_timeout = o.connect_timeout;
+        if (o.on_stderr_line)
+            h.log = o.on_stderr_line;
+        else if (!o.inherit_stderr)
+            h.log = [](std::string_view) {};
+        try {
+            return http::make_client_transport(std::move(h));
+        } catch (const std::invalid_argument& e) {
+            // Names the header, never its value (mcp/http/client_transport.hpp).
+            std::string_view why = e.what();
+            if (const auto colon = why.find(": ");
+                why.rfind("mcp::", 0) == 0 && colon != std::string_view::npos)
+                why.remove_prefix(colon + 2);
+            throw error(error_code::connection_closed, std::string(why));
+        }
+    }
     }
     throw error(error_code::connection_closed, "unknown transport");
 }

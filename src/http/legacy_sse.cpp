@@ -27,15 +27,34 @@ public:
     void close() override {
         std::function<void()> on_close;
         std::shared_ptr<core::response_writer> released;
+        // The peer's session holds this transport: letting go of the peer breaks that cycle.
+        // Whoever calls into the peer holds a copy of its own (peer()), so it outlives the call.
+        std::shared_ptr<mcp::server_session> released_peer;
         {
             std::lock_guard lock(mu_);
             if (closed_) return;
             closed_ = true;
             if (writer_) writer_->end();
             released = std::move(writer_);
+            released_peer = std::move(peer_);
             on_close = handler_.on_close;
         }
         if (on_close) on_close();
+    }
+    /// The server side of this session; closed at once if the transport already is.
+    void attach(std::shared_ptr<mcp::server_session> p) {
+        {
+            std::lock_guard lock(mu_);
+            if (!closed_) {
+                peer_ = std::move(p);
+                return;
+            }
+        }
+        p->close();
+    }
+    std::shared_ptr<mcp::server_session> peer() const {
+        std::lock_guard lock(mu_);
+        return peer_;
     }
     void deliver(std::string_view text, const std::shared_ptr<const message_origin>& origin) {
         transport_handler h;
@@ -54,11 +73,11 @@ public:
         std::lock_guard lock(mu_);
         if (writer_) writer_->write(sse_comment("keep-alive"));
     }
-    std::shared_ptr<mcp::server_session> peer;
-
 private:
     std::string id_;
-    std::mutex mu_, deliver_mu_;
+    mutable std::mutex mu_;
+    std::mutex deliver_mu_;
+    std::shared_ptr<mcp::server_session> peer_;
     std::shared_ptr<core::response_writer> writer_;
     transport_handler handler_;
     bool closed_ = false;
@@ -133,17 +152,18 @@ void legacy_sse_endpoint::open(const core::request&, const std::shared_ptr<core:
         std::lock_guard lock(mu_);
         sessions_.emplace(id, session);
     }
-    session->peer = host_->mcp->connect(session);
+    auto peer = host_->mcp->connect(session);
     std::weak_ptr<bool> alive = alive_;
     auto forget_me = [this, alive, id] {
         if (auto a = alive.lock(); a && *a) forget(id);
     };
-    session->peer->rpc().on_close(forget_me);
+    peer->rpc().on_close(forget_me);
+    session->attach(std::move(peer));
     // The stream is the session: when the client goes away, the session ends.
     std::weak_ptr<legacy_session> weak = session;
     w->on_close([weak] {
         if (auto s = weak.lock())
-            if (s->peer) s->peer->close();
+            if (auto p = s->peer()) p->close();
     });
 }
 
@@ -198,7 +218,7 @@ void legacy_sse_endpoint::close_all() {
         all.swap(sessions_);
     }
     for (auto& [id, s] : all) {
-        if (s->peer) s->peer->close();
+        if (auto p = s->peer()) p->close();
         s->close();
     }
 }

@@ -68,6 +68,17 @@ json::object to_json(const discover_result& x, revision r) {
     o["resultType"] = "complete";
     return o;
 }
+std::optional<implementation> result_server_info(const std::optional<json::object>& result_meta) {
+    if (!result_meta) return std::nullopt;
+    const auto* info = result_meta->if_contains("io.modelcontextprotocol/serverInfo");
+    if (!info) return std::nullopt;
+    try {
+        return from_json<implementation>(*info);
+    } catch (const error&) {
+        return std::nullopt; // identity is for display only: a malformed one is not an error
+    }
+}
+
 template <> discover_result from_json<discover_result>(const json::value& v) {
     constexpr std::string_view path = "DiscoverResult";
     const auto& o = object(v, path);

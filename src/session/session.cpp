@@ -236,9 +236,9 @@ void session::wait_closed() {
     impl_->close_cv.wait(lock, [&] { return impl_->close_done; });
 }
 
-void session::async_request(std::string method, json::value params, request_options options,
-                            std::function<void(response_outcome)> done) {
-    impl_->start_request(std::move(method), std::move(params), std::move(options), std::move(done));
+jsonrpc::request_id session::async_request(std::string method, json::value params, request_options options,
+                                           std::function<void(response_outcome)> done) {
+    return impl_->start_request(std::move(method), std::move(params), std::move(options), std::move(done));
 }
 
 std::future<json::value> session::request(std::string method, json::value params, request_options options) {

@@ -408,14 +408,26 @@ struct session::impl {
             id = request_id(*i);
         if (!id) return;
         std::string reason(find_string(params, "reason").value_or(""));
-        cancellation_source source;
+        std::optional<cancellation_source> source;
         {
             std::lock_guard lock(in_mu);
             auto it = in_flight.find(*id);
-            if (it == in_flight.end()) return; // finished already, or unknown: ignore (race-safe)
-            source = it->second;
+            if (it != in_flight.end()) source = it->second;
         }
-        source.cancel(reason.empty() ? "cancelled by the peer" : reason);
+        if (source) {
+            source->cancel(reason.empty() ? "cancelled by the peer" : reason);
+            return;
+        }
+        // Not one of the peer's requests. In 2026-07-28 a server sends no requests, and its
+        // notifications/cancelled ends one of ours: a subscriptions/listen stream it tears down
+        // (basic/patterns/subscriptions.mdx, stdio). Before that revision: finished already, or
+        // unknown: ignore (race-safe).
+        if (revision_value.load() != static_cast<int>(revision::v2026_07_28)) return;
+        if (const auto* num = std::get_if<std::int64_t>(&*id))
+            on_response(
+                request_id(*num), nullptr,
+                mcp::error(error_code::request_cancelled,
+                           "the peer ended the request" + (reason.empty() ? std::string() : ": " + reason)));
     }
 
     void on_progress(const json::object& params) {
@@ -481,8 +493,9 @@ struct session::impl {
 
     // ---------------------------------------------------------------- outgoing requests
     // (defined in session_outgoing.cpp)
-    void start_request(std::string method, json::value params, request_options options,
-                       std::function<void(response_outcome)> done);
+    /// Returns the id the request got (0 when the session was already closed).
+    std::int64_t start_request(std::string method, json::value params, request_options options,
+                               std::function<void(response_outcome)> done);
     void arm_timer(std::int64_t id, clock_type::time_point when);
     void on_timer(std::int64_t id);
     void abandon(std::int64_t id, int code, std::string reason);

@@ -4,11 +4,11 @@
 
 namespace mcp {
 
-void session::impl::start_request(std::string method, json::value params, request_options options,
-                                  std::function<void(response_outcome)> done) {
+std::int64_t session::impl::start_request(std::string method, json::value params, request_options options,
+                                          std::function<void(response_outcome)> done) {
     if (closed.load(std::memory_order_acquire)) {
         done({nullptr, mcp::error(error_code::connection_closed, "Connection closed")});
-        return;
+        return 0;
     }
     const std::int64_t id = next_id.fetch_add(1, std::memory_order_relaxed);
     if (options.on_progress) {
@@ -56,6 +56,7 @@ void session::impl::start_request(std::string method, json::value params, reques
     // A close that raced with the insertion above must still fail the request.
     if (closed.load(std::memory_order_acquire))
         abandon(id, error_code::connection_closed, "Connection closed");
+    return id;
 }
 
 void session::impl::arm_timer(std::int64_t id, clock_type::time_point when) {

@@ -1,17 +1,20 @@
 // The host commands of `mcpxx` run as a child process against real servers: servers, tools,
 // resources, prompts, call, read, prompt, complete, ping; --config, --json, exit codes,
 // approval from stdin, and Ctrl-C during a long call.
+#include "support/child_server.hpp"
 #include "support/host_fixture.hpp"
+#include "support/http_test_server.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
-#include <map>
-#include <set>
-#include <functional>
 #include <csignal>
 #include <fcntl.h>
+#include <functional>
+#include <map>
+#include <set>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -108,7 +111,8 @@ TEST_F(cli_host_test, servers_reports_each_server_and_exit_codes) {
     EXPECT_EQ(every.at("name"), "everything");
     EXPECT_EQ(every.at("status"), "ready");
     EXPECT_EQ(every.at("transport"), "stdio");
-    EXPECT_EQ(every.at("protocolVersion"), "2025-11-25");
+    // The host's client asks for the newest revision; everything_server speaks it.
+    EXPECT_EQ(every.at("protocolVersion"), "2026-07-28");
     EXPECT_EQ(every.at("source").as_string(), config);
     EXPECT_EQ(every.at("resources").as_int64(), 20);
     EXPECT_EQ(every.at("prompts").as_int64(), 4);
@@ -137,10 +141,20 @@ TEST_F(cli_host_test, servers_reports_each_server_and_exit_codes) {
 }
 
 TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
+    // The remote entries of the data files point at this server (Streamable HTTP on /mcp, the
+    // legacy HTTP+SSE transport on /sse) through variables, with a token they must never show.
+    mcp::test::child_server remote(
+        {std::string(MCPXX_BINARY_DIR) + "/everything_server", "--http", "127.0.0.1:{port}", "--legacy-sse"});
+    ASSERT_TRUE(remote.ready());
+    const std::string token = "t0ken-n3ver-shown";
+    ::setenv("MCPXX_TEST_HTTP_URL", remote.url("/mcp").c_str(), 1);
+    ::setenv("MCPXX_TEST_SSE_URL", remote.url("/sse").c_str(), 1);
+    ::setenv("MCPXX_TEST_REMOTE_TOKEN", token.c_str(), 1);
+    ::unsetenv("API_KEY"); // Claude Code's "api-server" stays invalid: it needs one
     dirs.install_all();
-    auto r = run({"servers", "--json"});
-    // Remote entries cannot connect yet (3); VS Code's ${input:...} entry is invalid.
-    EXPECT_EQ(r.exit_code, 3) << r.err;
+    auto r = run({"servers", "--json", "--verbose"});
+    // Every server that can start is ready; the two broken entries make it 2.
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     auto j = parse(r.out);
     std::map<std::string, boost::json::object> by_name;
     for (const auto& s : j.at("servers").as_array()) by_name[std::string(s.at("name").as_string())] = s.as_object();
@@ -149,11 +163,47 @@ TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
     EXPECT_EQ(by_name.at("vscode-everything").at("source"), ".vscode/mcp.json");
     EXPECT_EQ(by_name.at("vscode-everything").at("status"), "ready");
     EXPECT_EQ(by_name.at("gemini-echo").at("status"), "ready");
-    EXPECT_EQ(by_name.at("github").at("status"), "failed");
-    EXPECT_EQ(by_name.at("github").at("error"), "HTTP transport not available yet");
+    // Remote entries of each format, and the transport each one speaks.
+    const std::map<std::string, std::pair<std::string, std::string>> remote_entries{
+        {"vscode-remote", {".vscode/mcp.json", "http"}},                      // "type": "http"
+        {"windsurf-remote", {"~/.codeium/windsurf/mcp_config.json", "http"}}, // serverUrl
+        {"gemini-http", {"~/.gemini/settings.json", "http"}},                 // httpUrl
+        {"gemini-sse", {".gemini/settings.json", "sse"}},                     // Gemini's url is SSE
+        {"events", {".mcp.json", "sse"}},                                     // Claude Code "type": "sse"
+        {"docs", {"~/.cursor/mcp.json", "sse"}},                              // a bare url to /sse: fallback
+    };
+    for (const auto& [name, expected] : remote_entries) {
+        const auto& s = by_name.at(name);
+        EXPECT_EQ(s.at("status"), "ready") << name << ": " << boost::json::serialize(s);
+        EXPECT_EQ(s.at("source").as_string(), expected.first) << name;
+        EXPECT_EQ(s.at("transport").as_string(), expected.second) << name;
+        EXPECT_EQ(s.at("protocolVersion"), "2025-11-25") << name;
+        EXPECT_EQ(s.at("resources").as_int64(), 20) << name;
+    }
+    EXPECT_EQ(by_name.at("api-server").at("status"), "invalid");
+    EXPECT_NE(std::string(by_name.at("api-server").at("error").as_string()).find("\"API_KEY\" is not set"),
+              std::string::npos);
     EXPECT_EQ(by_name.at("needs-input").at("status"), "invalid");
     EXPECT_EQ(j.at("files").as_array().size(), 9u);
     EXPECT_EQ(j.at("shadowed").as_array().size(), 3u);
+    EXPECT_EQ(r.out.find(token), std::string::npos) << r.out;
+    EXPECT_EQ(r.err.find(token), std::string::npos) << r.err;
+
+    // Listing and calling through a remote entry; the token stays out of every output.
+    r = run({"tools", "vscode-remote", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_GT(parse(r.out).at("tools").as_array().size(), 15u);
+    r = run({"call", "gemini-sse", "echo", "--arg", "text=over sse", "--yes"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "over sse\n");
+    r = run({"read", "windsurf-remote", "test://static/resource/3"});
+    EXPECT_EQ(r.out, "Resource 3: plain text\n");
+    // The server goes away: a remote server that cannot be reached is 3, with the URL shown.
+    remote.stop();
+    r = run({"call", "vscode-remote", "echo", "--arg", "text=x", "--yes", "--verbose"});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.err.find("cannot connect to " + remote.url("/mcp")), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find(token), std::string::npos) << r.err;
 }
 
 TEST_F(cli_host_test, tools_resources_prompts) {
@@ -216,6 +266,67 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     r = run({"call", "needs-token", "echo", "--config", bad});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("variable \"MCPXX_SURELY_UNSET_TOKEN\" is not set"), std::string::npos) << r.err;
+}
+
+TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
+    // A stub chat-completions API; everything_server's sample_llm asks it through mcpxx.
+    std::atomic<int> status{200};
+    mcp::test::http_test_server api([&](const mcp::test::recorded_request& r, auto w) {
+        if (status != 200) {
+            w->respond(status, {{"Content-Type", "application/json"}},
+                       R"({"error":{"message":"model overloaded"}})");
+            return;
+        }
+        const auto body = r.json().as_object();
+        const std::string said(body.at("messages").at(1).at("content").as_string());
+        w->respond(200, {{"Content-Type", "application/json"}},
+                   R"({"model":")" + std::string(body.at("model").as_string()) +
+                       R"(","choices":[{"message":{"role":"assistant","content":"you said: )" + said +
+                       R"("},"finish_reason":"stop"}]})");
+    });
+    const std::string key = "sk-cli-n3ver-shown";
+    ::setenv("MCPXX_TEST_SAMPLING_KEY", key.c_str(), 1);
+    const std::vector<std::string> sampling{
+        "--sampling-url",   api.url("/v1"), "--sampling-model",   "small-model",
+        "--sampling-model", "big-model",    "--sampling-key-env", "MCPXX_TEST_SAMPLING_KEY"};
+    auto with = [&](std::vector<std::string> args) {
+        args.insert(args.end(), sampling.begin(), sampling.end());
+        return run_cfg(args);
+    };
+    auto r = with({"call", "everything", "sample_llm", "--arg", "prompt=hello there", "--yes", "--verbose"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "LLM sampling result (small-model): you said: hello there\n");
+    auto reqs = api.requests();
+    ASSERT_EQ(reqs.size(), 1u);
+    EXPECT_EQ(reqs[0].target, "/v1/chat/completions");
+    EXPECT_EQ(reqs[0].header("Authorization"), "Bearer " + key);
+    EXPECT_EQ(r.out.find(key), std::string::npos);
+    EXPECT_EQ(r.err.find(key), std::string::npos);
+    // The API fails: the tool reports it (1), the key still unseen.
+    status = 503;
+    r = with({"call", "everything", "sample_llm", "--arg", "prompt=again", "--yes", "--verbose"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("answered HTTP 503 Service Unavailable: model overloaded"), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find(key), std::string::npos);
+    // Without a provider the server is told how to get one.
+    r = run_cfg({"call", "everything", "sample_llm", "--arg", "prompt=x", "--yes"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("start it with --sampling-url URL --sampling-model NAME"), std::string::npos)
+        << r.err;
+    // Bad sampling options are usage errors.
+    ::unsetenv("MCPXX_TEST_SAMPLING_KEY");
+    r = with({"servers"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("the environment variable MCPXX_TEST_SAMPLING_KEY is not set"), std::string::npos)
+        << r.err;
+    r = run_cfg({"servers", "--sampling-url", api.url("/v1")});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--sampling-url needs --sampling-model NAME"), std::string::npos) << r.err;
+    r = run_cfg({"servers", "--sampling-url", "ftp://x/v1", "--sampling-model", "m"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("must be an http:// or https:// URL"), std::string::npos) << r.err;
+    EXPECT_EQ(run_cfg({"servers", "--sampling-model", "m"}).exit_code, 2);
 }
 
 TEST_F(cli_host_test, approval_from_stdin_and_audit_log) {

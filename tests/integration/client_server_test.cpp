@@ -1,6 +1,8 @@
 // The whole client/server suite, end to end, over each transport (in-memory pair and the
-// example Unix-socket transport) and in each initialize-era revision. Every message either side
-// emits is recorded and validated against that revision's official schema.
+// example Unix-socket transport) and in each revision: the initialize-era ones and the stateless
+// 2026-07-28 (server/discover, _meta on every request, input_required rounds for the tool that
+// asks the client, the subscriptions/listen stream). Every message either side emits is
+// recorded and validated against that revision's official schema.
 #include <mcp/client/client.hpp>
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
@@ -10,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <thread>
@@ -123,6 +126,7 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
     }
 
     EXPECT_EQ(client.protocol_version(), rev);
+    EXPECT_EQ(client.stateless(), !mcp::is_initialize_era(rev));
     client.ping();
     EXPECT_EQ(client.list_all_tools().size(), 5u); // three pages of two
     auto echo = client.call_tool("echo", {{"text", "hi"}});
@@ -162,7 +166,8 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
         client.read_resource("mem://missing");
         ADD_FAILURE() << "expected resource not found";
     } catch (const mcp::error& e) {
-        EXPECT_EQ(e.code(), mcp::error_code::resource_not_found);
+        EXPECT_EQ(e.code(), mcp::is_initialize_era(rev) ? mcp::error_code::resource_not_found
+                                                        : mcp::error_code::invalid_params);
     }
     client.subscribe("mem://a");
     server.notify_resource_updated("mem://a");
@@ -183,6 +188,24 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
     client.close();
     for (const auto& p : rec.problems()) ADD_FAILURE() << p;
     EXPECT_GT(rec.messages(), 40u);
+    const auto methods = rec.methods();
+    auto sent = [&](std::string_view m) {
+        return std::find(methods.begin(), methods.end(), m) != methods.end();
+    };
+    if (mcp::is_initialize_era(rev)) {
+        EXPECT_TRUE(sent("initialize"));
+        EXPECT_FALSE(sent("server/discover"));
+    } else {
+        // No handshake, no removed method: the era's own requests instead.
+        for (const char* m :
+             {"initialize", "notifications/initialized", "ping", "logging/setLevel", "resources/subscribe",
+              "resources/unsubscribe", "sampling/createMessage", "elicitation/create", "roots/list"})
+            EXPECT_FALSE(sent(m)) << m;
+        for (const char* m :
+             {"server/discover", "subscriptions/listen", "notifications/subscriptions/acknowledged",
+              "notifications/resources/updated", "notifications/tools/list_changed"})
+            EXPECT_TRUE(sent(m)) << m;
+    }
 }
 
 std::string name_of(const ::testing::TestParamInfo<param>& info) {
@@ -193,10 +216,14 @@ std::string name_of(const ::testing::TestParamInfo<param>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(transports_and_revisions, suite,
-                         ::testing::Values(param{kind::memory, revision::v2024_11_05}, param{kind::memory, revision::v2025_03_26},
-                                           param{kind::memory, revision::v2025_06_18}, param{kind::memory, revision::v2025_11_25},
+                         ::testing::Values(param{kind::memory, revision::v2024_11_05},
+                                           param{kind::memory, revision::v2025_03_26},
+                                           param{kind::memory, revision::v2025_06_18},
+                                           param{kind::memory, revision::v2025_11_25},
+                                           param{kind::memory, revision::v2026_07_28},
                                            param{kind::unix_socket, revision::v2025_06_18},
-                                           param{kind::unix_socket, revision::v2025_11_25}),
+                                           param{kind::unix_socket, revision::v2025_11_25},
+                                           param{kind::unix_socket, revision::v2026_07_28}),
                          name_of);
 
 } // namespace

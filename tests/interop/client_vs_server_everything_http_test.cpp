@@ -165,6 +165,9 @@ struct everything_http : ::testing::Test {
     }
 
     void exercise() {
+        // server-everything speaks only the initialize era: the server/discover probe is refused
+        // over HTTP (400 without a 2026-07-28 error), and the client falls back to initialize.
+        EXPECT_FALSE(client.stateless());
         EXPECT_EQ(client.protocol_version(), mcp::revision::v2025_11_25);
         EXPECT_TRUE(client.server().capabilities.tools);
         client.ping();

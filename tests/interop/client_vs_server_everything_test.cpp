@@ -59,7 +59,10 @@ struct everything : ::testing::Test {
     }
 };
 
+// server-everything speaks only the initialize era: the client's server/discover probe is
+// refused (-32601) and it falls back to initialize, on the newest initialize-era revision.
 TEST_F(everything, initializes_on_the_newest_revision) {
+    EXPECT_FALSE(client.stateless());
     EXPECT_EQ(client.protocol_version(), mcp::revision::v2025_11_25);
     EXPECT_FALSE(client.server().server_info.name.empty());
     EXPECT_TRUE(client.server().capabilities.tools);

@@ -148,11 +148,28 @@ TEST_F(handshake, a_malformed_initialize_result_closes) {
                    "malformed");
 }
 
-TEST_F(handshake, asking_for_a_stateless_revision_is_refused_before_anything_is_sent) {
+// Asking for 2026-07-28 probes with server/discover first; "method not found" marks a server of
+// the initialize era, which is then initialized with the newest initialize-era revision.
+TEST_F(handshake, asking_for_a_stateless_revision_probes_then_falls_back_to_initialize) {
     opts.protocol_version = revision::v2026_07_28;
     make();
-    EXPECT_THROW(c->connect(wire), mcp::error);
-    EXPECT_FALSE(wire->next(20ms));
+    auto done = std::async(std::launch::async, [&] { c->connect(wire); });
+    auto probe = wire->next_json();
+    ASSERT_TRUE(probe.is_object());
+    EXPECT_EQ(probe.at("method"), "server/discover");
+    EXPECT_EQ(probe.at("params").at("_meta").at("io.modelcontextprotocol/protocolVersion"), "2026-07-28");
+    wire->inject(R"({"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}})");
+    auto init = wire->next_json();
+    ASSERT_TRUE(init.is_object());
+    EXPECT_EQ(init.at("method"), "initialize");
+    EXPECT_EQ(init.at("params").at("protocolVersion"), "2025-11-25");
+    wire->inject(R"({"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{},)"
+                 R"("serverInfo":{"name":"old","version":"1"}}})");
+    done.get();
+    EXPECT_EQ(wire->next().value_or(""), R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    EXPECT_EQ(c->protocol_version(), revision::v2025_11_25);
+    EXPECT_FALSE(c->stateless());
+    EXPECT_FALSE(c->discovery());
 }
 
 TEST_F(handshake, initialize_times_out_with_the_client_timeout) {

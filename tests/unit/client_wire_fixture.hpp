@@ -16,7 +16,9 @@ namespace mcp::test {
 
 struct client_wire : ::testing::Test {
     std::shared_ptr<scripted_transport> wire = std::make_shared<scripted_transport>();
-    client_options opts{.info = {"t", "1"}};
+    /// The initialize era (these tests play an initialize-era server); the stateless era's
+    /// wire tests set protocol_version themselves.
+    client_options opts{.info = {"t", "1"}, .protocol_version = latest_initialize_revision};
     std::unique_ptr<mcp::client> c;
 
     /// Create the client from `opts` (tests adjust opts and handlers around this).

@@ -17,8 +17,12 @@ namespace fs = std::filesystem;
 const std::string bin = MCPXX_BINARY_DIR;
 
 std::map<std::string, std::string> base_env() {
-    return {{"MCPXX_BINARY_DIR", bin}, {"API_KEY", "k123"}, {"DOCS_KEY", "docs"}, {"WINDSURF_TOKEN", "ws"},
-            {"GEMINI_TOKEN", "gem"}, {"HOME", "/nonexistent-home"}};
+    return {{"MCPXX_BINARY_DIR", bin},
+            {"API_KEY", "k123"},
+            {"MCPXX_TEST_HTTP_URL", "http://127.0.0.1:8080/mcp"},
+            {"MCPXX_TEST_SSE_URL", "http://127.0.0.1:8081/sse"},
+            {"MCPXX_TEST_REMOTE_TOKEN", "tok"},
+            {"HOME", "/nonexistent-home"}};
 }
 
 env_lookup env_of(std::map<std::string, std::string> vars) {
@@ -108,9 +112,11 @@ TEST_F(host_config_test, claude_code_project_file) {
     EXPECT_EQ(get(r, "everything").command, bin + "/everything_server");
     const auto& api = get(r, "api-server");
     EXPECT_EQ(api.transport, transport_kind::streamable_http);
-    EXPECT_EQ(api.url, "https://api.example.com/mcp");
+    EXPECT_EQ(api.url, "http://127.0.0.1:9/mcp");
     EXPECT_EQ(api.headers.at("Authorization"), "Bearer k123");
+    EXPECT_FALSE(api.sse_fallback); // "type": "http" is taken at its word
     EXPECT_EQ(get(r, "events").transport, transport_kind::sse);
+    EXPECT_EQ(get(r, "events").url, "http://127.0.0.1:8081/sse");
     env["API_BASE_URL"] = "http://127.0.0.1:8080";
     EXPECT_EQ(get(parse_file("claude_code/.mcp.json", config_format::claude_code), "api-server").url,
               "http://127.0.0.1:8080/mcp");
@@ -134,7 +140,9 @@ TEST_F(host_config_test, cursor) {
     EXPECT_EQ(get(r, "echo").command, bin + "/echo_server");
     EXPECT_EQ(get(r, "echo").env.at("HOME_DIR"), dirs.home.string());
     EXPECT_EQ(get(r, "docs").transport, transport_kind::streamable_http);
-    EXPECT_EQ(get(r, "docs").headers.at("X-Api-Key"), "docs");
+    EXPECT_TRUE(get(r, "docs").sse_fallback); // a bare url: Streamable HTTP, else HTTP+SSE
+    EXPECT_EQ(get(r, "docs").url, "http://127.0.0.1:8081/sse");
+    EXPECT_EQ(get(r, "docs").headers.at("X-Api-Key"), "tok");
     auto p = parse_file("cursor/project_mcp.json", config_format::cursor, config_scope::project);
     ASSERT_TRUE(p.errors.empty()) << all_errors(p);
     EXPECT_EQ(get(p, "project-echo").env.at("PROJECT"), dirs.project.string());
@@ -144,8 +152,10 @@ TEST_F(host_config_test, cursor) {
 TEST_F(host_config_test, vscode_servers_types_and_inputs) {
     auto r = parse_file("vscode/mcp.json", config_format::vscode, config_scope::project);
     EXPECT_EQ(get(r, "vscode-everything").env.at("WORKSPACE"), dirs.project.string());
-    EXPECT_EQ(get(r, "github").transport, transport_kind::streamable_http);
-    EXPECT_EQ(get(r, "github").url, "https://api.githubcopilot.com/mcp/");
+    EXPECT_EQ(get(r, "vscode-remote").transport, transport_kind::streamable_http);
+    EXPECT_FALSE(get(r, "vscode-remote").sse_fallback);
+    EXPECT_EQ(get(r, "vscode-remote").url, "http://127.0.0.1:8080/mcp");
+    EXPECT_EQ(get(r, "vscode-remote").headers.at("Authorization"), "Bearer tok");
     // The input prompt cannot be answered here: that entry alone fails, and the file says why.
     ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
     EXPECT_EQ(r.errors[0].server, "needs-input");
@@ -159,8 +169,10 @@ TEST_F(host_config_test, windsurf) {
     auto r = parse_file("windsurf/mcp_config.json", config_format::windsurf);
     ASSERT_TRUE(r.errors.empty()) << all_errors(r);
     EXPECT_EQ(get(r, "echo").command, bin + "/echo_server");
-    EXPECT_EQ(get(r, "windsurf-remote").url, "https://mcp.example.com/mcp");
-    EXPECT_EQ(get(r, "windsurf-remote").headers.at("Authorization"), "Bearer ws");
+    EXPECT_EQ(get(r, "windsurf-remote").url, "http://127.0.0.1:8080/mcp");
+    EXPECT_EQ(get(r, "windsurf-remote").transport, transport_kind::streamable_http);
+    EXPECT_TRUE(get(r, "windsurf-remote").sse_fallback);
+    EXPECT_EQ(get(r, "windsurf-remote").headers.at("Authorization"), "Bearer tok");
 }
 
 TEST_F(host_config_test, gemini) {
@@ -173,9 +185,12 @@ TEST_F(host_config_test, gemini) {
     EXPECT_EQ(e.include_tools, std::vector<std::string>{"echo"});
     EXPECT_EQ(e.cwd, dirs.home.string());
     EXPECT_EQ(get(r, "gemini-http").transport, transport_kind::streamable_http);
-    EXPECT_EQ(get(r, "gemini-http").headers.at("Authorization"), "Bearer gem");
+    EXPECT_FALSE(get(r, "gemini-http").sse_fallback); // httpUrl is Streamable HTTP only
+    EXPECT_EQ(get(r, "gemini-http").url, "http://127.0.0.1:8080/mcp");
+    EXPECT_EQ(get(r, "gemini-http").headers.at("Authorization"), "Bearer tok");
     auto p = parse_file("gemini/project_settings.json", config_format::gemini, config_scope::project);
     EXPECT_EQ(get(p, "gemini-sse").transport, transport_kind::sse); // Gemini's `url` is SSE
+    EXPECT_EQ(get(p, "gemini-sse").url, "http://127.0.0.1:8081/sse");
     EXPECT_EQ(get(p, "gemini-sse").exclude_tools, std::vector<std::string>{"dangerous"});
 }
 
@@ -249,9 +264,9 @@ TEST_F(host_config_test, discovers_every_host_and_the_most_specific_definition_w
         "~/.gemini/settings.json", "~/.claude.json", ".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json",
         ".gemini/settings.json"};
     EXPECT_EQ(r.files_read, expected_files);
-    for (const char* n : {"echo", "desktop-everything", "everything", "api-server", "events", "user-echo", "docs",
-                          "project-echo", "vscode-everything", "github", "windsurf-remote", "gemini-echo", "gemini-http",
-                          "gemini-sse"})
+    for (const char* n : {"echo", "desktop-everything", "everything", "api-server", "events", "user-echo",
+                          "docs", "project-echo", "vscode-everything", "vscode-remote", "windsurf-remote",
+                          "gemini-echo", "gemini-http", "gemini-sse"})
         EXPECT_NE(r.find(n), nullptr) << n;
     // "echo" is defined by Claude Desktop, Windsurf, Cursor (user) and Claude Code's local scope:
     // the local one wins and the three others are reported.

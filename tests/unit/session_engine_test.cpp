@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <thread>
 
 using namespace std::chrono_literals;
@@ -273,6 +274,49 @@ TEST(engine_outgoing, response_is_matched_by_id) {
         EXPECT_STREQ(e.what(), "nope");
     }
     s->close();
+}
+
+TEST(engine_outgoing, async_request_returns_the_id_it_sent) {
+    auto wire = std::make_shared<mcp::test::scripted_transport>();
+    auto s = mcp::session::create(wire);
+    s->start();
+    std::promise<mcp::response_outcome> done;
+    const auto id =
+        s->async_request("a/b", nullptr, {}, [&](mcp::response_outcome o) { done.set_value(std::move(o)); });
+    auto req = wire->next_json();
+    EXPECT_EQ(mcp::jsonrpc::id_to_json(id), req.at("id"));
+    wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(req.at("id")) + R"(,"result":{}})");
+    EXPECT_TRUE(done.get_future().get().ok());
+    s->close();
+}
+
+// In 2026-07-28 a server sends no requests, so its notifications/cancelled names one of ours: a
+// subscriptions/listen stream it ends (stdio). Before that revision such a notification is ignored.
+TEST(engine_outgoing, a_peer_cancelling_our_request_ends_it_only_in_2026) {
+    for (auto r : {mcp::revision::v2025_11_25, mcp::revision::v2026_07_28}) {
+        auto wire = std::make_shared<mcp::test::scripted_transport>();
+        auto s = mcp::session::create(wire);
+        s->set_protocol_revision(r);
+        s->start();
+        mcp::request_options o;
+        o.timeout = 300ms;
+        auto f = s->request("subscriptions/listen", nullptr, o);
+        auto req = wire->next_json();
+        wire->inject(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":)" +
+                     mcp::to_json(req.at("id")) + R"(,"reason":"shutting down"}})");
+        try {
+            f.get();
+            FAIL();
+        } catch (const mcp::error& e) {
+            if (r == mcp::revision::v2026_07_28) {
+                EXPECT_EQ(e.code(), mcp::error_code::request_cancelled);
+                EXPECT_NE(std::string(e.what()).find("shutting down"), std::string::npos) << e.what();
+            } else {
+                EXPECT_EQ(e.code(), mcp::error_code::request_timeout); // the cancellation was ignored
+            }
+        }
+        s->close();
+    }
 }
 
 TEST(engine_outgoing, timeout_sends_cancelled_and_fails_the_call) {

@@ -1,12 +1,25 @@
-// mcp/client/client.hpp - an MCP client: connects to one server over any transport, performs the
-// initialize handshake, and offers every client->server call with typed results, helpers that
-// walk all pages, handlers for the server's requests (sampling, elicitation, roots) and callbacks
-// for its notifications.
+// mcp/client/client.hpp - an MCP client: connects to one server over any transport, in either era
+// of the protocol, and offers every client->server call with typed results, helpers that walk
+// all pages, handlers for the input a server asks for (sampling, elicitation, roots) and
+// callbacks for its notifications.
 //
 //   mcp::client c({.info = {"my-host", "1.0"}});
 //   c.connect(mcp::child_process_transport::spawn({.command = "./echo_server"}));
 //   for (auto& t : c.list_all_tools()) std::cout << t.name << "\n";
 //   auto r = c.call_tool("echo", {{"text", "hi"}});
+//
+// Two eras, one API. connect() asks for client_options::protocol_version, by default the newest
+// revision (2026-07-28, the stateless era): it probes with server/discover and, when the server
+// does not know that method, falls back to the initialize handshake of 2025-11-25 and earlier
+// (see connect()). What differs between the eras is handled here, not by the caller:
+//   * initialize era: one handshake, then a session; the server sends its own requests
+//     (sampling, elicitation, roots) and notifications whenever it likes;
+//   * stateless era (2026-07-28): no handshake; every request carries _meta with the protocol
+//     version, the client's capabilities and identity (and the log level, see
+//     set_logging_level); a server that needs input answers tools/call, prompts/get or
+//     resources/read with an input_required result, which the client answers itself with the
+//     same handlers and retries (multi round-trip requests); notifications come on a
+//     subscriptions/listen stream the client keeps open (see client_options::listen).
 //
 // Structured output is checked: a tool listed with an `outputSchema` must answer with conforming
 // `structuredContent`, or call_tool throws (see call_tool and client_options).
@@ -35,8 +48,12 @@ struct call_options {
     json::object meta;
 };
 
-/// Server->client request handlers. A handler may throw mcp::error to answer with an error
-/// (e.g. code -1 when the user rejects a sampling request).
+/// Handlers of the input a server asks for: server->client requests in the initialize era, the
+/// inputRequests of an input_required result in the stateless era (2026-07-28). A handler may
+/// throw mcp::error: in the initialize era the server gets that error (e.g. code -1 when the user
+/// rejects a sampling request); in the stateless era, where an answer can only be a result, the
+/// call that needed the input fails with it. In the stateless era the request_context has no
+/// peer (has_peer() is false) and its cancellation is the call's.
 using sampling_handler = std::function<create_message_result(const create_message_request&, request_context&)>;
 using elicitation_handler = std::function<elicit_result(const elicit_request&, request_context&)>;
 using roots_handler = std::function<std::vector<root>()>;
@@ -46,15 +63,46 @@ using roots_request_handler = std::function<std::vector<root>(request_context&)>
 
 struct client_options {
     implementation info{"mcpxx-client", "0.1.0"};
-    /// The revision asked for in initialize; the server may answer with an older one, which the
-    /// client accepts if it is in `revisions`.
-    revision protocol_version = latest_initialize_revision;
-    std::vector<revision> revisions{revision::v2025_11_25, revision::v2025_06_18, revision::v2025_03_26,
-                                    revision::v2024_11_05};
+    /// The revision connect() asks for, the newest the client will use.
+    ///   * 2026-07-28 (the default): the stateless era. connect() sends server/discover and stays
+    ///     in that era when the server answers it (or answers with an error only a 2026-07-28
+    ///     server gives, such as -32022 with a version both support). Any other answer - "method
+    ///     not found", another error, an HTTP 400/404 without a 2026-07-28 error, or silence for
+    ///     `discover_timeout` - marks a server of the initialize era, and connect() falls back to
+    ///     initialize with the newest initialize-era revision in `revisions` (none: connect fails).
+    ///   * 2025-11-25 or older: the initialize era only; initialize asks for this revision and
+    ///     the server may answer with an older one, which the client accepts if it is in
+    ///     `revisions`.
+    /// So the era can be forced: an initialize-era protocol_version never probes, and
+    /// `revisions = {revision::v2026_07_28}` never falls back.
+    revision protocol_version = latest_revision;
+    std::vector<revision> revisions{revision::v2026_07_28, revision::v2025_11_25, revision::v2025_06_18,
+                                    revision::v2025_03_26, revision::v2024_11_05};
     /// Declared capabilities beyond those implied by the handlers set (experimental, ...).
     json::object experimental;
-    /// Timeout of each call unless call_options says otherwise.
+    /// Timeout of each call unless call_options says otherwise. In the stateless era a call that
+    /// takes several rounds of input gets this much for each round; the time its handlers take
+    /// (a user filling in a form) is not counted.
     std::chrono::milliseconds timeout{60000};
+    /// Stateless era probe: how long connect() waits for the answer to server/discover before it
+    /// takes the server for one of the initialize era (which may ignore unknown requests).
+    std::chrono::milliseconds discover_timeout{10000};
+    /// Stateless era: the requests one call may send - the first and its retries after
+    /// input_required - before it fails because the server keeps asking for input.
+    int max_input_rounds = 16;
+    /// Stateless era: keep one subscriptions/listen request open for the notifications the
+    /// server offers (tools, prompts and resources list_changed, where its capabilities say
+    /// listChanged) and for the resources subscribe() names. Without it, on_*_list_changed
+    /// callbacks never run and subscribe() fails. connect() waits for the stream's
+    /// acknowledgement (at most the smaller of `timeout` and `discover_timeout`; without one it
+    /// returns anyway), so that a change made after connect() returns is delivered.
+    bool listen = true;
+    /// Stateless era: list_all_tools / list_all_prompts / list_all_resources /
+    /// list_all_resource_templates answer from the previous complete listing while every page
+    /// of it is fresh by the server's ttlMs and no list_changed notification (nor a break of
+    /// the listen stream, nor a new connect()) has voided it. A ttlMs of 0, the usual value,
+    /// means "ask again every time".
+    bool use_cache_hints = true;
     /// Check each call's structuredContent against the outputSchema its tool was listed with
     /// (the spec's "clients SHOULD validate structured results"); see client::call_tool. When
     /// false, tools/list compiles no schema and call_tool returns every result as received.
@@ -69,21 +117,33 @@ public:
     client(const client&) = delete;
     client& operator=(const client&) = delete;
 
-    // --- handlers for server requests; set before connect() (they decide the capabilities) ---
+    // --- handlers for the server's requests for input; they decide the capabilities declared
+    // (in initialize, or in every request's _meta in the stateless era). Set them before
+    // connect() for the initialize era; in the stateless era a change applies from the next call.
     void set_sampling_handler(sampling_handler handler, bool supports_tools = true, bool supports_context = false);
     void set_elicitation_handler(elicitation_handler handler, bool form = true, bool url = false);
     /// Offer roots. `list_changed` declares roots.listChanged; call notify_roots_changed() after a change.
     void set_roots_handler(roots_handler handler, bool list_changed = true);
     void set_roots_request_handler(roots_request_handler handler, bool list_changed = true);
     void set_roots(std::vector<root> roots);
+    /// notifications/roots/list_changed (initialize era). The stateless era has no such
+    /// notification (a server asks for the roots each time it needs them): nothing is sent.
     void notify_roots_changed();
 
     // --- notification callbacks ---
+    // In the stateless era the list_changed and resource-updated notifications come on the
+    // subscriptions/listen stream (client_options::listen), only for what the server declares
+    // (listChanged) or agreed to (subscribe()). If that stream breaks and is opened again, the
+    // client cannot know what changed meanwhile: it then runs the list_changed callbacks of
+    // everything the new stream covers, and on_resource_updated for every subscribed resource.
     void on_tools_list_changed(std::function<void()> cb);
     void on_resources_list_changed(std::function<void()> cb);
     void on_prompts_list_changed(std::function<void()> cb);
     void on_resource_updated(std::function<void(const std::string& uri)> cb);
+    /// Log messages. In the stateless era they come only while a request is running, and only
+    /// after set_logging_level() (each request then asks for that level).
     void on_log_message(std::function<void(const logging_message_notification&)> cb);
+    /// notifications/elicitation/complete (2025-11-25 only).
     void on_elicitation_complete(std::function<void(const std::string& elicitation_id)> cb);
     /// Any other notification, by method. notifications/progress and notifications/cancelled are
     /// handled by the session itself (call_options::on_progress, cancellation) and never get here.
@@ -91,16 +151,38 @@ public:
     void on_close(std::function<void()> cb);
 
     // --- lifecycle ---
-    /// Connect and initialize; throws mcp::error if the server refuses or answers with a
-    /// revision this client does not speak (the connection is closed then).
+    /// Connect: settle the era (see client_options::protocol_version) and either discover the
+    /// server (stateless era: server/discover, then the subscriptions/listen stream if any) or
+    /// initialize it. Throws mcp::error if the server refuses, if no revision both speak exists,
+    /// or if the connection fails; the connection is closed then. Errors of the stateless era:
+    ///   * -32022 from the server, naming versions of which none is one this client speaks
+    ///     and no fall back is allowed: "the server supports protocol versions X, Y; this client
+    ///     speaks Z" (data: the server's error data);
+    ///   * a server of the initialize era when `revisions` holds no initialize-era revision:
+    ///     "the server does not speak protocol revision 2026-07-28 (server/discover failed:
+    ///     ...)", with the probe's error code;
+    ///   * errors that no fall back would cure are passed on as they are: a closed connection,
+    ///     an HTTP failure without a status or with 401/403 (-32010), -32020, -32021.
+    /// The result is the server's initialize result, or in the stateless era the same facts
+    /// from server/discover (protocolVersion "2026-07-28", the capabilities and instructions,
+    /// serverInfo from the result's _meta); see also discovery().
     const initialize_result& connect(transport_ptr transport);
     void close();
     bool connected() const;
     const initialize_result& server() const;
+    /// The revision in use: negotiated by initialize, or 2026-07-28 in the stateless era.
     revision protocol_version() const;
+    /// True when connected in the stateless era (2026-07-28).
+    bool stateless() const;
+    /// The server/discover result (stateless era): supportedVersions, capabilities,
+    /// instructions, caching hints and _meta (whose "io.modelcontextprotocol/serverInfo"
+    /// server().server_info holds). nullopt in the initialize era.
+    std::optional<discover_result> discovery() const;
     mcp::session& rpc() const;
 
     // --- calls ---
+    /// ping (initialize era). The stateless era has no ping: the client sends server/discover
+    /// instead, which every server of that era answers, and ignores its result.
     void ping(call_options options = {});
     /// One page of tools/list. Also remembers the outputSchema of each tool on the page, compiled
     /// once here (a schema that a later listing repeats is not compiled again), for call_tool to
@@ -128,22 +210,45 @@ public:
     /// keywordLocation, message}) or "schemaError" (the compile error), and "result" (the result
     /// as received, so that a caller may still show its content).
     /// A tool the client has not listed (since connect() and the last list_changed) is not
-    /// checked, since there is nothing to check it against: call list_all_tools() first. The client never lists on its own, since that would
-    /// hide a round trip, and a paginated walk, inside a call.
+    /// checked, since there is nothing to check it against: call list_all_tools() first. The
+    /// client never lists on its own, since that would hide a round trip, and a paginated walk,
+    /// inside a call.
+    /// Stateless era: an input_required result is answered with the handlers (each
+    /// inputRequests entry: elicitation/create, sampling/createMessage, roots/list) and the call
+    /// is sent again, with a new id, the answers as inputResponses and the requestState echoed
+    /// exactly (left out when the server sent none), until a complete result or
+    /// client_options::max_input_rounds. The call's timeout applies to each round, its
+    /// progress callback sees every round (progress may start again at each), and cancelling it
+    /// stops the round in flight or the next one. Errors: -32601 when the server asks for input
+    /// no handler gives ("... asks for elicitation/create (input 'k'); this client does not
+    /// elicit"), -32602 for a malformed input_required result, -32603 after too many rounds, or
+    /// the error a handler threw.
     call_tool_result call_tool(const std::string& name, json::object arguments = {}, call_options options = {});
     list_resources_result list_resources(std::optional<std::string> cursor = std::nullopt, call_options options = {});
     std::vector<resource> list_all_resources(call_options options = {});
     list_resource_templates_result list_resource_templates(std::optional<std::string> cursor = std::nullopt,
                                                            call_options options = {});
     std::vector<resource_template> list_all_resource_templates(call_options options = {});
+    /// resources/read (in the stateless era it may take rounds of input, as call_tool).
     read_resource_result read_resource(const std::string& uri, call_options options = {});
+    /// resources/subscribe (initialize era). In the stateless era: the URI joins the resources
+    /// of the subscriptions/listen stream, which is opened again with the new set; returns once
+    /// the server acknowledged it (within the call's timeout). Throws if the server offers no
+    /// subscriptions (resources.subscribe), if client_options::listen is off, or if the
+    /// acknowledgement leaves the URI out ("the server did not agree to send updates of URI").
     void subscribe(const std::string& uri, call_options options = {});
+    /// resources/unsubscribe (initialize era); in the stateless era the URI leaves the listen
+    /// stream's set (the stream is opened again without it, or closed when nothing is left).
     void unsubscribe(const std::string& uri, call_options options = {});
     list_prompts_result list_prompts(std::optional<std::string> cursor = std::nullopt, call_options options = {});
     std::vector<prompt> list_all_prompts(call_options options = {});
+    /// prompts/get (in the stateless era it may take rounds of input, as call_tool).
     get_prompt_result get_prompt(const std::string& name, std::map<std::string, std::string> arguments = {},
                                  call_options options = {});
     complete_result complete(const complete_request& request, call_options options = {});
+    /// logging/setLevel (initialize era). The stateless era has no such method: the client keeps
+    /// the level and puts it in the _meta of every later request ("io.modelcontextprotocol/
+    /// logLevel"), which is how a server of that era learns it; nothing is sent now.
     void set_logging_level(logging_level level, call_options options = {});
 
     struct impl;

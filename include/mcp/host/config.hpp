@@ -74,7 +74,11 @@ struct server_config {
     std::optional<std::string> cwd;
     // remote
     std::string url;
-    std::map<std::string, std::string> headers;
+    std::map<std::string, std::string> headers; ///< sent on every request; never logged or shown
+    /// streamable_http only: when the server refuses Streamable HTTP, try the legacy HTTP+SSE
+    /// transport. True when the entry did not say which (a bare `url` or Windsurf's
+    /// `serverUrl`); false for `"type": "http"` and Gemini's `httpUrl`.
+    bool sse_fallback = false;
     // policy
     bool trusted = false;                              ///< `trust: true` (read-only tools run without asking)
     std::optional<std::chrono::milliseconds> timeout;  ///< per-call timeout (`timeout`, ms)

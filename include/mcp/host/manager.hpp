@@ -1,6 +1,6 @@
 // mcp/host/manager.hpp - connections to many MCP servers at once, as a host keeps them.
 //
-//   mcp::host::manager m({.approver = my_approver, .audit = log, .roots = {"/work/project"}});
+//   mcp::host::manager m({.approver = my_approver, .audit = log, .roots = {"/home/me/project"}});
 //   for (auto& s : mcp::host::discover().servers) m.add_server(s);
 //   m.connect_all();                                // in parallel; failures are per server
 //   for (auto& t : m.tools()) std::cout << t.name << "\n";         // "git__commit", ...
@@ -81,6 +81,10 @@ struct tool_call_options {
 
 struct manager_options {
     implementation client_info{"mcpxx", "0.1.0"};
+    /// The revision each server is asked for (client_options::protocol_version); unset: the
+    /// client's default (the newest, falling back to the initialize era). A gateway pins the
+    /// initialize era: its session carries the servers' own requests and notifications.
+    std::optional<revision> protocol_version;
     std::chrono::milliseconds connect_timeout{30000}; ///< start + initialize + listing
     std::chrono::milliseconds call_timeout{60000};
     restart_policy restart;

@@ -49,4 +49,9 @@ struct discover_result {
 json::object to_json(const discover_result& x, revision r);
 template <> discover_result from_json<discover_result>(const json::value& v);
 
+/// The server's identity a result of 2026-07-28 carries in
+/// `_meta["io.modelcontextprotocol/serverInfo"]` (every result of that era should, for display
+/// and logs only), given the result's `meta`; nullopt when absent or malformed.
+std::optional<implementation> result_server_info(const std::optional<json::object>& result_meta);
+
 } // namespace mcp

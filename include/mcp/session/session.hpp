@@ -229,9 +229,11 @@ public:
 
     // --- outgoing ---
     /// Send a request; `done` is called exactly once with the outcome (on an internal thread:
-    /// it must not block).
-    void async_request(std::string method, json::value params, request_options options,
-                       std::function<void(response_outcome)> done);
+    /// it must not block; on the calling thread, before this returns, when the session is
+    /// already closed). Returns the id the request was sent with, so that messages that name
+    /// it (a subscription's notifications, say) can be matched with it.
+    jsonrpc::request_id async_request(std::string method, json::value params, request_options options,
+                                      std::function<void(response_outcome)> done);
     /// Send a request; the future yields the result or throws mcp::error.
     std::future<json::value> request(std::string method, json::value params = nullptr,
                                      request_options options = {});

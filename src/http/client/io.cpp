@@ -166,7 +166,11 @@ std::string pool_key(const url_parts& u) {
     return (u.tls ? "s|" : "p|") + u.host + "|" + u.port;
 }
 
-struct connection {
+// Every asynchronous operation on a connection holds it (shared_from_this in the handler), so
+// that a call which fails or is aborted meanwhile (a connect timeout during the TLS handshake)
+// may drop its connection at once: the socket is closed, and the operation completes with
+// operation_aborted on a stream and buffer that still exist.
+struct connection : std::enable_shared_from_this<connection> {
     explicit connection(asio::io_context& ioc) : sock(ioc) {}
     tcp::socket sock;
     std::unique_ptr<ssl::stream<tcp::socket&>> tls;
@@ -181,16 +185,32 @@ struct connection {
     }
 
     template <class Handler> void read_some(Handler&& h) {
+        auto held = hold(std::forward<Handler>(h));
         if (tls)
-            tls->async_read_some(asio::buffer(buf), std::forward<Handler>(h));
+            tls->async_read_some(asio::buffer(buf), std::move(held));
         else
-            sock.async_read_some(asio::buffer(buf), std::forward<Handler>(h));
+            sock.async_read_some(asio::buffer(buf), std::move(held));
     }
     template <class Handler> void write_all(const std::string& bytes, Handler&& h) {
+        auto held = hold(std::forward<Handler>(h));
         if (tls)
-            asio::async_write(*tls, asio::buffer(bytes), std::forward<Handler>(h));
+            asio::async_write(*tls, asio::buffer(bytes), std::move(held));
         else
-            asio::async_write(sock, asio::buffer(bytes), std::forward<Handler>(h));
+            asio::async_write(sock, asio::buffer(bytes), std::move(held));
+    }
+    template <class Handler> void handshake(Handler&& h) {
+        tls->async_handshake(ssl::stream_base::client, hold(std::forward<Handler>(h)));
+    }
+    template <class Endpoints, class Handler> void connect(const Endpoints& eps, Handler&& h) {
+        asio::async_connect(sock, eps, hold(std::forward<Handler>(h)));
+    }
+
+private:
+    // `h`, keeping this connection alive until it has run.
+    template <class Handler> auto hold(Handler&& h) {
+        return [c = shared_from_this(), h = std::forward<Handler>(h)](auto&&... args) mutable {
+            h(std::forward<decltype(args)>(args)...);
+        };
     }
 };
 
@@ -402,8 +422,7 @@ private:
     }
 
     void connect_to(std::vector<tcp::endpoint> eps) {
-        asio::async_connect(
-            conn_->sock, eps, [self = shared_from_this()](const error_code& ec, const tcp::endpoint&) {
+        conn_->connect(eps, [self = shared_from_this()](const error_code& ec, const tcp::endpoint&) {
                 if (self->done_) return;
                 if (ec) {
                     self->fail("cannot connect to " + self->req_.url.display + ": " + describe(ec));
@@ -439,7 +458,7 @@ private:
             X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
             s.set_verify_mode(ssl::verify_peer);
         }
-        s.async_handshake(ssl::stream_base::client, [self = shared_from_this()](const error_code& ec) {
+        conn_->handshake([self = shared_from_this()](const error_code& ec) {
             if (self->done_) return;
             if (ec) {
                 std::string why = describe(ec);

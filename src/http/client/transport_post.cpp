@@ -161,10 +161,13 @@ void client_transport::impl::start_call(const stream_ptr& st, call_request req) 
 void client_transport::impl::on_head(const stream_ptr& st, int status, std::string reason,
                                      core::header_list headers) {
     if (st->finished) return;
+    if (st->r == role::get && gate_closed) {
+        // The GET stream has answered (whatever it said): what was held back for it may go
+        // (close_gate). Posted, so that no POST starts from inside this handler.
+        loop->post([self = shared_from_this()] { self->open_gate(); });
+    }
     st->status = status;
     st->reason = std::move(reason);
-    // The GET stream has answered (whatever it said): messages held back for it may go.
-    if (st->r == role::get) open_gate();
     if (auto w = find_header(headers, "WWW-Authenticate")) st->www_authenticate = std::string(*w);
     const std::string type = media_type(find_header(headers, "Content-Type"));
     const bool ok = status >= 200 && status < 300;
@@ -267,6 +270,8 @@ void client_transport::impl::on_body(const stream_ptr& st, std::string_view byte
 void client_transport::impl::on_end(const stream_ptr& st, const call_failure* failure) {
     if (st->finished) return;
     st->call.reset();
+    if (st->r == role::get && failure && gate_closed)
+        loop->post([self = shared_from_this()] { self->open_gate(); });
     if (failure) {
         if (st->r == role::legacy) {
             legacy_failed(st, failure->message);
@@ -560,7 +565,6 @@ void client_transport::impl::session_expired(const stream_ptr& st) {
 void client_transport::impl::end_stream(const stream_ptr& st) {
     if (st->finished) return;
     st->finished = true;
-    if (st->r == role::get) open_gate(); // failed before any answer: do not wait for it
     if (st->timer) st->timer->cancel();
     st->timer.reset();
     if (st->call) st->call->abort();

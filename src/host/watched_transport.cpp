@@ -1,0 +1,66 @@
+// A remote server's transport, watched for a server that has gone away (see watched_transport.hpp).
+#include "host/watched_transport.hpp"
+
+#include <mcp/jsonrpc/error.hpp>
+
+namespace mcp::host::detail {
+
+watched_transport::watched_transport(transport_ptr inner, lost_handler on_lost)
+    : inner_(std::move(inner)), on_lost_(std::move(on_lost)) {}
+
+std::string watched_transport::unreachable_error(std::string_view text) {
+    // Most messages are not errors at all: look closer only when the code is in the text.
+    if (text.find("-32010") == std::string_view::npos) return {};
+    boost::system::error_code ec;
+    auto v = parse_json(text, ec);
+    if (!v || !v->is_object()) return {};
+    const auto* err = find_object(v->get_object(), "error");
+    if (!err || find_int(*err, "code") != error_code::http_error) return {};
+    if (const auto* data = find_object(*err, "data"); data && data->contains("httpStatus")) return {};
+    const auto message = find_string(*err, "message");
+    return message ? std::string(*message) : std::string("the server did not answer");
+}
+
+void watched_transport::remember(std::string problem) {
+    std::lock_guard lock(mu_);
+    last_problem_ = std::move(problem);
+}
+
+std::string watched_transport::last_problem() const {
+    std::lock_guard lock(mu_);
+    return last_problem_;
+}
+
+void watched_transport::look(std::string_view message) {
+    auto why = unreachable_error(message);
+    if (why.empty()) return;
+    remember(why);
+    if (on_lost_) on_lost_(why);
+}
+
+void watched_transport::start(transport_handler h) {
+    // The message goes to the session first: the request that failed gets its answer either way.
+    const auto wrap =
+        [this](std::function<void(std::string_view)> f) -> std::function<void(std::string_view)> {
+        if (!f) return {};
+        return [this, f = std::move(f)](std::string_view m) {
+            f(m);
+            look(m);
+        };
+    };
+    h.on_message = wrap(std::move(h.on_message));
+    h.on_last_message = wrap(std::move(h.on_last_message));
+    if (h.on_message_from)
+        h.on_message_from = [this, f = std::move(h.on_message_from)](
+                                std::string_view m, std::shared_ptr<const message_origin> o) {
+            f(m, std::move(o));
+            look(m);
+        };
+    h.on_error = [this, f = std::move(h.on_error)](std::string_view what) {
+        remember(std::string(what));
+        if (f) f(what);
+    };
+    inner_->start(std::move(h));
+}
+
+} // namespace mcp::host::detail

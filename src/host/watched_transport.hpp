@@ -1,0 +1,63 @@
+// A remote server's transport as the manager keeps it: the HTTP client transport, watched for a
+// server that has gone away.
+//
+// Over HTTP there is no connection whose end says "the server is gone": the client transport
+// stays open when the server dies, and each request that cannot reach it is answered with a
+// synthesized -32010 error whose data has no httpStatus (nothing answered at all: connection
+// refused or reset, a timeout, a TLS failure). The manager wants to reconnect then, as it
+// restarts a stdio server that exited; this wrapper tells it. A transport that closes by itself
+// (an expired session, the end of an HTTP+SSE stream) is seen as usual through on_close; the
+// wrapper keeps the last problem reported (on_error, or the message of the failed request) so
+// that the manager can say why the connection was lost.
+#pragma once
+
+#include <mcp/transport/transport.hpp>
+
+#include <functional>
+#include <mutex>
+#include <string>
+
+namespace mcp::host::detail {
+
+class watched_transport : public transport {
+public:
+    /// Called (on the transport's thread; it must not block) each time a request failed because
+    /// nothing answered. `why` is the failure's message (it never holds a header value).
+    using lost_handler = std::function<void(const std::string& why)>;
+
+    watched_transport(transport_ptr inner, lost_handler on_lost);
+
+    void start(transport_handler handler) override;
+    void send(std::string message) override { inner_->send(std::move(message)); }
+    void send_reply(std::string message, const jsonrpc::request_id& id) override {
+        inner_->send_reply(std::move(message), id);
+    }
+    void send_related(std::string message, const jsonrpc::request_id& related) override {
+        inner_->send_related(std::move(message), related);
+    }
+    void close() override { inner_->close(); }
+    bool close_request_stream(const jsonrpc::request_id& id) override {
+        return inner_->close_request_stream(id);
+    }
+    void set_max_message_size(std::size_t bytes) override { inner_->set_max_message_size(bytes); }
+    bool hand_off_reading() override { return inner_->hand_off_reading(); }
+
+    const transport_ptr& inner() const noexcept { return inner_; }
+    /// The last problem seen: an on_error text, or the message of a request nothing answered.
+    std::string last_problem() const;
+
+    /// The message of `text` when it is an error response meaning that nothing answered the
+    /// request (code -32010 without data.httpStatus); else empty.
+    static std::string unreachable_error(std::string_view text);
+
+private:
+    void look(std::string_view message);
+    void remember(std::string problem);
+
+    const transport_ptr inner_;
+    const lost_handler on_lost_;
+    mutable std::mutex mu_;
+    std::string last_problem_;
+};
+
+} // namespace mcp::host::detail

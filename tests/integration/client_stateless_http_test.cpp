@@ -1,0 +1,136 @@
+// Our client in the stateless era against our Streamable HTTP server in the same process, where
+// the server side can be watched: a cancelled call's handler sees its cancellation (the client
+// transport closed the request's stream), input_required rounds reach the handler again with
+// the answers, the listen stream is one open stream on the server that the client replaces when
+// it subscribes and that goes away with the client, and a server that stops ends the stream
+// gracefully and the client listens again once the server is back.
+#include <mcp/client/client.hpp>
+#include <mcp/http/client_transport.hpp>
+#include <mcp/http/server.hpp>
+#include <mcp/server/server.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <thread>
+
+using namespace std::chrono_literals;
+using mcp::json::object;
+
+namespace {
+
+bool eventually(const std::function<bool()>& f, std::chrono::milliseconds limit = 5s) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (f()) return true;
+        std::this_thread::sleep_for(5ms);
+    }
+    return f();
+}
+
+object obj_schema(object props = {}) {
+    return object{{"type", "object"}, {"properties", std::move(props)}};
+}
+
+struct http_stateless : ::testing::Test {
+    mcp::server server{mcp::server_options{.info = {.name = "in-process", .version = "1"}}};
+    std::unique_ptr<mcp::http::server> http;
+    mcp::client client{{.info = {.name = "c", .version = "1"}}};
+    std::atomic<bool> slow_cancelled{false};
+    std::atomic<int> ask_runs{0};
+
+    void SetUp() override {
+        server.add_tool({.name = "slow", .input_schema = obj_schema()},
+                        [this](const object&, mcp::context& ctx) {
+                            while (!ctx.cancelled()) std::this_thread::sleep_for(1ms);
+                            slow_cancelled = true;
+                            return mcp::call_tool_result{.content = {mcp::text("cancelled")}};
+                        });
+        server.add_tool({.name = "ask", .input_schema = obj_schema()},
+                        [this](const object&, mcp::context& ctx) {
+                            ++ask_runs; // run again for each round, with the answers so far
+                            auto who = ctx.elicit("name?", obj_schema({{"name", {{"type", "string"}}}}));
+                            std::string out = "name=" + std::string(who.content->at("name").as_string());
+                            for (const auto& r : ctx.roots()) out += " root=" + r.uri;
+                            return mcp::call_tool_result{.content = {mcp::text(out)}};
+                        });
+        server.add_resource({.uri = "mem://a", .name = "a"}, [](const std::string& uri, mcp::context&) {
+            return mcp::read_resource_result{
+                .contents = {mcp::text_resource_contents{.uri = uri, .text = "A"}}};
+        });
+        start_http(0);
+        client.set_elicitation_handler([](const mcp::elicit_request&, mcp::request_context&) {
+            return mcp::elicit_result{.action = mcp::elicit_action::accept,
+                                      .content = object{{"name", "Ada"}}};
+        });
+        client.set_roots({{.uri = "file:///x"}});
+    }
+    void start_http(unsigned short port) {
+        http = std::make_unique<mcp::http::server>(server, mcp::http::server_options{.port = port});
+        http->start();
+    }
+    void connect() {
+        client.connect(
+            mcp::http::make_client_transport({.url = http->url(), .log = [](std::string_view) {}}));
+        ASSERT_TRUE(client.stateless());
+    }
+};
+
+TEST_F(http_stateless, closing_the_request_stream_cancels_the_handler) {
+    connect();
+    mcp::cancellation_source cancel;
+    mcp::call_options o;
+    o.cancel = cancel.token();
+    auto call = std::async(std::launch::async, [&] { return client.call_tool("slow", {}, o); });
+    ASSERT_TRUE(eventually([&] { return http->open_streams() >= 1 || http->open_connections() >= 2; }));
+    std::this_thread::sleep_for(50ms); // the handler is running
+    cancel.cancel("user pressed stop");
+    EXPECT_THROW(call.get(), mcp::error);
+    EXPECT_TRUE(eventually([&] { return slow_cancelled.load(); }));
+}
+
+TEST_F(http_stateless, input_required_rounds_run_the_handler_again_with_the_answers) {
+    connect();
+    auto r = client.call_tool("ask");
+    EXPECT_EQ(*mcp::text_of(r.content.at(0)), "name=Ada root=file:///x");
+    EXPECT_EQ(ask_runs.load(), 3); // asks for the name, then the roots, then completes
+}
+
+TEST_F(http_stateless, one_listen_stream_replaced_on_subscribe_and_gone_with_the_client) {
+    std::atomic<int> updated{0}, changed{0};
+    client.on_resource_updated([&](const std::string&) { ++updated; });
+    client.on_tools_list_changed([&] { ++changed; });
+    connect();
+    EXPECT_EQ(server.listeners(), 1u);
+    client.subscribe("mem://a");
+    EXPECT_TRUE(eventually([&] { return server.listeners() == 1u; })); // the old one is gone
+    server.notify_resource_updated("mem://a");
+    EXPECT_TRUE(eventually([&] { return updated.load() == 1; }));
+    server.add_tool({.name = "late", .input_schema = obj_schema()},
+                    [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    EXPECT_TRUE(eventually([&] { return changed.load() == 1; }));
+    client.close();
+    EXPECT_TRUE(eventually([&] { return server.listeners() == 0u && http->open_streams() == 0u; }));
+}
+
+TEST_F(http_stateless, a_server_that_stops_ends_the_stream_and_the_client_listens_again) {
+    std::atomic<int> changed{0};
+    client.on_tools_list_changed([&] { ++changed; });
+    connect();
+    ASSERT_EQ(server.listeners(), 1u);
+    const auto port = http->port();
+    http->stop(100ms); // ends the listen stream with a result
+    EXPECT_EQ(server.listeners(), 0u);
+    http.reset();
+    start_http(port);
+    // The client opens the stream again (after its back-off) and, not knowing what changed
+    // while it was away, reports the tool list as changed.
+    EXPECT_TRUE(eventually([&] { return server.listeners() == 1u; }, 15s));
+    EXPECT_TRUE(eventually([&] { return changed.load() == 1; }));
+    server.add_tool({.name = "late", .input_schema = obj_schema()},
+                    [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    EXPECT_TRUE(eventually([&] { return changed.load() == 2; }));
+}
+
+} // namespace
