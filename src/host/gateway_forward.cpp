@@ -124,6 +124,7 @@ R gateway::impl::forward(context& ctx, const std::string& server,
         auto result = std::make_shared<std::optional<R>>();
         call->result = result;
         calls.add(call);
+        call->attach(ctx); // before the request starts: what it sends at once finds the context
         exec->post([call, result, run, hooks = hooks_for(call, ctx)] {
             try {
                 result->emplace(run(hooks));
@@ -134,8 +135,9 @@ R gateway::impl::forward(context& ctx, const std::string& server,
             call->fail_inputs(
                 error(error_code::request_cancelled, "the call this request belongs to has ended"));
         });
+    } else {
+        call->attach(ctx);
     }
-    call->attach(ctx);
     ctx.set_request_state(json::object{{"call", call->id}});
     auto end = [&](const error& why) {
         call->detach();

@@ -6,6 +6,7 @@
 
 #include <gmock/gmock.h>
 
+#include <atomic>
 #include <mutex>
 #include <thread>
 
@@ -136,8 +137,8 @@ TEST(GatewayStateless, AWaitingCallExpiresAndARetryStartsOver) {
     const object caps{{"elicitation", object{}}};
     auto first = f.stateless("tools/call", {{"name", "everything__ask_user"}, {"arguments", object{}}}, caps);
     ASSERT_EQ(f.gateway().waiting_calls(), 1u);
-    ASSERT_TRUE(wait_until([&] { return f.gateway().waiting_calls() == 0; }));
-    EXPECT_TRUE(f.saw_event("input_expired", "everything"));
+    ASSERT_TRUE(wait_until([&] { return f.saw_event("input_expired", "everything"); }));
+    EXPECT_EQ(f.gateway().waiting_calls(), 0u);
     // The server's request was cancelled; a client coming back late starts again, its answer
     // used for the same question (as a server re-running its handler would).
     auto late = f.stateless("tools/call",
@@ -220,6 +221,44 @@ TEST(GatewayStateless, ListenStreamsGetTheServersResourceUpdates) {
     listener.join();
     std::lock_guard lock(mu);
     EXPECT_NE(seen.find(uri), std::string::npos) << seen;
+}
+
+TEST(GatewayStateless, AClientOfTheStatelessEraGetsEverythingThroughTheGateway) {
+    // mcp::client speaking 2026-07-28 to the gateway, which speaks 2025-11-25 to the server:
+    // the server's questions come back to the client as input_required rounds while the
+    // server's call waits, its progress on the request's stream, its list_changed on the
+    // client's listen stream.
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    std::atomic<int> sampled{0}, elicited{0}, changed{0};
+    auto c = f.connect(
+        [&](mcp::client& cl) {
+            cl.set_sampling_handler([&](const mcp::create_message_request&, mcp::request_context&) {
+                ++sampled;
+                return mcp::create_message_result{.role = mcp::role::assistant,
+                                                  .content = {mcp::text_content{.text = "stateless answer"}},
+                                                  .model = "m"};
+            });
+            cl.set_elicitation_handler([&](const mcp::elicit_request&, mcp::request_context&) {
+                ++elicited;
+                return mcp::elicit_result{.action = mcp::elicit_action::accept,
+                                          .content = object{{"name", "Eve"}}};
+            });
+            cl.on_tools_list_changed([&] { ++changed; });
+        },
+        mcp::revision::v2026_07_28);
+    EXPECT_EQ(c->protocol_version(), mcp::revision::v2026_07_28);
+    EXPECT_THAT(text_of(c->call_tool("everything__sample_llm", {{"prompt", "q"}})),
+                HasSubstr("stateless answer"));
+    EXPECT_THAT(text_of(c->call_tool("everything__ask_user", {})), HasSubstr("Eve"));
+    EXPECT_EQ(sampled.load(), 1);
+    EXPECT_EQ(elicited.load(), 1);
+    EXPECT_EQ(f.gateway().waiting_calls(), 0u);
+    std::vector<double> progress;
+    c->call_tool("everything__long_operation", {{"duration", 0.02}, {"steps", 2}},
+                 {.on_progress = [&](const mcp::progress_update& u) { progress.push_back(u.progress); }});
+    EXPECT_EQ(progress, (std::vector<double>{1, 2}));
+    c->call_tool("everything__toggle_extra_tool", {});
+    EXPECT_TRUE(wait_until([&] { return changed.load() > 0; }));
 }
 
 TEST(GatewayStateless, PromptsAndReadsAreForwardedToo) {

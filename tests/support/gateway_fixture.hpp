@@ -114,10 +114,11 @@ public:
     std::string url() const { return http_->url(); }
     unsigned short port() const { return http_->port(); }
 
-    /// A client of the initialize era over Streamable HTTP; `setup` sets its handlers.
-    std::shared_ptr<mcp::client> connect(const std::function<void(mcp::client&)>& setup = {}) {
-        auto c =
-            std::make_shared<mcp::client>(client_options{.info = {"gateway-test", "1.0"}, .timeout = 10s});
+    /// A client over Streamable HTTP, of the initialize era unless told; `setup` sets its handlers.
+    std::shared_ptr<mcp::client> connect(const std::function<void(mcp::client&)>& setup = {},
+                                         revision era = revision::v2025_11_25) {
+        auto c = std::make_shared<mcp::client>(
+            client_options{.info = {"gateway-test", "1.0"}, .protocol_version = era, .timeout = 10s});
         if (setup) setup(*c);
         c->connect(http::make_client_transport(url()));
         return c;
