@@ -250,7 +250,9 @@ void add_tools(mcp::server& server) {
                         const auto id = "elicit-" + std::to_string(++counter);
                         auto r = ctx.elicit(mcp::url_elicitation("Please complete this step in your browser",
                                                                  arg_string(args, "url"), id));
-                        if (r.action == mcp::elicit_action::accept)
+                        // The completion notice is an initialize-era message (2026-07-28 has
+                        // neither sessions nor notifications/elicitation/complete).
+                        if (r.action == mcp::elicit_action::accept && ctx.has_session())
                             ctx.session().notify_elicitation_complete(id);
                         return mcp::call_tool_result{
                             .content = {mcp::text("User action: " + std::string(mcp::to_string(r.action)))}};

@@ -116,8 +116,12 @@ client::impl::discover_outcome client::impl::discover(const std::shared_ptr<sess
                         (retried ? " (it refused " + std::string(to_string(out.version)) + " as well)" : ""),
                     e.data());
             }
-            if (cured_by_no_fall_back(e))
+            if (cured_by_no_fall_back(e)) {
+                // A server that was not reached at all: the transport's words say it best
+                // ("cannot connect to ...: Connection refused"), whatever the first request was.
+                if (e.code() == error_code::http_error && !http_status(e)) throw;
                 throw error(e.code(), std::string("server/discover failed: ") + e.what(), e.data());
+            }
             out.legacy = e; // method not found, a legacy server's own error, no answer in time...
             return out;
         }

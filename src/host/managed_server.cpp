@@ -13,10 +13,13 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 
-/// The last few lines a child wrote to stderr: usually the reason it failed.
+/// The last few lines a child wrote to stderr: usually the reason it failed. Only asked about a
+/// server that failed or died, so the transport is closed first: close() returns once every
+/// line the child wrote has been read (the session may have seen stdout's end before that).
 std::string stderr_summary(const transport_ptr& t) {
     auto child = std::dynamic_pointer_cast<child_process_transport>(t);
     if (!child) return {};
+    child->close();
     std::string tail = child->stderr_tail();
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
     if (tail.empty()) return {};

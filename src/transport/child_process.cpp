@@ -50,6 +50,7 @@ struct child_process_transport::child {
     // stderr capture
     std::string stderr_ring;
     std::thread stderr_reader;
+    std::mutex stderr_reader_mu; // one joiner at a time
     int stderr_wake[2] = {-1, -1};
 
     ~child() {
@@ -114,6 +115,19 @@ struct child_process_transport::child {
             const char c = 1;
             (void)!::write(stderr_wake[1], &c, 1);
         }
+    }
+
+    // Wait until every line the child wrote has been handed out (the reader drains the pipe
+    // once woken by shut_down()). From the reader's own thread (a line callback that closes the
+    // transport) there is nothing to wait for: the thread is detached instead, since no one
+    // else may join it now.
+    void finish_stderr_reader() {
+        std::lock_guard lock(stderr_reader_mu);
+        if (!stderr_reader.joinable()) return;
+        if (stderr_reader.get_id() == std::this_thread::get_id())
+            stderr_reader.detach();
+        else
+            stderr_reader.join();
     }
 
     void append_stderr(const char* data, std::size_t n) {
@@ -395,11 +409,6 @@ child_process_transport::child_process_transport(fd_stream_transport::options fd
 
 child_process_transport::~child_process_transport() {
     close();
-    auto& t = child_->stderr_reader;
-    if (t.joinable()) {
-        if (t.get_id() == std::this_thread::get_id()) t.detach(); // dropped from on_stderr_line
-        else t.join();
-    }
 }
 
 void child_process_transport::start(transport_handler handler) {
@@ -415,6 +424,9 @@ void child_process_transport::start(transport_handler handler) {
 void child_process_transport::close() {
     close_write_side(); // EOF on the child's stdin: well-behaved servers exit now
     child_->shut_down();
+    // Synchronous like the rest of close(): once it returns, every stderr line has been
+    // delivered and stderr_tail() is complete (a host quoting why a server failed needs it).
+    child_->finish_stderr_reader();
     fd_stream_transport::close();
 }
 

@@ -65,7 +65,10 @@ protected:
         server_ = std::make_unique<mcp::server>(so);
         conformance::add_conformance_features(*server_);
 
-        mcp::client_options co{.info = {.name = "conformance-test-client", .version = "1.0.0"}};
+        // The 2025-11-25 server scenarios, so the initialize era (every message is checked
+        // against that revision's schema).
+        mcp::client_options co{.info = {.name = "conformance-test-client", .version = "1.0.0"},
+                               .protocol_version = mcp::revision::v2025_11_25};
         co.session.trace = true;
         co.session.trace_sink = [this](const mcp::trace_event& e) {
             if (e.dir == mcp::trace_event::direction::out)

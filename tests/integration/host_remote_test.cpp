@@ -56,13 +56,15 @@ manager_options options() {
 /// An MCP server in this process, over HTTP, that wants `Authorization: Bearer <token>` and counts
 /// what it serves. Can be stopped and started again on the same port.
 struct guarded_server {
-    mcp::server mcp{{.info = {.name = "guarded", .version = "1.0"}}};
+    mcp::server mcp;
     std::string token;
     std::atomic<int> refused{0};
     std::unique_ptr<mcp::http::server> http;
     unsigned short port = 0;
 
-    explicit guarded_server(std::string t) : token(std::move(t)) {
+    /// `initialize_era_only`: no 2026-07-28, so that clients keep a session (Mcp-Session-Id).
+    explicit guarded_server(std::string t, bool initialize_era_only = false)
+        : mcp(server_options(initialize_era_only)), token(std::move(t)) {
         mcp.add_tool({.name = "hello", .description = "Say hello"},
                      [](const mcp::json::object&, mcp::context&) {
                          return mcp::call_tool_result{.content = {mcp::text("hello")}};
@@ -85,6 +87,13 @@ struct guarded_server {
     }
     void stop() { http->stop(0ms); }
     std::string url() const { return "http://127.0.0.1:" + std::to_string(port) + "/mcp"; }
+
+    static mcp::server_options server_options(bool initialize_era_only) {
+        mcp::server_options o{.info = {.name = "guarded", .version = "1.0"}};
+        if (initialize_era_only)
+            o.revisions = {mcp::revision::v2025_11_25, mcp::revision::v2025_06_18, mcp::revision::v2025_03_26};
+        return o;
+    }
 };
 
 TEST(host_remote, everything_server_over_streamable_http) {
@@ -96,7 +105,7 @@ TEST(host_remote, everything_server_over_streamable_http) {
     const auto st = m.status("every");
     ASSERT_EQ(st.state, server_state::ready) << st.error;
     EXPECT_EQ(st.transport, transport_kind::streamable_http);
-    EXPECT_EQ(st.protocol_version, mcp::revision::v2025_11_25);
+    EXPECT_EQ(st.protocol_version, mcp::revision::v2026_07_28); // our server speaks the newest
     EXPECT_GT(st.tools, 15u);
     EXPECT_EQ(st.resources, 20u);
     EXPECT_EQ(st.resource_templates, 2u);
@@ -126,7 +135,8 @@ TEST(host_remote, legacy_sse_entry_automatic_fallback_and_no_fallback_when_typed
     auto sse = m.status("sse");
     ASSERT_EQ(sse.state, server_state::ready) << sse.error;
     EXPECT_EQ(sse.transport, transport_kind::sse);
-    EXPECT_EQ(sse.protocol_version, mcp::revision::v2025_11_25);
+    // Our legacy endpoint serves whatever era the client speaks (here the newest).
+    EXPECT_EQ(sse.protocol_version, mcp::revision::v2026_07_28);
     EXPECT_GT(sse.tools, 15u);
     auto fell_back = m.status("untyped");
     ASSERT_EQ(fell_back.state, server_state::ready) << fell_back.error;
@@ -214,7 +224,7 @@ TEST(host_remote, reconnects_when_the_server_went_away_and_came_back) {
 }
 
 TEST(host_remote, a_forgotten_session_is_a_reconnect) {
-    guarded_server srv("t");
+    guarded_server srv("t", /*initialize_era_only=*/true); // sessions exist only in that era
     auto o = options();
     o.restart = {.max_attempts = 100, .initial_delay = 20ms, .max_delay = 100ms};
     manager m(o);

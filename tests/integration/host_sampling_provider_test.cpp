@@ -198,15 +198,18 @@ TEST(host_sampling_provider, everything_servers_sample_llm_through_the_manager) 
     EXPECT_EQ(reqs[0].body, R"({"model":"stub-model","messages":[{"role":"system","content":"You are a helpful assistant."},)"
                             R"({"role":"user","content":"What is six times seven?"}],"max_tokens":20})");
 
-    // The API refuses: the server's tool sees the provider's error (and says so).
+    // The API refuses. The manager speaks 2026-07-28 to our server, where the answer to a
+    // server's question can only be a result: the provider's error fails the call itself (in
+    // the initialize era the server's tool would see it), naming the API's reason, never the key.
     api.set(401, R"({"error":{"message":"bad key"}})");
-    r = m.call_tool("every", "sample_llm", {{"prompt", "again"}});
-    std::string text;
-    for (const auto& c : r.content)
-        if (auto* t = std::get_if<mcp::text_content>(&c)) text += t->text;
-    EXPECT_TRUE(r.is_error.value_or(false)) << text;
-    EXPECT_NE(text.find("bad key"), std::string::npos) << text;
-    EXPECT_EQ(text.find(key), std::string::npos);
+    try {
+        m.call_tool("every", "sample_llm", {{"prompt", "again"}});
+        ADD_FAILURE() << "a refused sampling request must fail the call";
+    } catch (const mcp::error& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("bad key"), std::string::npos) << what;
+        EXPECT_EQ(what.find(key), std::string::npos) << what;
+    }
 }
 
 TEST(host_sampling_provider, sampling_with_tools_round_trip) {
