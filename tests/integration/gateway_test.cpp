@@ -1,6 +1,7 @@
 // mcp::host::gateway in front of real server processes (everything_server over stdio), served
 // over Streamable HTTP on a loopback port, driven by an mcp::client of the initialize era over
 // the HTTP client transport: the combined catalogue and everything forwarded both ways.
+#include "support/child_server.hpp"
 #include "support/gateway_fixture.hpp"
 
 #include <gmock/gmock.h>
@@ -314,6 +315,29 @@ TEST(Gateway, PlainNamesHideCollisionsAndSayWhich) {
     auto r = c->read_resource("test://static/resource/1");
     EXPECT_EQ(std::get<mcp::text_resource_contents>(r.contents[0]).uri, "test://static/resource/1");
     EXPECT_TRUE(f.saw_event("hidden", "second"));
+}
+
+TEST(Gateway, FrontsARemoteServerToo) {
+    // A config entry with a url: the gateway reaches everything_server over Streamable HTTP,
+    // and the server's sampling request (on the call's SSE stream there) still finds its caller.
+    child_server remote({built("everything_server"), "--http", "127.0.0.1:{port}"});
+    ASSERT_TRUE(remote.ready());
+    mcp::host::server_config entry;
+    entry.name = "remote";
+    entry.transport = mcp::host::transport_kind::streamable_http;
+    entry.url = remote.url("/mcp");
+    gateway_fixture f({entry});
+    ASSERT_EQ(f.gateway().servers().status("remote").state, mcp::host::server_state::ready)
+        << f.gateway().servers().status("remote").error;
+    auto c = f.connect([](mcp::client& cl) {
+        cl.set_sampling_handler([](const mcp::create_message_request&, mcp::request_context&) {
+            return mcp::create_message_result{.role = mcp::role::assistant,
+                                              .content = {mcp::text_content{.text = "over two hops"}},
+                                              .model = "m"};
+        });
+    });
+    EXPECT_EQ(text_of(c->call_tool("remote__echo", {{"text", "remote"}})), "remote");
+    EXPECT_THAT(text_of(c->call_tool("remote__sample_llm", {{"prompt", "q"}})), HasSubstr("over two hops"));
 }
 
 TEST(Gateway, MetricLabelsNameTheServerAndItsTool) {
