@@ -1,6 +1,7 @@
 # mcpxx - the two commands of the README, plus a few conveniences.
 #
-#   make run      install dependencies, build (Release, build/), run $(RUN_CMD)
+#   make run      install dependencies, build (Release, build/), run $(RUN_CMD): the gateway on
+#                 examples/mcp.json (the bundled example servers) at http://$(GATEWAY_LISTEN)/mcp
 #   make test     install dependencies, Release build + ctest, ASan/UBSan build + ctest,
 #                 find_package consumer test; ends with "N passed, N failed"
 #   make build    install dependencies and build Release in build/
@@ -10,8 +11,8 @@
 #   make clean    remove build/ and build-asan/ (distclean: also tests/interop/node_modules)
 #
 # Variables: JOBS (2), BUILD_DIR (build), ASAN_DIR (build-asan), WERROR (ON), CMAKE_ARGS,
-#   RUN_CMD (the program `make run` starts), RUN_ARGS; for `make test`: ASAN=0 / PACKAGE=0 /
-#   DEPS=0 skip a stage, CTEST_ARGS (e.g. CTEST_ARGS="-L unit").
+#   RUN_CMD (the program `make run` starts), RUN_ARGS, GATEWAY_LISTEN (127.0.0.1:8765);
+#   for `make test`: ASAN=0 / PACKAGE=0 / DEPS=0 skip a stage, CTEST_ARGS (e.g. CTEST_ARGS="-L unit").
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -20,7 +21,8 @@ JOBS      ?= 2
 BUILD_DIR ?= build
 ASAN_DIR  ?= build-asan
 WERROR    ?= ON
-RUN_CMD   ?= ./$(BUILD_DIR)/demo_client
+GATEWAY_LISTEN ?= 127.0.0.1:8765
+RUN_CMD   ?= ./$(BUILD_DIR)/mcpxx gateway --config examples/mcp.json --listen $(GATEWAY_LISTEN)
 RUN_ARGS  ?=
 CLANG_FORMAT ?= clang-format
 
@@ -36,7 +38,7 @@ FORMAT_DIRS := include src apps examples tests bench fuzz
 all: build
 
 help:
-	@sed -n '3,15p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps

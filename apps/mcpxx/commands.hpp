@@ -38,5 +38,8 @@ void add_read_commands(CLI::App& app, int& exit_code);
 /// shell: exits 0 on quit (exit N: N, end of a script: its last command's status); the codes
 /// above when the servers cannot be configured (2) or start-up is interrupted (130)
 void add_shell_command(CLI::App& app, int& exit_code);
+/// gateway: serves until SIGINT/SIGTERM (0); 2 for unusable options, tokens or configs; 3 when
+/// it cannot listen
+void add_gateway_command(CLI::App& app, int& exit_code);
 
 } // namespace mcpxx_cli

@@ -7,6 +7,7 @@
 //   mcpxx read SERVER URI | prompt SERVER NAME [--arg KEY=VALUE]
 //   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE | ping [SERVER]
 //   mcpxx shell [--yes]                                        (interactive, or commands from stdin)
+//   mcpxx gateway [--config FILE] [--listen 127.0.0.1:8080] [--token-file FILE] [--rate N] ...
 // Exit codes: see commands.hpp.
 #include "commands.hpp"
 
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     mcpxx_cli::add_call_command(app, exit_code);
     mcpxx_cli::add_read_commands(app, exit_code);
     mcpxx_cli::add_shell_command(app, exit_code);
+    mcpxx_cli::add_gateway_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

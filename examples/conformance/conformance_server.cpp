@@ -1,9 +1,11 @@
 // conformance_server: the server under test of the official MCP conformance suite
 // (@modelcontextprotocol/conformance): every tool, resource, prompt and completion its server
 // scenarios call (scenarios.hpp), served over Streamable HTTP at http://127.0.0.1:PORT/mcp
-// until SIGINT or SIGTERM.
+// until SIGINT or SIGTERM, or over stdio (--stdio) until stdin ends: the same features behind
+// another server, e.g. `mcpxx gateway` launching it as a child process.
 //
 //   conformance_server --port 3301
+//   conformance_server --stdio
 //   ../shared/tools/run_conformance.sh server --url http://127.0.0.1:3301/mcp --requirements 2025-11-25
 //       --start "./build/conformance_server --port 3301"
 //
@@ -24,7 +26,8 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: conformance_server --port N   (serves http://127.0.0.1:N/mcp)\n";
+    std::cerr << "usage: conformance_server --port N   (serves http://127.0.0.1:N/mcp)\n"
+                 "       conformance_server --stdio    (serves stdin/stdout)\n";
     return 2;
 }
 
@@ -33,9 +36,12 @@ int usage() {
 int main(int argc, char** argv) {
     std::uint16_t port = 0;
     bool have_port = false;
+    bool stdio = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
-        if (arg == "--port" && i + 1 < argc) {
+        if (arg == "--stdio") {
+            stdio = true;
+        } else if (arg == "--port" && i + 1 < argc) {
             const std::string_view v = argv[++i];
             const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), port);
             if (ec != std::errc() || end != v.data() + v.size()) return usage();
@@ -44,10 +50,11 @@ int main(int argc, char** argv) {
             return usage();
         }
     }
-    if (!have_port) return usage();
+    if (have_port == stdio) return usage();
 
     mcp::server server(conformance::server_options());
     conformance::add_conformance_features(server);
+    if (stdio) return mcp::serve_stdio(server);
     std::cerr << "conformance server on http://127.0.0.1:" << port << "/mcp\n";
     return mcp::http::serve(server, {.address = "127.0.0.1", .port = port, .path = "/mcp"});
 }

@@ -31,6 +31,12 @@ void client::set_elicitation_handler(elicitation_handler handler, bool form, boo
 }
 
 void client::set_roots_handler(roots_handler handler, bool list_changed) {
+    roots_request_handler h;
+    if (handler) h = [handler = std::move(handler)](request_context&) { return handler(); };
+    set_roots_request_handler(std::move(h), list_changed);
+}
+
+void client::set_roots_request_handler(roots_request_handler handler, bool list_changed) {
     std::lock_guard lock(impl_->mu);
     impl_->roots = std::move(handler);
     impl_->roots_list_changed = list_changed;

@@ -10,7 +10,7 @@ namespace mcp {
 // the loop) or call back into the client (e.g. list_tools) without blocking anything else.
 json::value client::impl::answer(std::string_view method, request_context& ctx, revision r) const {
     if (method == "roots/list") {
-        roots_handler h;
+        roots_request_handler h;
         {
             std::lock_guard lock(mu);
             h = roots;
@@ -18,7 +18,7 @@ json::value client::impl::answer(std::string_view method, request_context& ctx, 
         if (!h)
             throw error(error_code::method_not_found,
                         "Method not found: roots/list (this client offers no roots)");
-        list_roots_result result{.roots = h()};
+        list_roots_result result{.roots = h(ctx)};
         return to_json(result, r);
     }
     if (method == "sampling/createMessage") {

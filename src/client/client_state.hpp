@@ -85,7 +85,7 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     elicitation_handler elicitation;
     bool elicitation_form = true;
     bool elicitation_url = false;
-    roots_handler roots;
+    roots_request_handler roots;
     bool roots_list_changed = false;
 
     std::map<std::string, std::vector<std::function<void(const json::object&)>>> notification_callbacks;

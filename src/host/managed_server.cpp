@@ -241,9 +241,17 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     co.info = opts.client_info;
     co.timeout = opts.connect_timeout;
     co.session.name = config_.name;
+    co.session.ordered_responses = opts.ordered_responses;
+    if (opts.protocol_version) co.protocol_version = *opts.protocol_version;
     auto c = std::make_shared<mcp::client>(co);
     const std::string name = config_.name;
-    c->set_roots_handler([shared = shared_] { return shared->current_roots(); }, true);
+    c->set_roots_request_handler(
+        [shared = shared_, name](request_context& request) {
+            if (shared->options.roots_provider)
+                if (auto r = shared->options.roots_provider(name, request)) return std::move(*r);
+            return shared->current_roots();
+        },
+        true);
     if (auto p = opts.sampling)
         c->set_sampling_handler([p, name](const create_message_request& r,
                                           request_context&) { return p->create_message(name, r); },
@@ -266,11 +274,21 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
 
     std::vector<mcp::tool> tools;
     std::vector<resource> resources;
+    if (opts.on_resource_updated)
+        c->on_resource_updated(
+            [cb = opts.on_resource_updated, name](const std::string& uri) { cb(name, uri); });
     std::vector<resource_template> templates;
     std::vector<prompt> prompts;
     try {
         const auto& init = c->connect(t);
         call_options list{.timeout = opts.connect_timeout};
+        if (opts.server_log_level && init.capabilities.logging) {
+            try {
+                c->set_logging_level(*opts.server_log_level, list);
+            } catch (const error&) {
+                // A server that declares logging but refuses the level still works.
+            }
+        }
         if (init.capabilities.tools) tools = c->list_all_tools(list);
         if (init.capabilities.resources) {
             resources = c->list_all_resources(list);

@@ -166,12 +166,8 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
         throw error(error_code::invalid_params, "tool \"" + tool + "\" of server \"" + server + "\" is excluded by its config");
     auto c = s->ready_client();
 
-    approval_request request{.server = server, .tool = tool, .arguments = arguments, .definition = s->listed_tool(tool),
-                             .server_trusted = s->config().trusted};
-    for (const auto& t : tools())
-        if (t.server == server && t.tool.name == tool) request.qualified_name = t.name;
-
-    audit_record record{.time = std::chrono::system_clock::now(), .server = server, .tool = tool, .arguments = arguments};
+    audit_record record{.time = std::chrono::system_clock::now(), .server = server, .tool = tool};
+    if (o.audit) record.arguments = arguments;
     const auto audit = [&](std::string outcome, std::string message) {
         if (!o.audit) return;
         record.outcome = std::move(outcome);
@@ -179,10 +175,24 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
         o.audit->append(record);
     };
 
-    auto decision = policy_decision(o.approval, request);
-    if (!decision) {
-        const bool yes = o.approver && o.approver->approve(request);
-        decision = yes ? approval_kind::user : approval_kind::denied;
+    // The request (a copy of the arguments and of the tool's definition) is only built when
+    // the policy needs to look: a gateway that approves everything pays nothing for it.
+    std::optional<approval_kind> decision;
+    if (o.approval.approve_all) {
+        decision = approval_kind::not_needed_all;
+    } else {
+        approval_request request{.server = server,
+                                 .tool = tool,
+                                 .arguments = arguments,
+                                 .definition = s->listed_tool(tool),
+                                 .server_trusted = s->config().trusted};
+        decision = policy_decision(o.approval, request);
+        if (!decision) {
+            for (const auto& t : tools())
+                if (t.server == server && t.tool.name == tool) request.qualified_name = t.name;
+            const bool yes = o.approver && o.approver->approve(request);
+            decision = yes ? approval_kind::user : approval_kind::denied;
+        }
     }
     record.approval = std::string(to_string(*decision));
     if (*decision == approval_kind::denied) {
@@ -195,6 +205,7 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
     co.timeout = options.timeout ? options.timeout : s->config().timeout ? s->config().timeout : o.call_timeout;
     co.on_progress = std::move(options.on_progress);
     co.cancel = options.cancel;
+    co.meta = std::move(options.meta);
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
         return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);

@@ -42,9 +42,10 @@ const std::string* request_info::header(std::string_view name) const noexcept {
 namespace detail {
 std::optional<int> access_error_code(std::string_view message) noexcept {
     // {"jsonrpc":"2.0","id":..,"error":{"code":-3200N,...}: mcpxx writes "error" before the rest.
-    const auto at = message.find("\"error\":{\"code\":");
+    static constexpr std::string_view key = "\"error\":{\"code\":";
+    const auto at = message.find(key);
     if (at == std::string_view::npos || at > 96) return std::nullopt;
-    const auto digits = message.substr(at + 17, 6);
+    const auto digits = message.substr(at + key.size(), 6);
     if (digits == "-32005") return error_code::rate_limited;
     if (digits == "-32006") return error_code::unauthorized;
     if (digits == "-32007") return error_code::forbidden;

@@ -36,12 +36,28 @@ server_session& context::session() const {
     return *state_.peer;
 }
 
+namespace {
+// The correlation id the request carried (forwarding_meta::correlation_id), or null.
+const json::value* correlation_of(const request_context& rpc) {
+    const auto* m = rpc.meta();
+    if (!m) return nullptr;
+    const auto* v = m->if_contains(forwarding_meta::correlation_id);
+    return v && (v->is_string() || v->is_number()) ? v : nullptr;
+}
+void add_meta(json::object& params, std::string_view key, json::value v) {
+    auto& meta = params["_meta"];
+    if (!meta.is_object()) meta = json::object();
+    meta.get_object()[key] = std::move(v);
+}
+} // namespace
+
 void context::log(logging_level level, json::value data, std::optional<std::string> logger) const {
     json::object params;
     if (state_.peer) {
         auto p = state_.peer->log_params(level, std::move(data), std::move(logger));
         if (!p) return;
         params = std::move(*p);
+        if (const auto* id = correlation_of(rpc_)) add_meta(params, forwarding_meta::correlation_id, *id);
     } else {
         // Stateless era: only when the request asked for a level, and only on its own stream.
         // Without a session in the initialize era there is no level to filter with.
@@ -152,16 +168,45 @@ input_responses context::ask(const input_requests& requests,
                 error(error_code::invalid_request,
                       "this server keeps no session, so it cannot ask the client for input"));
         auto& peer = *state_.peer;
+        // What an intermediary needs to know about these requests (forwarding_meta): the key of
+        // each, every input of this ask when there are several, the caller's correlation id.
+        json::object all;
+        if (requests.size() > 1)
+            for (const auto& [key, request] : requests) {
+                json::object entry{{"method", method_of(request)}};
+                if (const auto* e = std::get_if<elicit_request>(&request))
+                    entry["params"] = to_json(*e, protocol_version());
+                else if (const auto* s = std::get_if<create_message_request>(&request))
+                    entry["params"] = to_json(*s, protocol_version());
+                else
+                    entry["params"] = json::object();
+                all[key] = std::move(entry);
+            }
+        const json::value* correlation = correlation_of(rpc_);
+        auto hints = [&](const std::string& key, std::optional<json::object> meta) {
+            json::object m = meta ? std::move(*meta) : json::object();
+            m[forwarding_meta::input_key] = key;
+            if (!all.empty()) m[forwarding_meta::input_requests] = all;
+            if (correlation) m[forwarding_meta::correlation_id] = *correlation;
+            return m;
+        };
         // One after another: the initialize era has no batch of server->client requests, and a
         // user answering an elicitation is the slow part anyway.
         for (const auto& [key, request] : requests) {
             const auto opts = client_request_options(timeout, rpc_);
             auto send_one = [&](const input_request& r) -> input_response {
-                if (const auto* e = std::get_if<elicit_request>(&r))
-                    return to_client("elicitation", [&] { return peer.elicit(*e, opts); });
-                if (const auto* s = std::get_if<create_message_request>(&r))
-                    return to_client("sampling", [&] { return peer.create_message(*s, opts); });
-                return to_client("roots/list", [&] { return peer.list_roots(opts); });
+                if (const auto* e = std::get_if<elicit_request>(&r)) {
+                    auto x = *e;
+                    x.meta = hints(key, std::move(x.meta));
+                    return to_client("elicitation", [&] { return peer.elicit(x, opts); });
+                }
+                if (const auto* s = std::get_if<create_message_request>(&r)) {
+                    auto x = *s;
+                    x.meta = hints(key, std::move(x.meta));
+                    return to_client("sampling", [&] { return peer.create_message(x, opts); });
+                }
+                return to_client("roots/list",
+                                 [&] { return peer.list_roots(opts, hints(key, std::nullopt)); });
             };
             if (!state_.owner || !state_.owner->has_senders()) {
                 answers.emplace(key, send_one(request));

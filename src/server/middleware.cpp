@@ -31,27 +31,39 @@ const std::string& incoming_call::principal() const noexcept {
 rate_limiter::rate_limiter(double rate_per_second, double burst)
     : rate_(std::max(rate_per_second, 1e-9)), burst_(std::max(burst, 1.0)) {}
 
+void rate_limiter::set_limit(const std::string& key, double rate_per_second, double burst) {
+    std::lock_guard lock(mu_);
+    limits_[key] = limit{rate_per_second, std::max(burst, 1.0)};
+    buckets_.erase(key); // starts again with a full bucket of the new size
+}
+
 std::optional<std::chrono::milliseconds> rate_limiter::acquire(const std::string& key) {
     const auto now = std::chrono::steady_clock::now();
     std::lock_guard lock(mu_);
+    double rate = rate_, burst = burst_;
+    if (auto l = limits_.find(key); l != limits_.end()) {
+        if (l->second.rate <= 0) return std::nullopt; // unlimited
+        rate = l->second.rate;
+        burst = l->second.burst;
+    }
     if (now - last_sweep_ > std::chrono::minutes(1)) {
         // Buckets idle for a minute are full again anyway: forget them (bounded memory).
         std::erase_if(buckets_,
                       [&](const auto& kv) { return now - kv.second.last > std::chrono::minutes(1); });
         last_sweep_ = now;
     }
-    auto [it, fresh] = buckets_.try_emplace(key, bucket{burst_, now});
+    auto [it, fresh] = buckets_.try_emplace(key, bucket{burst, now});
     auto& b = it->second;
     if (!fresh) {
         const double elapsed = std::chrono::duration<double>(now - b.last).count();
-        b.tokens = std::min(burst_, b.tokens + elapsed * rate_);
+        b.tokens = std::min(burst, b.tokens + elapsed * rate);
         b.last = now;
     }
     if (b.tokens >= 1.0) {
         b.tokens -= 1.0;
         return std::nullopt;
     }
-    const double wait_s = (1.0 - b.tokens) / rate_;
+    const double wait_s = (1.0 - b.tokens) / rate;
     return std::chrono::milliseconds(static_cast<std::int64_t>(std::ceil(wait_s * 1000)));
 }
 
@@ -73,52 +85,62 @@ struct server_metrics::impl {
         double seconds = 0;
         std::array<std::uint64_t, bucket_bounds.size()> buckets{};
     };
+    struct key {
+        std::string method, server, tool;
+        auto operator<=>(const key&) const = default;
+    };
     mutable std::mutex mu;
-    std::map<std::pair<std::string, std::string>, series> by_call; // (method, tool) -> series
+    std::map<key, series> by_call;
 };
 
 server_metrics::server_metrics() : impl_(std::make_shared<impl>()) {}
 
 namespace {
-void record_into(server_metrics::impl& m, std::string_view method, std::string_view target, bool error,
-                 std::chrono::nanoseconds latency);
-} // namespace
-
-void server_metrics::record(std::string_view method, std::string_view target, bool error,
-                            std::chrono::nanoseconds latency) {
-    record_into(*impl_, method, target, error, latency);
-}
-
-namespace {
-void record_into(server_metrics::impl& m, std::string_view method, std::string_view target, bool error,
+void record_into(server_metrics::impl& m, std::string_view method, const metric_labels& labels, bool error,
                  std::chrono::nanoseconds latency) {
     const double s = std::chrono::duration<double>(latency).count();
-    // Only tools are labelled by name: resource URIs are unbounded, prompt names rarely matter.
-    std::string tool = method == "tools/call" ? std::string(target) : std::string();
     std::lock_guard lock(m.mu);
-    auto& x = m.by_call[{std::string(method), std::move(tool)}];
+    auto& x = m.by_call[{std::string(method), labels.server, labels.tool}];
     ++x.requests;
     if (error) ++x.errors;
     x.seconds += s;
     for (std::size_t i = 0; i < bucket_bounds.size(); ++i)
         if (s <= bucket_bounds[i]) ++x.buckets[i];
 }
+
+// Only tools are labelled by name by default: resource URIs are unbounded, prompt names rarely
+// matter.
+metric_labels default_labels(std::string_view method, std::string_view target) {
+    return {{}, method == "tools/call" ? std::string(target) : std::string()};
+}
 } // namespace
 
-receiving_middleware server_metrics::middleware() {
+void server_metrics::record(std::string_view method, std::string_view target, bool error,
+                            std::chrono::nanoseconds latency) {
+    record_into(*impl_, method, default_labels(method, target), error, latency);
+}
+
+void server_metrics::record(std::string_view method, const metric_labels& labels, bool error,
+                            std::chrono::nanoseconds latency) {
+    record_into(*impl_, method, labels, error, latency);
+}
+
+receiving_middleware server_metrics::middleware(metric_labeler labeler) {
     // Holds the counters, not this object: the middleware may outlive it.
-    return [self = impl_](incoming_call& call, const receive_next& next) -> json::value {
+    return [self = impl_, labeler = std::move(labeler)](incoming_call& call,
+                                                        const receive_next& next) -> json::value {
         const auto t0 = std::chrono::steady_clock::now();
+        auto labels = [&] { return labeler ? labeler(call) : default_labels(call.method(), call.target()); };
         try {
             json::value r = next(call);
             // A tool that failed answers with isError: count it as an error too.
             bool failed = false;
             if (const auto* o = r.if_object())
                 if (const auto* e = o->if_contains("isError"); e && e->is_bool()) failed = e->get_bool();
-            record_into(*self, call.method(), call.target(), failed, std::chrono::steady_clock::now() - t0);
+            record_into(*self, call.method(), labels(), failed, std::chrono::steady_clock::now() - t0);
             return r;
         } catch (...) {
-            record_into(*self, call.method(), call.target(), true, std::chrono::steady_clock::now() - t0);
+            record_into(*self, call.method(), labels(), true, std::chrono::steady_clock::now() - t0);
             throw;
         }
     };
@@ -148,9 +170,10 @@ std::string server_metrics::prometheus(std::string_view prefix) const {
     const std::string p(prefix);
     std::string out;
     std::lock_guard lock(impl_->mu);
-    auto labels = [](const std::pair<std::string, std::string>& k, const std::string& extra = {}) {
-        std::string l = "{method=\"" + label_value(k.first) + "\"";
-        if (!k.second.empty()) l += ",tool=\"" + label_value(k.second) + "\"";
+    auto labels = [](const impl::key& k, const std::string& extra = {}) {
+        std::string l = "{method=\"" + label_value(k.method) + "\"";
+        if (!k.server.empty()) l += ",server=\"" + label_value(k.server) + "\"";
+        if (!k.tool.empty()) l += ",tool=\"" + label_value(k.tool) + "\"";
         if (!extra.empty()) l += "," + extra;
         return l + "}";
     };

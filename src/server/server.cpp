@@ -267,7 +267,37 @@ std::vector<std::shared_ptr<server_session>> server::sessions() const {
     return impl_->live_sessions();
 }
 
+void server::update(const std::function<void()>& changes) {
+    {
+        std::lock_guard lock(impl_->batch_mu);
+        ++impl_->batch_depth;
+    }
+    unsigned pending = 0;
+    auto finish = [&] {
+        std::lock_guard lock(impl_->batch_mu);
+        if (--impl_->batch_depth == 0) pending = std::exchange(impl_->pending_changes, 0u);
+    };
+    try {
+        changes();
+    } catch (...) {
+        finish();
+        for (auto f : {impl::feature::tools, impl::feature::resources, impl::feature::prompts})
+            if (pending & (1u << static_cast<unsigned>(f))) impl_->broadcast_list_changed(f);
+        throw;
+    }
+    finish();
+    for (auto f : {impl::feature::tools, impl::feature::resources, impl::feature::prompts})
+        if (pending & (1u << static_cast<unsigned>(f))) impl_->broadcast_list_changed(f);
+}
+
 void server::impl::broadcast_list_changed(feature f) {
+    {
+        std::lock_guard lock(batch_mu);
+        if (batch_depth > 0) {
+            pending_changes |= 1u << static_cast<unsigned>(f);
+            return;
+        }
+    }
     const char* method = f == feature::tools       ? "notifications/tools/list_changed"
                          : f == feature::resources ? "notifications/resources/list_changed"
                                                    : "notifications/prompts/list_changed";
@@ -433,6 +463,29 @@ json::object initialize_result_json(const server::impl& srv, const json::object&
     return result;
 }
 
+std::shared_ptr<const caller_info> forwarded_caller(std::shared_ptr<const caller_info> session_caller,
+                                                    const request_context& rpc) {
+    const auto* meta = rpc.meta();
+    const auto* caps = meta ? meta->if_contains(forwarding_meta::client_capabilities) : nullptr;
+    if (!caps || !caps->is_object()) return session_caller;
+    client_capabilities end;
+    try {
+        end = from_json<client_capabilities>(*caps);
+    } catch (const error&) {
+        return session_caller; // not a ClientCapabilities: ignored
+    }
+    // What the intermediary itself can answer bounds what its client can.
+    const auto& own = session_caller->capabilities;
+    if (!own.roots) end.roots.reset();
+    if (!own.sampling) end.sampling.reset();
+    if (!own.elicitation) end.elicitation.reset();
+    if (!own.tasks) end.tasks.reset();
+    auto who = std::make_shared<caller_info>(*session_caller);
+    who->capabilities = std::move(end);
+    who->capabilities_json = to_json(who->capabilities, who->protocol_version);
+    return who;
+}
+
 bool is_stateless_request(const request_context& rpc) noexcept {
     const auto* m = rpc.meta();
     return m && m->contains("io.modelcontextprotocol/protocolVersion");
@@ -493,6 +546,7 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
                     std::lock_guard lock(st->mu);
                     if (st->initialize_done) call.caller = st->caller;
                 }
+                if (call.caller) call.caller = forwarded_caller(call.caller, ctx);
                 const bool stateless = !call.caller && is_stateless_request(ctx);
                 return srv->receive(ctx, stateless, [&]() -> json::value {
                     if (!call.caller) {

@@ -64,9 +64,11 @@ elicit_result server_session::elicit(const elicit_request& request, request_opti
     return from_json<elicit_result>(result);
 }
 
-list_roots_result server_session::list_roots(request_options options) {
+list_roots_result server_session::list_roots(request_options options, std::optional<json::object> meta) {
     if (!client_caps().roots) refuse("the client does not offer roots (no 'roots' capability)");
-    return from_json<list_roots_result>(rpc_->call("roots/list", nullptr, std::move(options)));
+    json::value params = nullptr;
+    if (meta) params = json::object{{"_meta", std::move(*meta)}};
+    return from_json<list_roots_result>(rpc_->call("roots/list", std::move(params), std::move(options)));
 }
 
 void server_session::notify_elicitation_complete(const std::string& elicitation_id) {

@@ -153,6 +153,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// and to listen streams that asked for it.
     enum class feature { tools, resources, prompts };
     void broadcast_list_changed(feature f);
+    /// server::update: while > 0, broadcasts are collected in `pending_changes` (a bit per feature).
+    std::mutex batch_mu;
+    int batch_depth = 0;
+    unsigned pending_changes = 0;
     std::vector<std::shared_ptr<server_session>> live_sessions() const;
 
     // --- methods (server_methods.cpp): one function per MCP method, era-independent ---
@@ -181,6 +185,12 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 /// client's identity (server.cpp). Throws mcp::error for bad params.
 json::object initialize_result_json(const server::impl& srv, const json::object& params,
                                     declared_features declared, caller_info& who);
+
+/// The caller of a request on an initialized session: the session's, or, when the request's
+/// _meta carries forwarding_meta::client_capabilities (an intermediary acting for a client),
+/// a copy with those capabilities (less what the session did not declare).
+std::shared_ptr<const caller_info> forwarded_caller(std::shared_ptr<const caller_info> session_caller,
+                                                    const request_context& rpc);
 
 /// Whether an uninitialized session's request is a stateless-era one (its _meta names a
 /// protocol version).

@@ -27,6 +27,31 @@ public:
         state_->exec->post([st = state_] { drain(st); });
     }
 
+    /// Run `work` on this thread when nothing is queued or running, else queue it like post().
+    void run_or_post(std::function<void()> work) {
+        {
+            std::lock_guard lock(state_->mu);
+            if (state_->running || !state_->items.empty()) {
+                state_->items.push_back(std::move(work));
+                return;
+            }
+            state_->running = true;
+        }
+        try {
+            work();
+        } catch (...) {
+        }
+        {
+            std::lock_guard lock(state_->mu);
+            if (state_->items.empty()) {
+                state_->running = false;
+                return;
+            }
+        }
+        // Items came while it ran: they are drained on the executor, still in order.
+        state_->exec->post([st = state_] { drain(st); });
+    }
+
 private:
     struct state {
         std::shared_ptr<executor> exec;

@@ -471,11 +471,12 @@ struct session::impl {
             o.error = std::move(err);
         else
             o.result = std::move(result);
-        if (p.on_progress) {
+        if (p.on_progress || opts.ordered_responses) {
             // Progress callbacks run on the notification queue; the outcome follows them there,
-            // so every update is delivered before the caller sees the result.
+            // so every update is delivered before the caller sees the result (at once, on this
+            // thread, when nothing is queued).
             auto s = self.lock();
-            notifications.post(
+            notifications.run_or_post(
                 [s, done = std::move(p.done), o = std::move(o)]() mutable { done(std::move(o)); });
             return;
         }

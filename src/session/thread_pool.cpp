@@ -72,8 +72,14 @@ struct thread_pool::impl : std::enable_shared_from_this<impl> {
             const auto now = clock::now();
             if (queue.empty()) {
                 if (now - last_busy > std::chrono::seconds(1)) {
-                    monitor_sleeping = true;
-                    monitor_cv.wait(lock, [&] { return stopping || !queue.empty(); });
+                    // The flag is set again before every wait: post() clears it when it wakes the
+                    // monitor, and a worker may take that item before the monitor looks, which
+                    // sends the monitor back to sleep; with the flag left clear, no later post()
+                    // would wake it and a pool whose workers are all blocked would starve.
+                    while (!stopping && queue.empty()) {
+                        monitor_sleeping = true;
+                        monitor_cv.wait(lock);
+                    }
                     monitor_sleeping = false;
                     last_busy = clock::now();
                     continue;

@@ -11,6 +11,9 @@
 #     --out DIR               results (default: BUILD/conformance-results); per run OUT/<mode>-<rev>/
 #     --server-command CMD    server to test instead; "{port}" is replaced by the port
 #     --client-command CMD    client to test instead (the runner appends the URL)
+#     --gateway               server scenarios through `mcpxx gateway` (plain names, every call
+#                             approved) in front of `conformance_server --stdio`, a child of the
+#                             gateway: what the suite sees is the gateway forwarding everything
 #   REVISION defaults to every revision mcpxx implements (SUPPORTED_REVISIONS below).
 #
 # Nothing is downloaded here: the runner (pinned in tests/interop/package.json, with the Node 22
@@ -33,7 +36,7 @@ skip() {
     exit 77
 }
 usage() {
-    sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -41,6 +44,7 @@ BUILD="$ROOT/build"
 OUT=""
 SERVER_CMD=""
 CLIENT_CMD=""
+GATEWAY=0
 MODE=all
 REVISIONS=()
 while (($#)); do
@@ -49,6 +53,7 @@ while (($#)); do
     --out) OUT=$2; shift 2 ;;
     --server-command) SERVER_CMD=$2; shift 2 ;;
     --client-command) CLIENT_CMD=$2; shift 2 ;;
+    --gateway) GATEWAY=1; shift ;;
     server | client | all) MODE=$1; shift ;;
     -h | --help) usage ;;
     [0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]) REVISIONS+=("$1"); shift ;;
@@ -111,12 +116,25 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+if ((GATEWAY)); then
+    [[ $MODE == server ]] || { echo "run.sh: --gateway runs server scenarios only (give 'server')" >&2; exit 2; }
+    [[ -x "$BUILD/mcpxx" && -x "$BUILD/conformance_server" ]] ||
+        skip "--gateway needs $BUILD/mcpxx and $BUILD/conformance_server"
+    mkdir -p "$OUT"
+    gateway_config="$OUT/gateway-mcp.json"
+    printf '{"mcpServers": {"conformance": {"command": "%s", "args": ["--stdio"]}}}\n' \
+        "$BUILD/conformance_server" >"$gateway_config"
+    SERVER_CMD="$BUILD/mcpxx gateway --config $gateway_config --listen 127.0.0.1:{port} --plain-names"
+    SERVER_CMD+=" --approve-all --log-level warning"
+fi
+
 # ---- runs ------------------------------------------------------------------------------------
 failed=0
 summary=()
 
 run_one() { # run_one MODE REV: one run_conformance.sh call; records its closing line
     local mode=$1 rev=$2 out="$OUT/$1-$2" rc args=()
+    ((GATEWAY)) && out="$OUT/gateway-$1-$2"
     rm -rf "$out"
     mkdir -p "$out"
     if [[ $mode == server ]]; then
@@ -128,7 +146,7 @@ run_one() { # run_one MODE REV: one run_conformance.sh call; records its closing
     else
         args=(client --command "${CLIENT_CMD:-$BUILD/conformance_client}")
     fi
-    echo "==== conformance $mode $rev"
+    echo "==== conformance $mode $rev$( ((GATEWAY)) && echo ' (through mcpxx gateway)')"
     set +e
     "$WRAPPER" "${args[@]}" --requirements "$rev" --expected-failures "$BASELINE" --out "$out" |
         tee "$out/table.txt"

@@ -164,8 +164,11 @@ TEST(http_client_streamable, requests_after_initialized_wait_until_the_get_strea
     cl.t->send(init_request);
     ASSERT_TRUE(cl.c.wait_lines(1, wait));
     cl.t->send(initialized);
+    const auto sent = std::chrono::steady_clock::now();
     cl.t->send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}})");
     ASSERT_TRUE(cl.c.wait_lines(2, wait));
+    // Released by the GET's answer, not by the bounded wait (3 s) running out.
+    EXPECT_LT(std::chrono::steady_clock::now() - sent, 1500ms);
     auto reqs = s.requests();
     std::vector<std::string> order;
     for (const auto& r : reqs) order.push_back(r.method == "GET" ? "GET" : r.rpc_method());

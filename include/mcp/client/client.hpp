@@ -57,6 +57,9 @@ struct call_options {
 using sampling_handler = std::function<create_message_result(const create_message_request&, request_context&)>;
 using elicitation_handler = std::function<elicit_result(const elicit_request&, request_context&)>;
 using roots_handler = std::function<std::vector<root>()>;
+/// A roots handler that sees the request (its _meta, its cancellation): for a host that answers
+/// differently depending on what the server is doing (a gateway asking its own client).
+using roots_request_handler = std::function<std::vector<root>(request_context&)>;
 
 struct client_options {
     implementation info{"mcpxx-client", "0.1.0"};
@@ -121,6 +124,7 @@ public:
     void set_elicitation_handler(elicitation_handler handler, bool form = true, bool url = false);
     /// Offer roots. `list_changed` declares roots.listChanged; call notify_roots_changed() after a change.
     void set_roots_handler(roots_handler handler, bool list_changed = true);
+    void set_roots_request_handler(roots_request_handler handler, bool list_changed = true);
     void set_roots(std::vector<root> roots);
     /// notifications/roots/list_changed (initialize era). The stateless era has no such
     /// notification (a server asks for the roots each time it needs them): nothing is sent.

@@ -75,10 +75,16 @@ struct tool_call_options {
     std::optional<std::chrono::milliseconds> timeout; ///< else the server's `timeout`, else the manager's
     std::function<void(const progress_update&)> on_progress;
     cancellation_token cancel;
+    /// Extra members for the request's params._meta.
+    json::object meta;
 };
 
 struct manager_options {
     implementation client_info{"mcpxx", "0.1.0"};
+    /// The revision each server is asked for (client_options::protocol_version); unset: the
+    /// client's default (the newest, falling back to the initialize era). A gateway pins the
+    /// initialize era: its session carries the servers' own requests and notifications.
+    std::optional<revision> protocol_version;
     std::chrono::milliseconds connect_timeout{30000}; ///< start + initialize + listing
     std::chrono::milliseconds call_timeout{60000};
     restart_policy restart;
@@ -91,6 +97,20 @@ struct manager_options {
     bool inherit_server_stderr = false;                 ///< else captured (the tail goes in errors)
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
     std::function<void(const std::string& server, const logging_message_notification&)> on_log;
+    /// Ask each server that declares logging for messages from this level up (logging/setLevel
+    /// after each connect). Unset: the server's own default.
+    std::optional<logging_level> server_log_level;
+    /// A call's result reaches the caller only after the log messages (and other notifications)
+    /// the server sent before it have been handled (session_options::ordered_responses): for a
+    /// host that forwards a call's log messages to the call's own client. Hooks (on_log, ...)
+    /// must then not wait for another request to the same server.
+    bool ordered_responses = false;
+    /// A server's notifications/resources/updated (for a resource someone subscribed to).
+    std::function<void(const std::string& server, const std::string& uri)> on_resource_updated;
+    /// Answers a server's roots/list instead of `roots` when it returns a list (nullopt: `roots`).
+    /// Sees the request, whose _meta may say on whose behalf the server asks.
+    std::function<std::optional<std::vector<root>>(const std::string& server, request_context& request)>
+        roots_provider;
     /// A server's tools, resources or prompts changed (list_changed, restart, failure).
     std::function<void(const std::string& server)> on_catalogue_changed;
 };

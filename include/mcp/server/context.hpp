@@ -72,6 +72,28 @@ struct input_required {
     input_requests requests;
 };
 
+/// _meta keys through which an mcpxx server tells an intermediary (mcp::host::gateway) what its
+/// requests to the client are for, in the initialize era where the wire has no such link:
+namespace forwarding_meta {
+/// On sampling/createMessage, elicitation/create and roots/list sent by context::ask: the key
+/// the handler asked with (a gateway turning the request into an InputRequiredResult of
+/// 2026-07-28 keeps the handler's own key).
+inline constexpr std::string_view input_key = "dev.mcpxx/inputKey";
+/// Also on those requests when one ask() wanted several inputs: all of them, as the
+/// InputRequests object of 2026-07-28 ({key: {method, params}}), although the initialize era
+/// sends them one after another; a gateway can then ask its own client for all in one round.
+inline constexpr std::string_view input_requests = "dev.mcpxx/inputRequests";
+/// Set by a requester in a request's _meta; an mcpxx server copies it into the _meta of every
+/// request to the client and every log message a handler sends on that request's behalf, so a
+/// gateway knows which of its calls they belong to.
+inline constexpr std::string_view correlation_id = "dev.mcpxx/correlationId";
+/// Set by an intermediary in a request's _meta: the capabilities of the client it acts for (a
+/// ClientCapabilities object). For that request an mcpxx server reads context::client_caps()
+/// as these, less what the intermediary itself did not declare: a tool that adapts to what the
+/// client can answer adapts to the end client, not to the gateway.
+inline constexpr std::string_view client_capabilities = "dev.mcpxx/clientCapabilities";
+} // namespace forwarding_meta
+
 /// Who sent the request being handled.
 struct caller_info {
     revision protocol_version = latest_initialize_revision;

@@ -84,10 +84,14 @@ using send_next = std::function<json::value(outgoing_call&)>;
 using sending_middleware = std::function<json::value(outgoing_call&, const send_next&)>;
 
 /// A token bucket per key (a principal, an address): `rate` requests per second on average,
-/// bursts of up to `burst`. Thread-safe. Keys idle for a minute are forgotten.
+/// bursts of up to `burst`. Thread-safe. Keys idle for a minute are forgotten (their limits,
+/// set with set_limit, are kept).
 class rate_limiter {
 public:
     rate_limiter(double rate_per_second, double burst);
+    /// A limit of its own for `key` (e.g. a token with a bigger allowance); takes effect at once.
+    /// A rate of 0 or less means no limit for that key.
+    void set_limit(const std::string& key, double rate_per_second, double burst);
     /// nullopt when admitted; otherwise how long until a request would be.
     std::optional<std::chrono::milliseconds> acquire(const std::string& key);
     std::size_t keys() const;
@@ -97,24 +101,39 @@ private:
         double tokens;
         std::chrono::steady_clock::time_point last;
     };
+    struct limit {
+        double rate, burst;
+    };
     double rate_, burst_;
     mutable std::mutex mu_;
     std::map<std::string, bucket> buckets_;
+    std::map<std::string, limit> limits_;
     std::chrono::steady_clock::time_point last_sweep_ = std::chrono::steady_clock::now();
 };
 
-/// Request counts, errors and latency per method (and per tool for tools/call), in the
-/// Prometheus text exposition format.
+/// How one call is labelled in the metrics besides its method: the tool of a tools/call and,
+/// for a server that fronts others (a gateway), the server behind it. Empty labels are omitted.
+struct metric_labels {
+    std::string server;
+    std::string tool;
+};
+/// Labels for a call; the default labels a tools/call by its tool name and nothing else.
+using metric_labeler = std::function<metric_labels(const incoming_call&)>;
+
+/// Request counts, errors and latency per method (and per tool for tools/call, and per server
+/// when a labeler says), in the Prometheus text exposition format.
 class server_metrics {
 public:
     server_metrics();
     /// The middleware that records into this object.
-    receiving_middleware middleware();
+    receiving_middleware middleware(metric_labeler labeler = {});
     /// Record one call by hand (for requests handled elsewhere, e.g. by a gateway's forwarder).
     void record(std::string_view method, std::string_view target, bool error,
                 std::chrono::nanoseconds latency);
+    void record(std::string_view method, const metric_labels& labels, bool error,
+                std::chrono::nanoseconds latency);
     /// `prefix`_requests_total, `prefix`_errors_total, `prefix`_request_duration_seconds
-    /// (histogram), labelled by method and tool.
+    /// (histogram, 100 us .. 5 s), labelled by method, server and tool.
     std::string prometheus(std::string_view prefix = "mcp") const;
 
     struct impl;

@@ -145,6 +145,11 @@ public:
     }
     bool remove_prompt(const std::string& name);
 
+    /// Make several registry changes (add_*, remove_*) as one: peers and listen streams get one
+    /// list_changed per feature that changed, after `changes` returns, instead of one per call.
+    /// Changes other threads make meanwhile are announced with them. May nest.
+    void update(const std::function<void()>& changes);
+
     /// Send notifications/message to every peer whose level admits `level`.
     void log(logging_level level, json::value data, std::optional<std::string> logger = std::nullopt);
 

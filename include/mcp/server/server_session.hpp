@@ -28,7 +28,8 @@ public:
     // --- requests to the client (throw mcp::error without the capability, or on failure) ---
     create_message_result create_message(const create_message_request& request, request_options options = {});
     elicit_result elicit(const elicit_request& request, request_options options = {});
-    list_roots_result list_roots(request_options options = {});
+    list_roots_result list_roots(request_options options = {},
+                                 std::optional<json::object> meta = std::nullopt);
     /// notifications/elicitation/complete for a URL-mode elicitation (2025-11-25).
     void notify_elicitation_complete(const std::string& elicitation_id);
 

@@ -191,6 +191,11 @@ struct session_options {
     /// If such a handler runs longer than this, or waits on a request of its own, reading moves
     /// to a new thread so the session keeps reading. Zero: always use the executor.
     std::chrono::milliseconds inline_stall_threshold{5};
+    /// Deliver the outcome of each outgoing request after the notifications the peer sent
+    /// before it (which run in order on the notification queue): a result never overtakes the
+    /// log messages of its request, as it never overtakes its progress. Costs nothing while the
+    /// queue is idle. A notification handler must then not wait for a response of this session.
+    bool ordered_responses = false;
     /// Log every message in and out. Also switched on by the environment variable MCPXX_TRACE=1.
     bool trace = false;
     /// Where trace lines go; default: stderr (never stdout).

@@ -1,0 +1,455 @@
+// `mcpxx gateway`: every configured server served as one Streamable HTTP MCP server (both
+// protocol eras) at http://HOST:PORT/mcp, with bearer-token authentication, per-token rate
+// limits, Origin validation, /healthz, /metrics (Prometheus text) and structured logs (one JSON
+// object per line on stderr). `--stdio` serves stdin/stdout instead.
+//
+// Tool calls cannot be approved at a terminal here: by default only read-only tools of trusted
+// servers run (--trust NAME, or `trust: true` in the config); --approve-all runs every call.
+// Anything else is answered with isError: true and a message that says why.
+#include "commands.hpp"
+#include "gateway_access.hpp"
+#include "read_file.hpp"
+
+#include <mcp/host/gateway.hpp>
+#include <mcp/http/server.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <poll.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+namespace mcpxx_cli {
+namespace {
+
+using mcp::json::object;
+
+struct gateway_cli {
+    std::vector<std::string> config_files;
+    std::string listen = "127.0.0.1:8080";
+    std::string path = "/mcp";
+    bool stdio = false;
+    std::string token_file;
+    double rate = 0;
+    double burst = 0;
+    std::vector<std::string> trusted;
+    bool approve_all = false;
+    double timeout_seconds = 60;
+    std::string audit_log;
+    bool redact = false;
+    std::vector<std::string> roots;
+    std::vector<std::string> allowed_origins;
+    std::vector<std::string> allowed_hosts;
+    bool plain_names = false;
+    std::string log_level = "info";
+    bool verbose = false;
+};
+
+int level_rank(std::string_view l) {
+    return l == "debug" ? 0 : l == "info" ? 1 : l == "warning" ? 2 : 3;
+}
+
+// --------------------------------------------------------------------- stop on SIGINT/SIGTERM
+
+int stop_pipe[2] = {-1, -1};
+extern "C" void on_stop(int) {
+    const char c = 1;
+    [[maybe_unused]] auto n = ::write(stop_pipe[1], &c, 1);
+}
+
+void install_stop_signals() {
+    if (stop_pipe[0] < 0 && ::pipe(stop_pipe) != 0) throw std::runtime_error("pipe() failed");
+    struct sigaction sa {};
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+}
+
+void wait_for_stop() {
+    pollfd p{stop_pipe[0], POLLIN, 0};
+    while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+    }
+}
+
+// ------------------------------------------------------------------------------- --listen
+
+struct endpoint {
+    std::string address;
+    unsigned short port = 0;
+};
+
+endpoint parse_listen(const std::string& text) {
+    endpoint e;
+    std::string host = "127.0.0.1", port = text;
+    if (!text.empty() && text.front() == '[') { // [::1]:8080
+        const auto close = text.find(']');
+        if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':')
+            throw input_error("--listen: expected HOST:PORT, got \"" + text + "\"");
+        host = text.substr(1, close - 1);
+        port = text.substr(close + 2);
+    } else if (auto colon = text.rfind(':'); colon != std::string::npos) {
+        host = colon == 0 ? "127.0.0.1" : text.substr(0, colon);
+        port = text.substr(colon + 1);
+    }
+    if (host == "localhost") host = "127.0.0.1";
+    unsigned v = 0;
+    const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), v);
+    if (ec != std::errc() || end != port.data() + port.size() || v > 65535)
+        throw input_error("--listen: bad port in \"" + text + "\" (HOST:PORT, PORT 0 = any free port)");
+    e.address = host;
+    e.port = static_cast<unsigned short>(v);
+    return e;
+}
+
+bool is_loopback(const std::string& address) {
+    return address.rfind("127.", 0) == 0 || address == "::1";
+}
+
+// ---------------------------------------------------------------------------------- metrics
+
+std::string escape_label(std::string_view v) {
+    std::string out;
+    for (char c : v) {
+        if (c == '\\' || c == '"') out.push_back('\\');
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) {
+    std::string out;
+    const auto servers = gw.servers().servers();
+    out += "# HELP mcpxx_gateway_server_up Whether the server behind the gateway is ready.\n"
+           "# TYPE mcpxx_gateway_server_up gauge\n";
+    for (const auto& s : servers)
+        out += "mcpxx_gateway_server_up{server=\"" + escape_label(s.name) + "\",state=\"" +
+               std::string(to_string(s.state)) + "\"} " +
+               (s.state == mcp::host::server_state::ready ? "1" : "0") + "\n";
+    out += "# HELP mcpxx_gateway_server_restarts_total Restarts of the server after it died.\n"
+           "# TYPE mcpxx_gateway_server_restarts_total counter\n";
+    for (const auto& s : servers)
+        out += "mcpxx_gateway_server_restarts_total{server=\"" + escape_label(s.name) + "\"} " +
+               std::to_string(s.restarts) + "\n";
+    out += "# HELP mcpxx_gateway_waiting_calls Calls waiting for a 2026-07-28 client's input.\n"
+           "# TYPE mcpxx_gateway_waiting_calls gauge\nmcpxx_gateway_waiting_calls " +
+           std::to_string(gw.waiting_calls()) + "\n";
+    out += "# HELP mcpxx_gateway_unauthorized_total HTTP requests refused for want of a valid token.\n"
+           "# TYPE mcpxx_gateway_unauthorized_total counter\nmcpxx_gateway_unauthorized_total " +
+           std::to_string(unauthorized) + "\n";
+    return out;
+}
+
+std::string path_of(const std::string& target) {
+    const auto q = target.find('?');
+    return q == std::string::npos ? target : target.substr(0, q);
+}
+
+// ------------------------------------------------------------------------------------- run
+
+int run_gateway(const gateway_cli& o) {
+    const int min_rank = level_rank(o.log_level);
+    auto log = [min_rank](std::string_view level, object fields) {
+        if (level_rank(level) >= min_rank) log_json(level, std::move(fields));
+    };
+
+    // ---- what is configured ----
+    gateway_tokens tokens;
+    endpoint ep;
+    try {
+        if (!o.token_file.empty()) tokens.load_file(o.token_file);
+        if (const char* env = std::getenv("MCPXX_GATEWAY_TOKENS"); env && *env)
+            tokens.load_list(env, "MCPXX_GATEWAY_TOKENS");
+        if (!o.stdio) ep = parse_listen(o.listen);
+    } catch (const input_error& e) {
+        log("error", object{{"event", "config"}, {"message", e.what()}});
+        return exit_usage;
+    }
+    if (!o.stdio && tokens.empty() && !is_loopback(ep.address)) {
+        log("error", object{{"event", "config"},
+                            {"message",
+                             "listening on " + ep.address +
+                                 " (not loopback) needs tokens: --token-file FILE or MCPXX_GATEWAY_TOKENS"}});
+        return exit_usage;
+    }
+
+    mcp::host::discovery_options d;
+    for (const auto& f : o.config_files) d.explicit_files.emplace_back(f);
+    const auto found = mcp::host::discover(d);
+    for (const auto& e : found.errors)
+        log("warning", object{{"event", "config"}, {"message", e.to_string()}});
+    if (found.servers.empty()) {
+        log("error",
+            object{{"event", "config"},
+                   {"message", o.config_files.empty()
+                                   ? "no MCP servers configured: none of the hosts' config files defines one "
+                                     "(use --config FILE)"
+                                   : "no usable MCP server in " + o.config_files.front()}});
+        return exit_usage;
+    }
+
+    // ---- the gateway ----
+    mcp::host::gateway_options go;
+    go.server.info = {"mcpxx-gateway", "0.1.0"};
+    go.qualify_names = !o.plain_names;
+    const auto timeout =
+        std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.001, o.timeout_seconds) * 1000));
+    go.manager.client_info = {"mcpxx-gateway", "0.1.0"};
+    go.manager.connect_timeout = std::max(timeout, std::chrono::milliseconds(30000));
+    go.manager.call_timeout = timeout;
+    go.manager.approval.approve_all = o.approve_all;
+    go.manager.approval.trusted_servers.insert(o.trusted.begin(), o.trusted.end());
+    go.manager.roots.emplace_back(std::filesystem::current_path());
+    for (const auto& r : o.roots) go.manager.roots.emplace_back(r);
+    if (!o.audit_log.empty()) {
+        try {
+            go.manager.audit = std::make_shared<mcp::host::audit_log>(
+                o.audit_log, mcp::host::audit_options{.redact_arguments = o.redact});
+        } catch (const std::exception& e) {
+            log("error", object{{"event", "config"}, {"message", e.what()}});
+            return exit_usage;
+        }
+    }
+    if (o.verbose)
+        go.manager.on_server_stderr = [log](const std::string& server, std::string_view line) {
+            log("debug", object{{"event", "server_stderr"}, {"server", server}, {"line", line}});
+        };
+    go.on_event = [log](const object& e) {
+        const auto kind = mcp::find_string(e, "event").value_or("");
+        const bool bad =
+            (kind == "server_state" && e.contains("error")) || kind == "hidden" || kind == "input_expired";
+        log(bad ? "warning" : "info", e);
+    };
+    mcp::host::gateway gw(std::move(go));
+    for (const auto& s : found.servers) gw.add_server(s);
+
+    // ---- middleware, outermost first: log + metrics, principal, rate, tool filter ----
+    mcp::server_metrics metrics;
+    auto& srv = gw.server();
+    srv.use([log, &gw](mcp::incoming_call& call, const mcp::receive_next& next) -> mcp::json::value {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto record = [&](const char* outcome, const mcp::error* e) {
+            const double ms =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            object f{{"event", "request"}, {"method", call.method()}};
+            const auto labels = gw.labels(call);
+            if (!labels.server.empty()) f["server"] = labels.server;
+            if (!call.target().empty()) f["target"] = call.target();
+            if (!call.principal().empty()) f["principal"] = call.principal();
+            f["ms"] = std::round(ms * 1000) / 1000;
+            f["outcome"] = outcome;
+            if (e) {
+                f["code"] = e->code();
+                f["message"] = e->what();
+            }
+            log(e ? "warning" : "info", std::move(f));
+        };
+        try {
+            auto r = next(call);
+            const auto* o = r.if_object();
+            const auto* is_error = o ? o->if_contains("isError") : nullptr;
+            const auto* type = o ? o->if_contains("resultType") : nullptr;
+            record(is_error && is_error->is_bool() && is_error->get_bool()               ? "isError"
+                   : type && type->is_string() && type->get_string() == "input_required" ? "input_required"
+                                                                                         : "ok",
+                   nullptr);
+            return r;
+        } catch (const mcp::error& e) {
+            record("error", &e);
+            throw;
+        }
+    });
+    srv.use(metrics.middleware([&gw](const mcp::incoming_call& call) { return gw.labels(call); }));
+    if (!tokens.empty() && !o.stdio) srv.use(mcp::middleware::require_principal());
+    bool own_rates = false;
+    for (const auto& [principal, t] : tokens.principals()) own_rates |= t.rate.has_value();
+    if (o.rate > 0 || own_rates) {
+        // Unlimited by default when only some tokens have a rate of their own.
+        auto limiter =
+            o.rate > 0
+                ? std::make_shared<mcp::rate_limiter>(o.rate, o.burst > 0 ? o.burst : std::max(1.0, o.rate))
+                : std::make_shared<mcp::rate_limiter>(1e12, 1e12);
+        for (const auto& [principal, t] : tokens.principals())
+            if (t.rate) limiter->set_limit(t.principal, *t.rate, t.burst.value_or(std::max(1.0, *t.rate)));
+        srv.use(mcp::middleware::rate_limit(limiter));
+    }
+    std::map<std::string, std::vector<std::string>> patterns;
+    for (const auto& [principal, t] : tokens.principals())
+        if (!t.tools.empty()) patterns[t.principal] = t.tools;
+    if (!patterns.empty())
+        srv.use(
+            mcp::middleware::filter_tools([patterns](const std::string& principal, const std::string& tool) {
+                auto it = patterns.find(principal);
+                if (it == patterns.end()) return true;
+                for (const auto& p : it->second)
+                    if (glob_match(p, tool)) return true;
+                return false;
+            }));
+
+    // Over stdio the end of stdin ends the gateway and signals keep their default action.
+    try {
+        if (!o.stdio) install_stop_signals();
+    } catch (const std::exception& e) {
+        log("error", object{{"event", "start"}, {"message", e.what()}});
+        return exit_unavailable;
+    }
+    gw.start();
+
+    // What a person starting it wants to see: the servers and where to connect.
+    std::ostream& human = o.stdio ? std::cerr : std::cout;
+    std::size_t ready = 0;
+    for (const auto& s : gw.servers().servers()) {
+        ready += s.state == mcp::host::server_state::ready;
+        human << "  " << s.name << ": " << to_string(s.state);
+        if (s.state == mcp::host::server_state::ready)
+            human << " (" << s.tools << " tools, " << s.resources + s.resource_templates << " resources, "
+                  << s.prompts << " prompts)";
+        else if (!s.error.empty())
+            human << " - " << s.error;
+        human << "\n";
+    }
+
+    if (o.stdio) {
+        human << "mcpxx gateway: " << ready << " of " << found.servers.size() << " servers ready, on stdio\n"
+              << std::flush;
+        log("info", object{{"event", "listening"}, {"transport", "stdio"}});
+        const int rc = mcp::serve_stdio(srv);
+        gw.close();
+        return rc;
+    }
+
+    // ---- HTTP ----
+    auto unauthorized = std::make_shared<std::atomic<std::uint64_t>>(0);
+    mcp::http::server_options ho;
+    ho.address = ep.address;
+    ho.port = ep.port;
+    ho.path = o.path;
+    ho.allowed_origins = o.allowed_origins;
+    ho.allowed_hosts = o.allowed_hosts;
+    auto refused = [log, unauthorized](const mcp::http::request_info& r, std::string_view reason) {
+        ++*unauthorized;
+        log("warning", object{{"event", "unauthorized"},
+                              {"remote", r.remote_address},
+                              {"target", path_of(r.target)},
+                              {"reason", reason}});
+    };
+    if (!tokens.empty()) ho.authenticate = tokens.bearer().authenticator("mcpxx-gateway", refused);
+    ho.extra_routes = [&gw, &metrics, authenticate = ho.authenticate, unauthorized](
+                          const mcp::http::request_info& r, int& status,
+                          std::vector<std::pair<std::string, std::string>>& headers, std::string& body) {
+        const auto p = path_of(r.target);
+        if (p != "/healthz" && p != "/metrics") return false;
+        if (r.method != "GET" && r.method != "HEAD") {
+            status = 405;
+            headers = {{"Allow", "GET, HEAD"}, {"Content-Type", "text/plain"}};
+            body = "Method Not Allowed\n";
+            return true;
+        }
+        if (p == "/healthz") {
+            // Open: a load balancer or an orchestrator probes it without credentials.
+            auto h = gw.health();
+            status = mcp::find_string(h, "status").value_or("") == "down" ? 503 : 200;
+            headers = {{"Content-Type", "application/json"}, {"Cache-Control", "no-store"}};
+            body = mcp::to_json(mcp::json::value(std::move(h))) + "\n";
+            return true;
+        }
+        if (authenticate)
+            if (auto d = authenticate(r); !d.accepted) {
+                status = d.status;
+                headers = d.headers;
+                headers.emplace_back("Content-Type", "text/plain");
+                body = d.message + "\n";
+                return true;
+            }
+        status = 200;
+        headers = {{"Content-Type", "text/plain; version=0.0.4; charset=utf-8"},
+                   {"Cache-Control", "no-store"}};
+        body = metrics.prometheus("mcp") + gateway_metrics(gw, unauthorized->load());
+        return true;
+    };
+    mcp::http::server http(srv, std::move(ho));
+    try {
+        http.start();
+    } catch (const std::exception& e) {
+        log("error", object{{"event", "listen"}, {"message", e.what()}});
+        gw.close();
+        return exit_unavailable;
+    }
+    human << "mcpxx gateway: " << ready << " of " << found.servers.size() << " servers ready\n"
+          << "  connect to " << http.url() << (tokens.empty() ? "" : "  (Authorization: Bearer <token>)")
+          << "\n"
+          << "  health at http://"
+          << (ep.address.find(':') != std::string::npos ? "[" + ep.address + "]" : ep.address) << ":"
+          << http.port() << "/healthz, metrics at /metrics; Ctrl-C stops\n"
+          << std::flush;
+    log("info", object{{"event", "listening"},
+                       {"url", http.url()},
+                       {"auth", tokens.empty() ? "none" : "bearer"},
+                       {"tokens", tokens.size()},
+                       {"servers", found.servers.size()},
+                       {"ready", ready}});
+    wait_for_stop();
+    log("info", object{{"event", "stopping"}});
+    http.stop(std::chrono::seconds(5));
+    gw.close();
+    log("info", object{{"event", "stopped"}});
+    return exit_ok;
+}
+
+} // namespace
+
+void add_gateway_command(CLI::App& app, int& exit_code) {
+    auto o = std::make_shared<gateway_cli>();
+    auto* cmd = app.add_subcommand(
+        "gateway", "Serve every configured server as one MCP server over Streamable HTTP (or --stdio)");
+    cmd->add_option("--config,-c", o->config_files,
+                    "Read servers from this file (repeatable) instead of the hosts' config files");
+    cmd->add_option("--listen,-l", o->listen,
+                    "Address and port to listen on (default 127.0.0.1:8080; port 0: any)");
+    cmd->add_option("--path", o->path, "Path of the MCP endpoint (default /mcp)");
+    cmd->add_flag("--stdio", o->stdio, "Serve stdin/stdout instead of HTTP");
+    cmd->add_option(
+        "--token-file", o->token_file,
+        "Accepted bearer tokens: one per line (TOKEN [NAME]) or JSON {\"tokens\": [{token, name, rate, "
+        "burst, tools}]}; also MCPXX_GATEWAY_TOKENS=tok1,tok2");
+    cmd->add_option("--rate", o->rate,
+                    "Requests per second per token (per address without tokens); 0: unlimited");
+    cmd->add_option("--burst", o->burst, "Requests allowed at once above the rate (default: the rate)");
+    cmd->add_option("--trust", o->trusted, "Trust this server: its read-only tools run (repeatable)");
+    cmd->add_flag(
+        "--approve-all,--yes,-y", o->approve_all,
+        "Run every tool call (default: only read-only tools of trusted servers; others get isError)");
+    cmd->add_option("--timeout", o->timeout_seconds, "Seconds to wait for each call (default 60)");
+    cmd->add_option("--audit-log", o->audit_log, "Append every tool call to this JSON-lines file");
+    cmd->add_flag("--redact", o->redact,
+                  "In the audit log, write the SHA-256 of the arguments instead of them");
+    cmd->add_option("--root", o->roots,
+                    "Offer this directory to servers as a root, besides the current directory (repeatable)");
+    cmd->add_option(
+        "--allow-origin", o->allowed_origins,
+        "Accept browser requests from this Origin (scheme://host[:port], repeatable; default loopback)");
+    cmd->add_option("--allow-host", o->allowed_hosts,
+                    "Accept this Host header (repeatable; default: loopback names when bound to loopback)");
+    cmd->add_flag(
+        "--plain-names", o->plain_names,
+        "Use the servers' own names (no server__ prefix, no mcpxx:// URIs); on a collision the first "
+        "server keeps the name");
+    cmd->add_option("--log-level", o->log_level, "Least level of the JSON log lines on stderr")
+        ->check(CLI::IsMember({"debug", "info", "warning", "error"}));
+    cmd->add_flag("--verbose,-v", o->verbose, "Log what servers write to stderr (debug level)");
+    cmd->callback([o, &exit_code] { exit_code = run_gateway(*o); });
+}
+
+} // namespace mcpxx_cli

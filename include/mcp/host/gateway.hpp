@@ -1,0 +1,133 @@
+// mcp/host/gateway.hpp - many MCP servers served as one: an mcp::server whose tools, resources,
+// resource templates, prompts and completions are the combined catalogue of a host manager,
+// kept in step with the servers' list_changed notifications and restarts.
+//
+//   mcp::host::gateway gw({.manager = {.approval = {.approve_all = true}}});
+//   for (auto& s : mcp::host::discover({.explicit_files = {"mcp.json"}}).servers) gw.add_server(s);
+//   gw.start();                                             // connects them all, in parallel
+//   mcp::http::server http(gw.server(), {.port = 8080});   // or mcp::serve_stdio(gw.server())
+//   http.start();
+//
+// Names. By default every name says which server it comes from, so that nothing collides:
+// tools and prompts are `server__name` (the host catalogue's rule, see catalogue.hpp), resource
+// URIs and templates become `mcpxx://server/<the server's URI>` (the server's part kept verbatim,
+// so a template stays a template and a read strips the prefix exactly). URIs inside results
+// (resource links, embedded resources, read contents) and resources/updated are rewritten the
+// same way. With `qualify_names = false` names are the servers' own (a gateway in front of one
+// server is then transparent); when two servers offer the same name, the server added first
+// keeps it and the other's item is left out (reported through on_event).
+//
+// Forwarded both ways, for the client's calls: progress (the client's progressToken gets the
+// server's notifications/progress), cancellation (the client cancelling cancels the server's
+// request), log messages (the servers are asked for `server_log_level` and each client gets
+// what its own level admits; a message sent while a call of that client runs goes on that
+// call's stream), sampling, elicitation and roots requests (asked of the client whose call the
+// server is serving; outside a call, roots are the manager's and sampling/elicitation are
+// refused), list_changed (the catalogue is rebuilt and the gateway's own clients are told),
+// resource subscriptions (subscribing through the gateway subscribes at the server).
+//
+// Which call a server's request belongs to: an mcpxx server echoes the correlation id the
+// gateway puts in each forwarded request (see forwarding_meta in mcp/server/context.hpp); for
+// other servers, the one call of the gateway in flight on that server. With several in flight
+// and no id the request cannot be placed: sampling and elicitation are refused, roots answered
+// with the manager's, log messages go to every client.
+//
+// Clients of 2026-07-28 ask for input through multi-round-trip results (MRTR) while a server of
+// the initialize era waits on an open request: the gateway keeps such a call running, parked,
+// between the rounds (up to `input_wait`), and finds it again through the requestState it
+// issued. See docs/design.md ("Gateway") for the reasoning and the rough edges.
+//
+// Tool calls go through the manager: approval policy (there is no terminal: set
+// manager.approval.approve_all, trusted servers, or an approver), audit log, timeouts. A denied
+// call, or one to a server that is down, is a tool result with isError: true saying so.
+#pragma once
+
+#include <mcp/host/manager.hpp>
+#include <mcp/server/server.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mcp::host {
+
+struct gateway_options {
+    /// Options of the mcp::server clients talk to (info, instructions, page size, request-state
+    /// secret and lifetime, session options...). The gateway declares tools, resources and
+    /// prompts from the start (servers come and go) and leaves argument validation to the
+    /// servers, whatever these say.
+    server_options server{.info = {"mcpxx-gateway", "0.1.0"}};
+    /// The servers behind: connections, restarts, approval, audit, roots. Hooks the gateway
+    /// needs (sampling, elicitation, roots, logs, catalogue changes, resource updates) are set
+    /// by it; those given here are called as well.
+    manager_options manager;
+    /// Qualify names with their server (see the top of this file); false: the servers' names.
+    bool qualify_names = true;
+    /// Scheme of qualified resource URIs: `<scheme>://<server>/<uri>`.
+    std::string uri_scheme = "mcpxx";
+    /// Log messages asked of the servers (logging/setLevel), before each client's own filter.
+    logging_level server_log_level = logging_level::debug;
+    /// How long a call waiting for a 2026-07-28 client's answers is kept before it is
+    /// cancelled at its server.
+    std::chrono::milliseconds input_wait{std::chrono::minutes(5)};
+    /// Calls waiting for answers at most; beyond it a call that needs input fails.
+    std::size_t max_waiting_calls = 1000;
+    /// Structured events, one JSON object each with an "event" member: "server_state"
+    /// (server, state, error), "catalogue" (tools, prompts, resources, templates), "hidden"
+    /// (kind, name, server, kept: a collision without qualified names), "input_expired" (server).
+    std::function<void(const json::object&)> on_event;
+};
+
+class gateway {
+public:
+    explicit gateway(gateway_options options = {});
+    ~gateway(); ///< close()
+    gateway(const gateway&) = delete;
+    gateway& operator=(const gateway&) = delete;
+
+    /// Add a server (not started). Throws std::invalid_argument on a duplicate name.
+    void add_server(server_config config);
+    /// Start every server, all at once, and publish the catalogue; returns when each is ready
+    /// or has failed. Servers that come up later (restarts) join the catalogue then. Middleware
+    /// added to server() before start() run before the gateway's own (which subscribes at the
+    /// servers): add authentication and rate limits first.
+    void start();
+
+    /// The MCP server to serve (over HTTP, stdio, ...).
+    mcp::server& server() noexcept;
+    /// The servers behind.
+    manager& servers() noexcept;
+
+    /// Where a catalogue name leads: the server and its own name for the tool / prompt / URI.
+    struct route {
+        std::string server;
+        std::string name;
+    };
+    std::optional<route> tool_route(const std::string& name) const;
+    std::optional<route> prompt_route(const std::string& name) const;
+    std::optional<route> resource_route(const std::string& uri) const;
+
+    /// Metric labels of a call (server_metrics::middleware): the server behind it and, for
+    /// tools/call, the server's own tool name.
+    metric_labels labels(const incoming_call& call) const;
+
+    /// The servers' states for a health check: {"status": "ok" | "degraded" | "down",
+    /// "servers": [{"name", "state", "restarts", "tools", "resources", "prompts", "error"?,
+    /// "pid"?}], "waitingCalls": N}. "ok": every server ready; "down": none.
+    json::object health() const;
+    /// Calls kept running between the rounds of a 2026-07-28 client's input.
+    std::size_t waiting_calls() const;
+
+    /// Stop serving: end listen streams and sessions, cancel waiting calls, stop the servers.
+    void close();
+
+    struct impl;
+
+private:
+    std::shared_ptr<impl> impl_;
+};
+
+} // namespace mcp::host

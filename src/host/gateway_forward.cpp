@@ -1,0 +1,328 @@
+// Forwarding a client's call to the server behind the gateway, in both protocol eras, and
+// routing what the server sends on that call's behalf (input requests, log messages) back to
+// the client that made it.
+//
+// Initialize-era clients: the handler makes the request to the server itself and waits; the
+// server's sampling / elicitation / roots requests are asked of the client from the thread that
+// received them, through the waiting handler's context (a server->client request of the
+// client's session). 2026-07-28 clients: the request to the server runs on the executor and
+// the handler waits for it or for an input request; an input request becomes ctx.ask(), which
+// either finds the client's answer in this round or ends the handler with an
+// InputRequiredResult, leaving the call parked (still running at the server, waiting for that
+// answer) until the client's retry names it through the requestState.
+#include "host/gateway_state.hpp"
+#include "server/request_state.hpp"
+
+#include <mcp/session/executor.hpp>
+
+namespace mcp::host {
+
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+void strip_hints(std::optional<json::object>& meta) {
+    if (!meta) return;
+    meta->erase(forwarding_meta::input_key);
+    meta->erase(forwarding_meta::input_requests);
+    meta->erase(forwarding_meta::correlation_id);
+    if (meta->empty()) meta.reset();
+}
+
+void strip_hints(input_request& r) {
+    if (auto* e = std::get_if<elicit_request>(&r)) strip_hints(e->meta);
+    if (auto* s = std::get_if<create_message_request>(&r)) strip_hints(s->meta);
+}
+
+/// One entry of forwarding_meta::input_requests ({method, params}) as an input_request.
+std::optional<input_request> parse_batch_entry(const json::value& v) {
+    const auto* o = v.if_object();
+    if (!o) return std::nullopt;
+    const auto method = find_string(*o, "method").value_or("");
+    const json::value params = o->contains("params") ? o->at("params") : json::value(json::object());
+    try {
+        if (method == "elicitation/create") return input_request(from_json<elicit_request>(params));
+        if (method == "sampling/createMessage")
+            return input_request(from_json<create_message_request>(params));
+        if (method == "roots/list") return input_request(roots_request{});
+    } catch (const error&) {
+    }
+    return std::nullopt;
+}
+
+std::string_view key_base(const input_request& r) {
+    switch (r.index()) {
+    case 0:
+        return "elicitation";
+    case 1:
+        return "sampling";
+    default:
+        return "roots";
+    }
+}
+
+} // namespace
+
+template <class R>
+R gateway::impl::forward(context& ctx, const std::string& server,
+                         const std::function<R(const call_hooks&)>& run) {
+    using detail::forwarded_call;
+    auto hooks_for = [](const std::shared_ptr<forwarded_call>& call, const context& c) {
+        call_hooks h;
+        h.meta[forwarding_meta::correlation_id] = call->id;
+        h.meta[forwarding_meta::client_capabilities] = c.caller().capabilities_json;
+        h.cancel = call->cancel.token();
+        if (c.rpc().wants_progress())
+            h.on_progress = [weak = std::weak_ptr<forwarded_call>(call)](const progress_update& p) {
+                if (auto c = weak.lock())
+                    c->with_context([&](context& x) { x.progress(p.progress, p.total, p.message); });
+            };
+        return h;
+    };
+
+    if (!ctx.stateless()) {
+        // Initialize era: the handler waits for the server itself.
+        auto call = std::make_shared<forwarded_call>(mcp::detail::random_hex_id(), server, ctx.principal(),
+                                                     false, ctx.client_caps().roots.has_value());
+        calls.add(call);
+        call->attach(ctx);
+        struct cleanup {
+            impl& self;
+            std::shared_ptr<forwarded_call>& call;
+            ~cleanup() {
+                call->detach();
+                self.calls.remove(call->id);
+            }
+        } done{*this, call};
+        auto hooks = hooks_for(call, ctx);
+        hooks.cancel = ctx.cancellation(); // the client cancelling cancels the server's request
+        return run(hooks);
+    }
+
+    // 2026-07-28: the request to the server may outlive this handler (parked between rounds).
+    std::shared_ptr<forwarded_call> call;
+    if (const auto* state = ctx.request_state().if_object())
+        if (auto id = find_string(*state, "call")) {
+            switch (calls.resume(std::string(*id), ctx.principal(), call)) {
+            case detail::call_registry::resume_status::resumed:
+                break;
+            case detail::call_registry::resume_status::busy:
+                throw error(error_code::invalid_params,
+                            "Invalid params: this call is being continued by another request already");
+            case detail::call_registry::resume_status::other_principal:
+                throw error(error_code::invalid_params,
+                            "Invalid params: requestState belongs to another client");
+            case detail::call_registry::resume_status::unknown:
+                // Expired, or answered by a gateway that restarted: start again, as a server's
+                // handler does each round (answers this request carries are used again).
+                break;
+            }
+        }
+    if (!call) {
+        call = std::make_shared<forwarded_call>(mcp::detail::random_hex_id(), server, ctx.principal(), true,
+                                                ctx.client_caps().roots.has_value());
+        auto result = std::make_shared<std::optional<R>>();
+        call->result = result;
+        calls.add(call);
+        call->attach(ctx); // before the request starts: what it sends at once finds the context
+        exec->post([call, result, run, hooks = hooks_for(call, ctx)] {
+            try {
+                result->emplace(run(hooks));
+                call->finish(nullptr);
+            } catch (...) {
+                call->finish(std::current_exception());
+            }
+            call->fail_inputs(
+                error(error_code::request_cancelled, "the call this request belongs to has ended"));
+        });
+    } else {
+        call->attach(ctx);
+    }
+    ctx.set_request_state(json::object{{"call", call->id}});
+    auto end = [&](const error& why) {
+        call->detach();
+        call->cancel.cancel(why.what());
+        call->fail_inputs(why);
+        calls.remove(call->id);
+    };
+    for (;;) {
+        switch (call->wait(ctx.cancellation())) {
+        case forwarded_call::event::cancelled: {
+            const error why(error_code::request_cancelled, "the client cancelled the request");
+            end(why);
+            throw why;
+        }
+        case forwarded_call::event::done: {
+            call->detach();
+            calls.remove(call->id);
+            if (auto f = call->failure()) std::rethrow_exception(f);
+            return std::move(**std::static_pointer_cast<std::optional<R>>(call->result));
+        }
+        case forwarded_call::event::input:
+            break;
+        }
+        auto inputs = call->unanswered();
+        input_requests asked;
+        for (const auto& in : inputs) asked.emplace(in->key, in->request);
+        // What the server's handler will ask next, so that the client answers it in this round.
+        for (const auto& in : inputs)
+            for (const auto& kv : in->batch)
+                if (!asked.count(std::string(kv.key())))
+                    if (auto r = parse_batch_entry(kv.value()))
+                        asked.emplace(std::string(kv.key()), std::move(*r));
+        input_responses answers;
+        try {
+            answers = ctx.ask(asked);
+        } catch (const input_required&) {
+            call->detach();
+            if (!calls.park(call, clock::now() + opts.input_wait, opts.max_waiting_calls)) {
+                const error why(error_code::internal_error,
+                                "Internal error: too many calls are waiting for input at this gateway (" +
+                                    std::to_string(opts.max_waiting_calls) + "); try again later");
+                end(why);
+                throw why;
+            }
+            wake_sweeper();
+            throw;
+        } catch (const error& e) {
+            // The client cannot answer (a capability it did not declare, an answer of the wrong
+            // shape): the call cannot go on, and the client learns why.
+            end(e);
+            throw;
+        }
+        for (const auto& in : inputs)
+            if (auto it = answers.find(in->key); it != answers.end())
+                call->settle(*in, std::move(it->second));
+    }
+}
+
+// ------------------------------------------------------------------------------- the methods
+
+call_tool_result gateway::impl::call_tool(const route& to, const json::object& arguments, context& ctx) {
+    std::function<call_tool_result(const call_hooks&)> run = [self = weak_from_this(), to,
+                                                              arguments](const call_hooks& h) {
+        auto gw = self.lock();
+        if (!gw) throw error(error_code::connection_closed, "the gateway is closing");
+        tool_call_options o;
+        o.meta = h.meta;
+        o.on_progress = h.on_progress;
+        o.cancel = h.cancel;
+        return gw->mgr->call_tool(to.server, to.name, arguments, std::move(o));
+    };
+    try {
+        auto r = forward(ctx, to.server, run);
+        if (opts.qualify_names) rewrite(to.server, r);
+        return r;
+    } catch (const call_denied& e) {
+        // No terminal to ask: the policy decided. The model reads why.
+        return error_result(
+            std::string("The gateway did not run this call: ") + e.what() +
+            " (the gateway approves calls by policy: --approve-all, or trusted servers' read-only tools)");
+    } catch (const error& e) {
+        if (e.code() != error_code::connection_closed) throw;
+        return error_result(std::string("The server behind this tool is not available: ") + e.what());
+    }
+}
+
+get_prompt_result gateway::impl::get_prompt(const route& to,
+                                            const std::map<std::string, std::string>& arguments,
+                                            context& ctx) {
+    std::function<get_prompt_result(const call_hooks&)> run = [self = weak_from_this(), to,
+                                                               arguments](const call_hooks& h) {
+        auto gw = self.lock();
+        if (!gw) throw error(error_code::connection_closed, "the gateway is closing");
+        return gw->mgr->client(to.server)->get_prompt(
+            to.name, arguments, {.on_progress = h.on_progress, .cancel = h.cancel, .meta = h.meta});
+    };
+    auto r = forward(ctx, to.server, run);
+    if (opts.qualify_names) rewrite(to.server, r);
+    return r;
+}
+
+read_resource_result gateway::impl::read_resource(const std::string& server, const std::string& uri,
+                                                  context& ctx) {
+    std::function<read_resource_result(const call_hooks&)> run = [self = weak_from_this(), server,
+                                                                  uri](const call_hooks& h) {
+        auto gw = self.lock();
+        if (!gw) throw error(error_code::connection_closed, "the gateway is closing");
+        return gw->mgr->client(server)->read_resource(
+            uri, {.on_progress = h.on_progress, .cancel = h.cancel, .meta = h.meta});
+    };
+    auto r = forward(ctx, server, run);
+    if (opts.qualify_names) rewrite(server, r);
+    return r;
+}
+
+complete_result gateway::impl::complete(const std::string& server, completion_reference ref,
+                                        const std::string& argument, const std::string& value,
+                                        const std::map<std::string, std::string>& context_args) {
+    complete_request req;
+    req.ref = std::move(ref);
+    req.argument = {argument, value};
+    if (!context_args.empty()) req.context_arguments = context_args;
+    return mgr->client(server)->complete(req);
+}
+
+// ---------------------------------------------------- what the servers send on a call's behalf
+
+std::optional<input_response> gateway::impl::route_input(const std::string& server, input_request request,
+                                                         const json::object* meta) {
+    std::shared_ptr<detail::forwarded_call> call;
+    std::string key;
+    json::object batch;
+    bool correlated = false;
+    if (meta) {
+        if (auto id = find_string(*meta, forwarding_meta::correlation_id)) {
+            correlated = true;
+            call = calls.find(std::string(*id));
+        }
+        if (auto k = find_string(*meta, forwarding_meta::input_key)) key = std::string(*k);
+        if (const auto* b = find_object(*meta, forwarding_meta::input_requests)) batch = *b;
+    }
+    // A server that does not say: the one call in flight on it, if there is exactly one.
+    if (!call && !correlated) call = calls.only_call_on(server);
+    if (!call || call->server != server) return std::nullopt;
+    strip_hints(request);
+    const bool is_roots = request.index() == 2;
+    if (key.empty()) key = call->next_key(key_base(request));
+
+    if (!call->stateless) {
+        std::optional<input_response> answer;
+        bool no_roots = false;
+        const bool attached = call->with_context([&](context& c) {
+            if (is_roots && !c.client_caps().roots) {
+                no_roots = true;
+                return;
+            }
+            try {
+                auto answers = c.ask({{key, request}});
+                answer = std::move(answers.at(key));
+            } catch (const client_request_failed& e) {
+                throw error(e.cause().code(), e.what(), e.cause().data());
+            }
+        });
+        if (!attached)
+            throw error(error_code::request_cancelled, "the call this request belongs to has ended");
+        if (no_roots) return std::nullopt;
+        return answer;
+    }
+    if (is_roots && !call->caller_has_roots) return std::nullopt;
+    auto in = call->add_input(std::move(key), std::move(request), std::move(batch));
+    return in->answer.get_future().get(); // throws the error the call ended with
+}
+
+void gateway::impl::route_log(const std::string& server, const logging_message_notification& m) {
+    std::optional<std::string> logger = m.logger;
+    if (opts.qualify_names) logger = logger ? server + "/" + *logger : server;
+    if (m.meta)
+        if (auto id = find_string(*m.meta, forwarding_meta::correlation_id)) {
+            // On the stream of the call it belongs to (dropped while a 2026-07-28 call is parked:
+            // there is no stream then).
+            if (auto call = calls.find(std::string(*id)))
+                call->with_context([&](context& c) { c.log(m.level, m.data, logger); });
+            return;
+        }
+    srv->log(m.level, m.data, logger);
+}
+
+} // namespace mcp::host

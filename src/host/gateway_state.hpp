@@ -1,0 +1,115 @@
+// Internal state of mcp::host::gateway, shared by its files:
+//   gateway.cpp            construction, the manager's hooks, health, subscriptions, closing
+//   gateway_catalogue.cpp  the catalogue: names, publishing into the mcp::server, URI rewriting
+//   gateway_forward.cpp    forwarding calls (both eras, MRTR), routing the servers' requests
+//   gateway_call.cpp       one forwarded call and the registry of calls
+#pragma once
+
+#include <mcp/host/gateway.hpp>
+#include <mcp/protocol/uri_template.hpp>
+
+#include "host/gateway_call.hpp"
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <thread>
+
+namespace mcp::host {
+
+struct gateway::impl : std::enable_shared_from_this<gateway::impl> {
+    gateway_options opts;
+    std::shared_ptr<executor> exec; ///< the server's handlers, and requests to servers for 2026-07-28 calls
+    std::unique_ptr<mcp::server> srv;
+    std::unique_ptr<manager> mgr;
+    detail::call_registry calls;
+
+    // ---- the published catalogue (gateway_catalogue.cpp) ----
+    struct published_tool {
+        route to;
+        tool definition; ///< as published (the gateway's name)
+    };
+    struct published_prompt {
+        route to;
+        prompt definition;
+        bool completions = false;
+    };
+    struct published_resource {
+        route to;
+        resource definition;
+    };
+    struct published_template {
+        route to;
+        resource_template definition;
+        std::optional<uri_template> compiled; ///< the published template, for routing
+        bool completions = false;
+    };
+    mutable std::shared_mutex routes_mu;
+    std::map<std::string, published_tool> tools;
+    std::map<std::string, published_prompt> prompts;
+    std::map<std::string, published_resource> resources;
+    std::map<std::string, published_template> templates;
+    std::map<std::string, std::string> label_of;  ///< server -> its part of qualified URIs
+    std::map<std::string, std::string> server_of; ///< the reverse
+    std::mutex sync_mu;                           ///< one catalogue rebuild at a time
+
+    /// Rebuild the catalogue from the manager and publish the differences (one list_changed per
+    /// kind that changed).
+    void sync();
+    /// The URI the gateway shows for `uri` of `server`, and back.
+    std::string outer_uri(const std::string& server, const std::string& uri) const;
+    std::optional<route> inner_uri(const std::string& outer) const;
+    /// Rewrite the URIs in results (resource links, embedded resources, read contents).
+    void rewrite(const std::string& server, call_tool_result& r) const;
+    void rewrite(const std::string& server, get_prompt_result& r) const;
+    void rewrite(const std::string& server, read_resource_result& r) const;
+
+    // ---- forwarding (gateway_forward.cpp) ----
+    struct call_hooks {
+        json::object meta; ///< the correlation id
+        std::function<void(const progress_update&)> on_progress;
+        cancellation_token cancel;
+    };
+    /// Run `run` (a request to `server`) for the handler of `ctx`, in the caller's era.
+    template <class R>
+    R forward(context& ctx, const std::string& server, const std::function<R(const call_hooks&)>& run);
+    call_tool_result call_tool(const route& to, const json::object& arguments, context& ctx);
+    get_prompt_result get_prompt(const route& to, const std::map<std::string, std::string>& arguments,
+                                 context& ctx);
+    read_resource_result read_resource(const std::string& server, const std::string& uri, context& ctx);
+    complete_result complete(const std::string& server, completion_reference ref, const std::string& argument,
+                             const std::string& value,
+                             const std::map<std::string, std::string>& context_args);
+    /// A server's request for input (sampling, elicitation, roots), asked of the client whose
+    /// call it serves. Returns nullopt for roots/list outside a call (the manager's roots then).
+    std::optional<input_response> route_input(const std::string& server, input_request request,
+                                              const json::object* meta);
+    void route_log(const std::string& server, const logging_message_notification& message);
+
+    // ---- parked calls: the sweeper that cancels those whose client never came back ----
+    std::mutex sweeper_mu;
+    std::condition_variable sweeper_cv;
+    bool closing = false;
+    std::thread sweeper;
+    void sweep_loop();
+    void wake_sweeper();
+
+    // ---- resource subscriptions made at the servers ----
+    std::mutex subs_mu;
+    /// (server, its URI) -> the client it was made on (a restart needs it made again).
+    std::map<std::pair<std::string, std::string>, std::weak_ptr<mcp::client>> subscriptions;
+    void subscribe(const std::string& outer_uri);
+    /// The gateway's own middleware (subscriptions made at the servers), added by start() so
+    /// that middleware the user added before (authentication, rate limits) run first.
+    void install_middleware();
+    std::once_flag middleware_once;
+    void resubscribe(const std::string& server);
+
+    void event(json::object e) const {
+        if (opts.on_event) opts.on_event(e);
+    }
+};
+
+} // namespace mcp::host

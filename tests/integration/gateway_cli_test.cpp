@@ -1,0 +1,293 @@
+// `mcpxx gateway` as a program: bearer tokens (401), per-token rate limits (429 with
+// Retry-After), per-token tool filtering, Origin validation (403), /healthz, /metrics, JSON log
+// lines on stderr, SIGTERM. Real process, real sockets, real server processes behind it.
+#include "support/gateway_fixture.hpp"
+#include "support/raw_process.hpp"
+
+#include <gmock/gmock.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace {
+
+using namespace mcp::test;
+using mcp::json::object;
+using testing::HasSubstr;
+namespace fs = std::filesystem;
+
+const std::string alice = "alice-token-0123456789";
+const std::string bob = "bob-token-9876543210";
+
+class gateway_cli : public testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("mcpxx-gateway-cli-" + std::to_string(::getpid()) + "-" +
+                                            testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+        std::ofstream(dir_ / "mcp.json")
+            << R"({"mcpServers": {"everything": {"command": ")" + built("everything_server") + R"("}}})";
+        // alice may see one tool and has a rate of her own; bob is a plain line.
+        std::ofstream(dir_ / "tokens.json")
+            << R"({"tokens": [{"token": ")" + alice +
+                   R"(", "name": "alice", "tools": ["everything__echo"], "rate": 1000},)"
+                   R"( {"token": ")" +
+                   bob + R"(", "name": "bob"}]})";
+    }
+    void TearDown() override {
+        if (proc_) {
+            ::kill(proc_->pid(), SIGTERM); // a graceful stop, as an operator would
+            proc_->wait(std::chrono::seconds(10));
+        }
+        proc_.reset();
+        fs::remove_all(dir_);
+    }
+
+    /// Start the gateway with `args`; its port is read from what it prints.
+    void start(std::vector<std::string> args) {
+        std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
+                          "' --listen 127.0.0.1:0";
+        for (const auto& a : args) cmd += " '" + a + "'";
+        cmd += " 2>>'" + (dir_ / "log.jsonl").string() + "'";
+        proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
+        for (int i = 0; i < 20; ++i) {
+            auto line = proc_->read_line(std::chrono::seconds(20));
+            ASSERT_TRUE(line) << "the gateway did not start; log:\n" << log_text();
+            if (auto at = line->find("connect to http://127.0.0.1:"); at != std::string::npos) {
+                port_ = static_cast<unsigned short>(std::stoi(line->substr(at + 28)));
+                url_ = "http://127.0.0.1:" + std::to_string(port_) + "/mcp";
+                return;
+            }
+        }
+        FAIL() << "no URL printed";
+    }
+
+    std::string log_text() const {
+        std::ifstream in(dir_ / "log.jsonl");
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    }
+    std::vector<object> log_lines() const {
+        std::vector<object> out;
+        std::istringstream in(log_text());
+        std::string line;
+        while (std::getline(in, line)) out.push_back(mcp::json::parse(line).as_object()); // each line is JSON
+        return out;
+    }
+
+    mcp::http::fetch_response get(const std::string& path, mcp::http::header_list headers = {}) const {
+        return mcp::http::fetch(
+            {.url = "http://127.0.0.1:" + std::to_string(port_) + path, .headers = std::move(headers)});
+    }
+    /// A 2026-07-28 request (one POST), with `token` unless empty.
+    rpc_reply post(const std::string& method, object params, const std::string& token,
+                   mcp::http::header_list extra = {}, mcp::http::fetch_response* raw = nullptr) const {
+        params["_meta"] = object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                 {"io.modelcontextprotocol/clientCapabilities", object{}}};
+        mcp::http::header_list h{{"Content-Type", "application/json"},
+                                 {"Accept", "application/json, text/event-stream"},
+                                 {"MCP-Protocol-Version", "2026-07-28"},
+                                 {"Mcp-Method", method}};
+        if (auto n = mcp::find_string(params, "name")) h.emplace_back("Mcp-Name", std::string(*n));
+        if (!token.empty()) h.emplace_back("Authorization", "Bearer " + token);
+        for (auto& e : extra) h.push_back(std::move(e));
+        const object body{{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", std::move(params)}};
+        auto r = mcp::http::fetch({.method = "POST",
+                                   .url = url_,
+                                   .headers = std::move(h),
+                                   .body = mcp::to_json(mcp::json::value(body))});
+        if (raw) *raw = r;
+        return parse_reply(r);
+    }
+
+    fs::path dir_;
+    std::unique_ptr<raw_process> proc_;
+    unsigned short port_ = 0;
+    std::string url_;
+};
+
+TEST_F(gateway_cli, NoTokenIs401AndATokenGetsIn) {
+    start({"--token-file", (dir_ / "tokens.json").string(), "--approve-all"});
+    mcp::http::fetch_response raw;
+    auto none = post("tools/list", {}, "", {}, &raw);
+    EXPECT_EQ(none.status, 401);
+    EXPECT_THAT(std::string(raw.header("WWW-Authenticate").value_or("")), HasSubstr("Bearer"));
+    ASSERT_TRUE(none.is_error());
+    EXPECT_THAT(mcp::to_json(none.message), HasSubstr("Authorization: Bearer"));
+    EXPECT_EQ(post("tools/list", {}, "not-a-known-token-at-all").status, 401);
+
+    auto listed = post("tools/list", {}, bob);
+    ASSERT_EQ(listed.status, 200) << mcp::to_json(listed.message);
+    EXPECT_GT(listed.result().at("tools").as_array().size(), 10u);
+    auto call =
+        post("tools/call", {{"name", "everything__echo"}, {"arguments", object{{"text", "hi"}}}}, bob);
+    EXPECT_EQ(text_of(call.result()), "hi");
+
+    // alice's token sees only the tools its patterns allow.
+    auto mine = post("tools/list", {}, alice);
+    ASSERT_EQ(mine.result().at("tools").as_array().size(), 1u);
+    auto other =
+        post("tools/call", {{"name", "everything__add"}, {"arguments", object{{"a", 1}, {"b", 2}}}}, alice);
+    ASSERT_TRUE(other.is_error());
+    EXPECT_EQ(other.error_code(), mcp::error_code::invalid_params);
+
+    // The log: JSON lines, the refusals (without the tokens) and the requests with their principal.
+    bool refused = false, bobs_call = false;
+    for (const auto& l : log_lines()) {
+        EXPECT_TRUE(l.contains("time") && l.contains("level")) << mcp::to_json(mcp::json::value(l));
+        const auto ev = mcp::find_string(l, "event").value_or("");
+        refused |= ev == "unauthorized";
+        bobs_call |= ev == "request" && mcp::find_string(l, "principal").value_or("") == "bob" &&
+                     mcp::find_string(l, "target").value_or("") == "everything__echo";
+    }
+    EXPECT_TRUE(refused);
+    EXPECT_TRUE(bobs_call);
+    EXPECT_EQ(log_text().find(alice), std::string::npos);
+    EXPECT_EQ(log_text().find(bob), std::string::npos);
+}
+
+TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {
+    start({"--token-file", (dir_ / "tokens.json").string(), "--rate", "0.5", "--burst", "2"});
+    EXPECT_EQ(post("tools/list", {}, bob).status, 200);
+    EXPECT_EQ(post("tools/list", {}, bob).status, 200);
+    mcp::http::fetch_response raw;
+    auto third = post("tools/list", {}, bob, {}, &raw);
+    EXPECT_EQ(third.status, 429);
+    ASSERT_TRUE(raw.header("Retry-After"));
+    EXPECT_GE(std::stoi(std::string(*raw.header("Retry-After"))), 1);
+    ASSERT_TRUE(third.is_error());
+    EXPECT_EQ(third.error_code(), mcp::error_code::rate_limited);
+    // The initialize era too: bob's initialize is over the rate as well.
+    auto init = mcp::http::fetch(
+        {.method = "POST",
+         .url = url_,
+         .headers = {{"Content-Type", "application/json"},
+                     {"Accept", "application/json, text/event-stream"},
+                     {"Authorization", "Bearer " + bob}},
+         .body = R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                 R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"});
+    EXPECT_EQ(init.status, 429);
+    EXPECT_TRUE(init.header("Retry-After"));
+    EXPECT_THAT(init.body, HasSubstr("-32005"));
+    // Per token: alice (a rate of her own) is not held back by bob's bucket.
+    EXPECT_EQ(post("tools/list", {}, alice).status, 200);
+    // Counted in the metrics as errors.
+    auto m = get("/metrics", {{"Authorization", "Bearer " + bob}});
+    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/list\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"initialize\"} 1"));
+}
+
+TEST_F(gateway_cli, ForeignOriginIs403) {
+    start({});
+    auto r = post("tools/list", {}, "", {{"Origin", "http://evil.example"}});
+    EXPECT_EQ(r.status, 403);
+    EXPECT_EQ(post("tools/list", {}, "", {{"Origin", "http://localhost:3000"}}).status, 200);
+}
+
+TEST_F(gateway_cli, HealthAndMetrics) {
+    start({"--token-file", (dir_ / "tokens.json").string()});
+    auto h = get("/healthz");
+    ASSERT_EQ(h.status, 200);
+    EXPECT_THAT(std::string(h.header("Content-Type").value_or("")), HasSubstr("application/json"));
+    const auto health = mcp::json::parse(h.body).as_object();
+    EXPECT_EQ(health.at("status").as_string(), "ok");
+    const auto& s = health.at("servers").as_array().at(0).as_object();
+    EXPECT_EQ(s.at("name").as_string(), "everything");
+    EXPECT_EQ(s.at("state").as_string(), "ready");
+    EXPECT_GT(s.at("tools").to_number<std::int64_t>(), 10);
+
+    EXPECT_EQ(get("/metrics").status, 401); // metrics need a token when tokens are configured
+    post("tools/call", {{"name", "everything__echo"}, {"arguments", object{{"text", "m"}}}}, bob);
+    auto m = get("/metrics", {{"Authorization", "Bearer " + bob}});
+    ASSERT_EQ(m.status, 200);
+    EXPECT_THAT(std::string(m.header("Content-Type").value_or("")), HasSubstr("text/plain; version=0.0.4"));
+    EXPECT_THAT(m.body, HasSubstr("# TYPE mcp_request_duration_seconds histogram"));
+    EXPECT_THAT(m.body,
+                HasSubstr("mcp_requests_total{method=\"tools/call\",server=\"everything\",tool=\"echo\"} 1"));
+    EXPECT_THAT(m.body,
+                HasSubstr("mcp_request_duration_seconds_bucket{method=\"tools/call\",server=\"everything\","
+                          "tool=\"echo\",le=\"+Inf\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_up{server=\"everything\",state=\"ready\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_unauthorized_total 1"));
+}
+
+TEST_F(gateway_cli, SigtermStopsTheGatewayAndItsServers) {
+    start({});
+    const auto health = mcp::json::parse(get("/healthz").body).as_object();
+    const int child = static_cast<int>(health.at("servers").as_array()[0].as_object().at("pid").as_int64());
+    ASSERT_EQ(::kill(child, 0), 0);
+    ASSERT_EQ(::kill(proc_->pid(), SIGTERM), 0);
+    auto code = proc_->wait(std::chrono::seconds(15));
+    ASSERT_TRUE(code);
+    EXPECT_EQ(*code, 0);
+    EXPECT_TRUE(wait_until([&] { return ::kill(child, 0) != 0; }, 5s))
+        << "the server process outlived the gateway";
+    bool stopped = false;
+    for (const auto& l : log_lines()) stopped |= mcp::find_string(l, "event").value_or("") == "stopped";
+    EXPECT_TRUE(stopped);
+}
+
+TEST_F(gateway_cli, HealthIs503WhenNoServerIsUp) {
+    std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"gone": {"command": "/nonexistent/server"}}})";
+    start({});
+    auto h = get("/healthz");
+    EXPECT_EQ(h.status, 503);
+    const auto health = mcp::json::parse(h.body).as_object();
+    EXPECT_EQ(health.at("status").as_string(), "down");
+    EXPECT_EQ(health.at("servers").as_array()[0].as_object().at("state").as_string(), "failed");
+    // The endpoint still answers, with an empty catalogue.
+    auto list = post("tools/list", {}, "");
+    ASSERT_EQ(list.status, 200);
+    EXPECT_TRUE(list.result().at("tools").as_array().empty());
+}
+
+TEST_F(gateway_cli, ServesStdioToo) {
+    raw_process p(
+        {built("mcpxx"), "gateway", "--stdio", "--approve-all", "--config", (dir_ / "mcp.json").string()});
+    ASSERT_TRUE(
+        p.write(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+                R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+                "\n"));
+    auto init = p.read_line(std::chrono::seconds(20));
+    ASSERT_TRUE(init) << p.stderr_text();
+    EXPECT_THAT(*init, HasSubstr("mcpxx-gateway"));
+    ASSERT_TRUE(
+        p.write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                "\n"
+                R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"everything__echo",)"
+                R"("arguments":{"text":"over stdio"}}})"
+                "\n"));
+    auto call = p.read_line(std::chrono::seconds(10));
+    ASSERT_TRUE(call);
+    EXPECT_THAT(*call, HasSubstr("over stdio"));
+    p.close_stdin();
+    auto code = p.wait(std::chrono::seconds(15));
+    ASSERT_TRUE(code);
+    EXPECT_EQ(*code, 0);
+}
+
+TEST_F(gateway_cli, RefusesToListenBeyondLoopbackWithoutTokens) {
+    raw_process p(
+        {built("mcpxx"), "gateway", "--config", (dir_ / "mcp.json").string(), "--listen", "0.0.0.0:0"});
+    auto code = p.wait(std::chrono::seconds(10));
+    ASSERT_TRUE(code);
+    EXPECT_EQ(*code, 2);
+    EXPECT_THAT(p.stderr_text(), HasSubstr("needs tokens"));
+}
+
+TEST_F(gateway_cli, ABrokenTokenFileIsAUsageError) {
+    std::ofstream(dir_ / "bad.json") << R"({"tokens": [{"token": "short"}]})";
+    raw_process p({built("mcpxx"), "gateway", "--config", (dir_ / "mcp.json").string(), "--token-file",
+                   (dir_ / "bad.json").string()});
+    auto code = p.wait(std::chrono::seconds(10));
+    ASSERT_TRUE(code);
+    EXPECT_EQ(*code, 2);
+    EXPECT_THAT(p.stderr_text(), HasSubstr("tokens[0]: a bearer token must have at least 8 characters"));
+}
+
+} // namespace

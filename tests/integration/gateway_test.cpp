@@ -1,0 +1,361 @@
+// mcp::host::gateway in front of real server processes (everything_server over stdio), served
+// over Streamable HTTP on a loopback port, driven by an mcp::client of the initialize era over
+// the HTTP client transport: the combined catalogue and everything forwarded both ways.
+#include "support/child_server.hpp"
+#include "support/gateway_fixture.hpp"
+
+#include <gmock/gmock.h>
+
+#include <atomic>
+#include <csignal>
+#include <fstream>
+
+namespace {
+
+using namespace mcp::test;
+using mcp::json::object;
+using testing::HasSubstr;
+
+bool has_tool(const std::vector<mcp::tool>& tools, const std::string& name) {
+    for (const auto& t : tools)
+        if (t.name == name) return true;
+    return false;
+}
+
+TEST(Gateway, CombinesTheCatalogueUnderQualifiedNames) {
+    gateway_fixture f(
+        {stdio_server("everything", "everything_server"), stdio_server("basket", "basket_server")});
+    auto c = f.connect();
+    EXPECT_EQ(c->server().server_info.name, "mcpxx-gateway");
+    const auto tools = c->list_all_tools();
+    EXPECT_TRUE(has_tool(tools, "everything__echo"));
+    EXPECT_TRUE(has_tool(tools, "everything__add"));
+    EXPECT_TRUE(has_tool(tools, "basket__create_basket"));
+    EXPECT_FALSE(has_tool(tools, "echo"));
+    // Schemas travel as the server declared them.
+    for (const auto& t : tools)
+        if (t.name == "everything__add") {
+            ASSERT_TRUE(t.output_schema);
+            EXPECT_TRUE(t.annotations && t.annotations->read_only_hint.value_or(false));
+        }
+
+    auto r = c->call_tool("everything__echo", {{"text", "through the gateway"}});
+    EXPECT_EQ(text_of(r), "through the gateway");
+    auto sum = c->call_tool("everything__add", {{"a", 2}, {"b", 3}});
+    ASSERT_TRUE(sum.structured_content);
+    EXPECT_EQ(sum.structured_content->as_object().at("sum").to_number<double>(), 5.0);
+
+    // Prompts are qualified like tools; resources and templates get mcpxx://<server>/<uri>.
+    bool prompt = false;
+    for (const auto& p : c->list_all_prompts()) prompt |= p.name == "everything__simple_prompt";
+    EXPECT_TRUE(prompt);
+    auto got = c->get_prompt("everything__complex_prompt", {{"temperature", "0.5"}});
+    EXPECT_FALSE(got.messages.empty());
+    const auto resources = c->list_all_resources();
+    ASSERT_FALSE(resources.empty());
+    EXPECT_EQ(resources.front().uri.rfind("mcpxx://everything/test://static/resource/", 0), 0u);
+    auto read = c->read_resource("mcpxx://everything/test://static/resource/1");
+    ASSERT_EQ(read.contents.size(), 1u);
+    EXPECT_EQ(std::get<mcp::text_resource_contents>(read.contents[0]).uri,
+              "mcpxx://everything/test://static/resource/1");
+    bool weather = false;
+    for (const auto& t : c->list_all_resource_templates())
+        weather |= t.uri_template == "mcpxx://everything/weather://{city}/forecast{?days,unit}";
+    EXPECT_TRUE(weather);
+    auto forecast = c->read_resource("mcpxx://everything/weather://Paris/forecast?days=2");
+    ASSERT_EQ(forecast.contents.size(), 1u);
+    EXPECT_THAT(std::get<mcp::text_resource_contents>(forecast.contents[0]).text, HasSubstr("Paris"));
+
+    // Completion reaches the server, for prompts and for templates.
+    mcp::complete_request cr{.ref = mcp::prompt_reference{"everything__complex_prompt", std::nullopt},
+                             .argument = {"style", ""}};
+    EXPECT_FALSE(c->complete(cr).values.empty());
+    mcp::complete_request ct{
+        .ref = mcp::resource_template_reference{"mcpxx://everything/test://static/resource/{id}"},
+        .argument = {"id", "1"}};
+    EXPECT_FALSE(c->complete(ct).values.empty());
+
+    // Links inside results point at the gateway's names, and can be read there.
+    auto links = c->call_tool("everything__get_resource_link", {});
+    bool linked = false;
+    for (const auto& b : links.content)
+        if (const auto* l = std::get_if<mcp::resource_link>(&b)) {
+            EXPECT_EQ(l->uri.rfind("mcpxx://everything/", 0), 0u) << l->uri;
+            linked = true;
+        }
+    EXPECT_TRUE(linked);
+}
+
+TEST(Gateway, UnknownNamesAndBadArgumentsAreClearErrors) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    auto c = f.connect();
+    try {
+        c->call_tool("everything__nope", {});
+        FAIL() << "an unknown tool must fail";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
+        EXPECT_THAT(e.what(), HasSubstr("everything__nope"));
+    }
+    // The server validates its own arguments: the model reads what is wrong.
+    auto bad = c->call_tool("everything__get_weather", {{"city", "Paris"}, {"days", 9}});
+    EXPECT_TRUE(bad.is_error.value_or(false));
+    EXPECT_THAT(text_of(bad), HasSubstr("days"));
+    try {
+        c->read_resource("mcpxx://everything/test://no-such-resource");
+        FAIL();
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::resource_not_found);
+    }
+    // A tool failing at the server stays a tool failure.
+    EXPECT_TRUE(c->call_tool("everything__fail", {}).is_error.value_or(false));
+}
+
+TEST(Gateway, ForwardsProgressAndLogsOnTheCallsStream) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    std::mutex mu;
+    std::vector<mcp::logging_message_notification> logs;
+    auto c = f.connect([&](mcp::client& cl) {
+        cl.on_log_message([&](const mcp::logging_message_notification& m) {
+            std::lock_guard lock(mu);
+            logs.push_back(m);
+        });
+    });
+    std::vector<mcp::progress_update> updates;
+    auto r = c->call_tool("everything__long_operation", {{"duration", 0.03}, {"steps", 3}},
+                          {.on_progress = [&](const mcp::progress_update& u) { updates.push_back(u); }});
+    EXPECT_THAT(text_of(r), HasSubstr("completed"));
+    ASSERT_EQ(updates.size(), 3u);
+    EXPECT_EQ(updates[2].progress, 3.0);
+    EXPECT_EQ(updates[2].total, 3.0);
+    EXPECT_EQ(updates[2].message.value_or(""), "step 3");
+
+    // The client's level filters what the servers send (the gateway asks them for everything).
+    c->set_logging_level(mcp::logging_level::error);
+    c->call_tool("everything__log_messages", {});
+    ASSERT_TRUE(wait_until([&] {
+        std::lock_guard lock(mu);
+        return logs.size() >= 4;
+    }));
+    std::lock_guard lock(mu);
+    ASSERT_EQ(logs.size(), 4u); // error, critical, alert, emergency
+    EXPECT_EQ(logs[0].level, mcp::logging_level::error);
+    EXPECT_EQ(logs[0].logger.value_or(""), "everything/everything");
+    EXPECT_FALSE(logs[0].meta && logs[0].meta->contains(mcp::forwarding_meta::correlation_id));
+}
+
+TEST(Gateway, AsksTheCallingClientForSamplingElicitationAndRoots) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    std::atomic<int> sampled{0}, elicited{0};
+    auto c = f.connect([&](mcp::client& cl) {
+        cl.set_sampling_handler([&](const mcp::create_message_request& r, mcp::request_context&) {
+            ++sampled;
+            // What the client sees is the server's request, without the gateway's hints.
+            EXPECT_FALSE(r.meta && r.meta->contains(mcp::forwarding_meta::correlation_id));
+            return mcp::create_message_result{.role = mcp::role::assistant,
+                                              .content = {mcp::text_content{.text = "forty-two"}},
+                                              .model = "test-model"};
+        });
+        cl.set_elicitation_handler([&](const mcp::elicit_request&, mcp::request_context&) {
+            ++elicited;
+            return mcp::elicit_result{.action = mcp::elicit_action::accept,
+                                      .content = object{{"name", "Ada"}, {"age", 36}}};
+        });
+        cl.set_roots({{.uri = "file:///client/root", .name = "client-root"}});
+    });
+    auto s = c->call_tool("everything__sample_llm", {{"prompt", "meaning of life?"}});
+    EXPECT_THAT(text_of(s), HasSubstr("forty-two"));
+    EXPECT_THAT(text_of(s), HasSubstr("test-model"));
+    auto e = c->call_tool("everything__ask_user", {});
+    EXPECT_THAT(text_of(e), HasSubstr("accept"));
+    EXPECT_THAT(text_of(e), HasSubstr("Ada"));
+    auto roots = c->call_tool("everything__list_roots", {});
+    EXPECT_THAT(text_of(roots), HasSubstr("file:///client/root"));
+    EXPECT_EQ(sampled.load(), 1);
+    EXPECT_EQ(elicited.load(), 1);
+
+    // A client that cannot sample: the server learns it, the model reads it.
+    auto plain = f.connect();
+    auto refused = plain->call_tool("everything__sample_llm", {{"prompt", "x"}});
+    EXPECT_TRUE(refused.is_error.value_or(false));
+    EXPECT_THAT(text_of(refused), HasSubstr("sampling"));
+}
+
+TEST(Gateway, ForwardsCancellationToTheServer) {
+    // The server traces what it receives on its stderr: the cancellation must reach it.
+    std::mutex mu;
+    std::string seen;
+    gateway_fixture f({stdio_server("everything", "everything_server", {}, {{"MCPXX_TRACE", "1"}})},
+                      [&](mcp::host::gateway_options& o) {
+                          o.manager.on_server_stderr = [&](const std::string&, std::string_view line) {
+                              std::lock_guard lock(mu);
+                              seen.append(line).push_back('\n');
+                          };
+                      });
+    auto c = f.connect();
+    mcp::cancellation_source cancel;
+    std::thread canceller([&] {
+        wait_until([&] {
+            std::lock_guard lock(mu);
+            return seen.find("\"method\":\"tools/call\",\"params\":{\"name\":\"slow\"") != std::string::npos;
+        });
+        cancel.cancel("changed my mind");
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        c->call_tool("everything__slow", {{"seconds", 30}}, {.cancel = cancel.token()});
+        ADD_FAILURE() << "the call must be cancelled";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::request_cancelled);
+    }
+    canceller.join();
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
+    EXPECT_TRUE(wait_until([&] {
+        std::lock_guard lock(mu);
+        return seen.find("notifications/cancelled") != std::string::npos;
+    })) << seen;
+}
+
+TEST(Gateway, KeepsTheCatalogueInStepWithListChanged) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    std::atomic<int> changed{0};
+    auto c = f.connect([&](mcp::client& cl) { cl.on_tools_list_changed([&] { ++changed; }); });
+    EXPECT_FALSE(has_tool(c->list_all_tools(), "everything__extra"));
+    c->call_tool("everything__toggle_extra_tool", {});
+    ASSERT_TRUE(wait_until([&] { return changed.load() > 0; }));
+    ASSERT_TRUE(wait_until([&] { return has_tool(c->list_all_tools(), "everything__extra"); }));
+    EXPECT_EQ(text_of(c->call_tool("everything__extra", {})), "extra!");
+    c->call_tool("everything__toggle_extra_tool", {});
+    ASSERT_TRUE(wait_until([&] { return !has_tool(c->list_all_tools(), "everything__extra"); }));
+}
+
+TEST(Gateway, SubscriptionsReachTheServerAndUpdatesComeBack) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    std::mutex mu;
+    std::vector<std::string> updated;
+    auto c = f.connect([&](mcp::client& cl) {
+        cl.on_resource_updated([&](const std::string& uri) {
+            std::lock_guard lock(mu);
+            updated.push_back(uri);
+        });
+    });
+    const std::string uri = "mcpxx://everything/test://static/resource/3";
+    c->subscribe(uri);
+    c->call_tool("everything__touch_resource", {{"uri", "test://static/resource/3"}});
+    ASSERT_TRUE(wait_until([&] {
+        std::lock_guard lock(mu);
+        return !updated.empty();
+    }));
+    std::lock_guard lock(mu);
+    EXPECT_EQ(updated.front(), uri);
+}
+
+TEST(Gateway, RestartsAKilledServerAndServesAgain) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    auto c = f.connect();
+    EXPECT_EQ(text_of(c->call_tool("everything__echo", {{"text", "before"}})), "before");
+    const auto before = f.gateway().servers().status("everything");
+    ASSERT_TRUE(before.pid);
+    ASSERT_EQ(::kill(*before.pid, SIGKILL), 0);
+    ASSERT_TRUE(wait_until([&] {
+        auto s = f.gateway().servers().status("everything");
+        return s.state == mcp::host::server_state::ready && s.restarts == 1;
+    }));
+    EXPECT_NE(*f.gateway().servers().status("everything").pid, *before.pid);
+    EXPECT_TRUE(f.saw_event("server_state", "everything"));
+    // The same client, the same names: the catalogue came back with the server.
+    ASSERT_TRUE(wait_until([&] { return has_tool(c->list_all_tools(), "everything__echo"); }));
+    EXPECT_EQ(text_of(c->call_tool("everything__echo", {{"text", "after"}})), "after");
+    const auto h = f.gateway().health();
+    EXPECT_EQ(mcp::find_string(h, "status").value_or(""), "ok");
+}
+
+TEST(Gateway, AServerThatIsDownIsAToolErrorAndHealthSaysSo) {
+    gateway_fixture f({stdio_server("everything", "everything_server"),
+                       {.name = "broken", .command = "/nonexistent/mcp-server"}});
+    auto h = f.gateway().health();
+    EXPECT_EQ(mcp::find_string(h, "status").value_or(""), "degraded");
+    bool reported = false;
+    for (const auto& s : h.at("servers").as_array())
+        if (mcp::find_string(s.as_object(), "name").value_or("") == "broken") {
+            EXPECT_EQ(mcp::find_string(s.as_object(), "state").value_or(""), "failed");
+            EXPECT_TRUE(s.as_object().contains("error"));
+            reported = true;
+        }
+    EXPECT_TRUE(reported);
+    EXPECT_TRUE(f.saw_event("server_state", "broken"));
+    // The others work.
+    auto c = f.connect();
+    EXPECT_EQ(text_of(c->call_tool("everything__echo", {{"text", "fine"}})), "fine");
+}
+
+TEST(Gateway, PolicyDecidesWithoutATerminal) {
+    gateway_fixture f({stdio_server("everything", "everything_server")}, [](mcp::host::gateway_options& o) {
+        o.manager.approval.approve_all = false;
+        o.manager.approval.trusted_servers = {"everything"};
+    });
+    auto c = f.connect();
+    // Read-only tool of a trusted server: runs.
+    EXPECT_FALSE(c->call_tool("everything__add", {{"a", 1}, {"b", 2}}).is_error.value_or(false));
+    // Anything else: a tool error that says why.
+    auto denied = c->call_tool("everything__echo", {{"text", "x"}});
+    EXPECT_TRUE(denied.is_error.value_or(false));
+    EXPECT_THAT(text_of(denied), HasSubstr("did not run"));
+}
+
+TEST(Gateway, PlainNamesHideCollisionsAndSayWhich) {
+    gateway_fixture f(
+        {stdio_server("first", "everything_server"), stdio_server("second", "everything_server")},
+        [](mcp::host::gateway_options& o) { o.qualify_names = false; });
+    auto c = f.connect();
+    const auto tools = c->list_all_tools();
+    EXPECT_TRUE(has_tool(tools, "echo"));
+    EXPECT_FALSE(has_tool(tools, "first__echo"));
+    EXPECT_EQ(f.gateway().tool_route("echo")->server, "first");
+    EXPECT_EQ(text_of(c->call_tool("echo", {{"text", "plain"}})), "plain");
+    auto r = c->read_resource("test://static/resource/1");
+    EXPECT_EQ(std::get<mcp::text_resource_contents>(r.contents[0]).uri, "test://static/resource/1");
+    EXPECT_TRUE(f.saw_event("hidden", "second"));
+}
+
+TEST(Gateway, FrontsARemoteServerToo) {
+    // A config entry with a url: the gateway reaches everything_server over Streamable HTTP,
+    // and the server's sampling request (on the call's SSE stream there) still finds its caller.
+    child_server remote({built("everything_server"), "--http", "127.0.0.1:{port}"});
+    ASSERT_TRUE(remote.ready());
+    mcp::host::server_config entry;
+    entry.name = "remote";
+    entry.transport = mcp::host::transport_kind::streamable_http;
+    entry.url = remote.url("/mcp");
+    gateway_fixture f({entry});
+    ASSERT_EQ(f.gateway().servers().status("remote").state, mcp::host::server_state::ready)
+        << f.gateway().servers().status("remote").error;
+    auto c = f.connect([](mcp::client& cl) {
+        cl.set_sampling_handler([](const mcp::create_message_request&, mcp::request_context&) {
+            return mcp::create_message_result{.role = mcp::role::assistant,
+                                              .content = {mcp::text_content{.text = "over two hops"}},
+                                              .model = "m"};
+        });
+    });
+    EXPECT_EQ(text_of(c->call_tool("remote__echo", {{"text", "remote"}})), "remote");
+    EXPECT_THAT(text_of(c->call_tool("remote__sample_llm", {{"prompt", "q"}})), HasSubstr("over two hops"));
+}
+
+TEST(Gateway, MetricLabelsNameTheServerAndItsTool) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    mcp::server_metrics metrics;
+    // Added before start() would be the norm; a late one still wraps every request from now on.
+    f.gateway().server().use(
+        metrics.middleware([&](const mcp::incoming_call& call) { return f.gateway().labels(call); }));
+    auto c = f.connect();
+    c->call_tool("everything__echo", {{"text", "x"}});
+    c->call_tool("everything__fail", {});
+    const auto text = metrics.prometheus("mcp");
+    EXPECT_THAT(text,
+                HasSubstr("mcp_requests_total{method=\"tools/call\",server=\"everything\",tool=\"echo\"} 1"));
+    EXPECT_THAT(text,
+                HasSubstr("mcp_errors_total{method=\"tools/call\",server=\"everything\",tool=\"fail\"} 1"));
+    EXPECT_THAT(text, HasSubstr("mcp_request_duration_seconds_count{method=\"tools/"
+                                "call\",server=\"everything\",tool=\"echo\"} 1"));
+}
+
+} // namespace
