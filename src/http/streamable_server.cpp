@@ -39,55 +39,6 @@ const std::string* request_info::header(std::string_view name) const noexcept {
     return nullptr;
 }
 
-namespace detail {
-std::optional<int> access_error_code(std::string_view message) noexcept {
-    // {"jsonrpc":"2.0","id":..,"error":{"code":-3200N,...}: mcpxx writes "error" before the rest.
-    static constexpr std::string_view key = "\"error\":{\"code\":";
-    const auto at = message.find(key);
-    if (at == std::string_view::npos || at > 96) return std::nullopt;
-    const auto digits = message.substr(at + key.size(), 6);
-    if (digits == "-32005") return error_code::rate_limited;
-    if (digits == "-32006") return error_code::unauthorized;
-    if (digits == "-32007") return error_code::forbidden;
-    return std::nullopt;
-}
-
-void add_access_error_headers(int code, std::string_view message,
-                              std::vector<std::pair<std::string, std::string>>& headers) {
-    if (code == error_code::unauthorized) headers.emplace_back("WWW-Authenticate", "Bearer");
-    if (code != error_code::rate_limited) return;
-    // data.retryAfterMs -> whole seconds, rounded up (Retry-After has no fractions).
-    std::int64_t ms = 1000;
-    if (const auto at = message.find("\"retryAfterMs\":"); at != std::string_view::npos) {
-        const auto* p = message.data() + at + 15;
-        std::from_chars(p, message.data() + message.size(), ms);
-    }
-    headers.emplace_back("Retry-After", std::to_string(std::max<std::int64_t>(1, (ms + 999) / 1000)));
-}
-
-int http_status_of(int code) noexcept {
-    switch (code) {
-    case error_code::parse_error:
-    case error_code::invalid_request:
-    case error_code::invalid_params:
-    case error_code::header_mismatch:
-    case error_code::missing_required_client_capability:
-    case error_code::unsupported_protocol_version:
-        return 400;
-    case error_code::method_not_found:
-        return 404;
-    case error_code::rate_limited:
-        return 429;
-    case error_code::unauthorized:
-        return 401;
-    case error_code::forbidden:
-        return 403;
-    default:
-        return 200;
-    }
-}
-} // namespace detail
-
 namespace {
 
 constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
@@ -674,39 +625,6 @@ std::size_t server::open_streams() const {
 }
 std::size_t server::open_connections() const {
     return impl_->http ? impl_->http->open_connections() : 0;
-}
-
-// ------------------------------------------------------------------------------------- serve
-
-namespace {
-int signal_pipe[2] = {-1, -1};
-extern "C" void on_stop_signal(int) {
-    const char c = 's';
-    [[maybe_unused]] auto n = ::write(signal_pipe[1], &c, 1);
-}
-} // namespace
-
-int serve(mcp::server& s, server_options options) {
-    server http(s, std::move(options));
-    try {
-        http.start();
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "mcpxx: %s\n", e.what());
-        return 1;
-    }
-    // Any thread may receive the signal; the handler only writes to a pipe this thread waits on.
-    if (signal_pipe[0] < 0 && ::pipe(signal_pipe) != 0) return 1;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
-    ::signal(SIGPIPE, SIG_IGN);
-    pollfd p{signal_pipe[0], POLLIN, 0};
-    while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
-    }
-    http.stop(std::chrono::seconds(5));
-    return 0;
 }
 
 } // namespace mcp::http
