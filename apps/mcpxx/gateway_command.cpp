@@ -12,12 +12,10 @@
 
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
+#include <mcp/server/middleware.hpp>
 
 #include <CLI/CLI.hpp>
 
-#include <poll.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <charconv>
@@ -56,30 +54,6 @@ int level_rank(std::string_view l) {
     return l == "debug" ? 0 : l == "info" ? 1 : l == "warning" ? 2 : 3;
 }
 
-// --------------------------------------------------------------------- stop on SIGINT/SIGTERM
-
-int stop_pipe[2] = {-1, -1};
-extern "C" void on_stop(int) {
-    const char c = 1;
-    [[maybe_unused]] auto n = ::write(stop_pipe[1], &c, 1);
-}
-
-void install_stop_signals() {
-    if (stop_pipe[0] < 0 && ::pipe(stop_pipe) != 0) throw std::runtime_error("pipe() failed");
-    struct sigaction sa {};
-    sa.sa_handler = on_stop;
-    sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
-    ::signal(SIGPIPE, SIG_IGN);
-}
-
-void wait_for_stop() {
-    pollfd p{stop_pipe[0], POLLIN, 0};
-    while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
-    }
-}
-
 // ------------------------------------------------------------------------------- --listen
 
 struct endpoint {
@@ -116,33 +90,20 @@ bool is_loopback(const std::string& address) {
 
 // ---------------------------------------------------------------------------------- metrics
 
-std::string escape_label(std::string_view v) {
-    std::string out;
-    for (char c : v) {
-        if (c == '\\' || c == '"') out.push_back('\\');
-        if (c == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out.push_back(c);
-    }
-    return out;
-}
-
 std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) {
     std::string out;
     const auto servers = gw.servers().servers();
     out += "# HELP mcpxx_gateway_server_up Whether the server behind the gateway is ready.\n"
            "# TYPE mcpxx_gateway_server_up gauge\n";
     for (const auto& s : servers)
-        out += "mcpxx_gateway_server_up{server=\"" + escape_label(s.name) + "\",state=\"" +
+        out += "mcpxx_gateway_server_up{server=\"" + mcp::prometheus_label_value(s.name) + "\",state=\"" +
                std::string(to_string(s.state)) + "\"} " +
                (s.state == mcp::host::server_state::ready ? "1" : "0") + "\n";
     out += "# HELP mcpxx_gateway_server_restarts_total Restarts of the server after it died.\n"
            "# TYPE mcpxx_gateway_server_restarts_total counter\n";
     for (const auto& s : servers)
-        out += "mcpxx_gateway_server_restarts_total{server=\"" + escape_label(s.name) + "\"} " +
-               std::to_string(s.restarts) + "\n";
+        out += "mcpxx_gateway_server_restarts_total{server=\"" + mcp::prometheus_label_value(s.name) +
+               "\"} " + std::to_string(s.restarts) + "\n";
     out += "# HELP mcpxx_gateway_waiting_calls Calls waiting for a 2026-07-28 client's input.\n"
            "# TYPE mcpxx_gateway_waiting_calls gauge\nmcpxx_gateway_waiting_calls " +
            std::to_string(gw.waiting_calls()) + "\n";
@@ -300,7 +261,7 @@ int run_gateway(const gateway_cli& o) {
 
     // Over stdio the end of stdin ends the gateway and signals keep their default action.
     try {
-        if (!o.stdio) install_stop_signals();
+        if (!o.stdio) mcp::http::install_stop_signals();
     } catch (const std::exception& e) {
         log("error", object{{"event", "start"}, {"message", e.what()}});
         return exit_unavailable;
@@ -400,7 +361,7 @@ int run_gateway(const gateway_cli& o) {
                        {"tokens", tokens.size()},
                        {"servers", found.servers.size()},
                        {"ready", ready}});
-    wait_for_stop();
+    mcp::http::wait_for_stop_signal();
     log("info", object{{"event", "stopping"}});
     http.stop(std::chrono::seconds(5));
     gw.close();

@@ -1,7 +1,9 @@
 // The audit log: JSON lines, appended atomically (see mcp/host/audit.hpp).
 #include <mcp/host/audit.hpp>
 
-#include <openssl/evp.h>
+
+#include "crypto/crypto.hpp"
+
 
 #include <cerrno>
 #include <cstring>
@@ -27,17 +29,7 @@ std::string iso8601_utc(std::chrono::system_clock::time_point t) {
 } // namespace
 
 std::string sha256_hex(std::string_view data) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1)
-        throw std::runtime_error("SHA-256 failed");
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < len; ++i) {
-        out.push_back(hex[digest[i] >> 4]);
-        out.push_back(hex[digest[i] & 15]);
-    }
-    return out;
+    return mcp::detail::sha256_hex(data);
 }
 
 audit_log::audit_log(std::filesystem::path path, audit_options options) : path_(std::move(path)), options_(options) {

@@ -1,27 +1,13 @@
 // Static bearer tokens (see mcp/http/bearer.hpp).
 #include <mcp/http/bearer.hpp>
 
-#include <openssl/evp.h>
+#include "crypto/crypto.hpp"
 
 #include <stdexcept>
 
 namespace mcp::http {
 
 namespace {
-
-std::string sha256_hex(std::string_view data) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1)
-        throw std::runtime_error("SHA-256 failed");
-    static const char* hex = "0123456789abcdef";
-    std::string out;
-    for (unsigned int i = 0; i < len; ++i) {
-        out.push_back(hex[digest[i] >> 4]);
-        out.push_back(hex[digest[i] & 15]);
-    }
-    return out;
-}
 
 std::optional<std::string_view> bearer_credentials(std::string_view authorization) {
     static constexpr std::string_view scheme = "bearer";
@@ -48,7 +34,7 @@ void bearer_tokens::add(std::string_view token, std::string principal) {
             throw std::invalid_argument("a bearer token must be printable ASCII without spaces");
     // Copy on write: authenticators handed out earlier keep their snapshot.
     auto next = std::make_shared<std::map<std::string, std::string>>(*by_digest_);
-    if (!next->emplace(sha256_hex(token), std::move(principal)).second)
+    if (!next->emplace(mcp::detail::sha256_hex(token), std::move(principal)).second)
         throw std::invalid_argument("the same bearer token twice");
     by_digest_ = std::move(next);
 }
@@ -65,7 +51,7 @@ std::optional<std::string> bearer_tokens::principal_of(std::string_view authoriz
     auto token = bearer_credentials(authorization);
     if (!token) return std::nullopt;
     // Looked up by digest: no comparison ever runs over the secret itself.
-    auto it = by_digest_->find(sha256_hex(*token));
+    auto it = by_digest_->find(mcp::detail::sha256_hex(*token));
     if (it == by_digest_->end()) return std::nullopt;
     return it->second;
 }

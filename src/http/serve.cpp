@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdio>
 #include <poll.h>
+#include <stdexcept>
 #include <unistd.h>
 
 namespace mcp::http {
@@ -18,25 +19,33 @@ extern "C" void on_stop_signal(int) {
 }
 } // namespace
 
-int serve(mcp::server& s, server_options options) {
-    server http(s, std::move(options));
-    try {
-        http.start();
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "mcpxx: %s\n", e.what());
-        return 1;
-    }
-    // Any thread may receive the signal; the handler only writes to a pipe this thread waits on.
-    if (signal_pipe[0] < 0 && ::pipe(signal_pipe) != 0) return 1;
+void install_stop_signals() {
+    // Any thread may receive the signal; the handler only writes to a pipe the waiter polls.
+    if (signal_pipe[0] < 0 && ::pipe(signal_pipe) != 0) throw std::runtime_error("pipe() failed");
     struct sigaction sa {};
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, nullptr);
     ::sigaction(SIGTERM, &sa, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
+}
+
+void wait_for_stop_signal() {
     pollfd p{signal_pipe[0], POLLIN, 0};
     while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
     }
+}
+
+int serve(mcp::server& s, server_options options) {
+    server http(s, std::move(options));
+    try {
+        install_stop_signals();
+        http.start();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mcpxx: %s\n", e.what());
+        return 1;
+    }
+    wait_for_stop_signal();
     http.stop(std::chrono::seconds(5));
     return 0;
 }

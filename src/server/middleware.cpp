@@ -146,8 +146,7 @@ receiving_middleware server_metrics::middleware(metric_labeler labeler) {
     };
 }
 
-namespace {
-std::string label_value(std::string_view v) {
+std::string prometheus_label_value(std::string_view v) {
     std::string out;
     for (char c : v) {
         if (c == '\\' || c == '"') out.push_back('\\');
@@ -159,6 +158,8 @@ std::string label_value(std::string_view v) {
     }
     return out;
 }
+
+namespace {
 std::string number(double v) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.9g", v);
@@ -171,9 +172,9 @@ std::string server_metrics::prometheus(std::string_view prefix) const {
     std::string out;
     std::lock_guard lock(impl_->mu);
     auto labels = [](const impl::key& k, const std::string& extra = {}) {
-        std::string l = "{method=\"" + label_value(k.method) + "\"";
-        if (!k.server.empty()) l += ",server=\"" + label_value(k.server) + "\"";
-        if (!k.tool.empty()) l += ",tool=\"" + label_value(k.tool) + "\"";
+        std::string l = "{method=\"" + prometheus_label_value(k.method) + "\"";
+        if (!k.server.empty()) l += ",server=\"" + prometheus_label_value(k.server) + "\"";
+        if (!k.tool.empty()) l += ",tool=\"" + prometheus_label_value(k.tool) + "\"";
         if (!extra.empty()) l += "," + extra;
         return l + "}";
     };

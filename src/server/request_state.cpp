@@ -1,13 +1,12 @@
 // Sealing and opening MRTR requestState tokens (see request_state.hpp).
 #include "server/request_state.hpp"
 
+#include "crypto/crypto.hpp"
+
 #include <mcp/json/base64.hpp>
 #include <mcp/jsonrpc/error.hpp>
 
 #include <openssl/crypto.h>
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
-#include <openssl/rand.h>
 
 #include <algorithm>
 #include <chrono>
@@ -43,30 +42,6 @@ std::optional<std::string> from_base64url(std::string_view text) {
     }
     while (s.size() % 4 != 0) s.push_back('=');
     return base64::decode(s);
-}
-
-std::string hmac_sha256(std::string_view key, std::string_view data) {
-    unsigned char mac[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
-              reinterpret_cast<const unsigned char*>(data.data()), data.size(), mac, &len))
-        throw std::runtime_error("HMAC-SHA256 failed");
-    return std::string(reinterpret_cast<const char*>(mac), len);
-}
-
-std::string sha256_hex(std::string_view data) {
-    unsigned char digest[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1)
-        throw std::runtime_error("SHA-256 failed");
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(len * 2);
-    for (unsigned i = 0; i < len; ++i) {
-        out.push_back(hex[digest[i] >> 4]);
-        out.push_back(hex[digest[i] & 15]);
-    }
-    return out;
 }
 
 std::int64_t now_ms() {
@@ -116,23 +91,6 @@ std::string request_binding(std::string_view method, const json::object& params)
     for (const char* key : {"name", "uri", "arguments"})
         if (const auto* v = params.if_contains(key)) salient[key] = *v;
     return sha256_hex(canonical_json(salient));
-}
-
-std::string random_bytes(std::size_t n) {
-    std::string out(n, '\0');
-    if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(n)) != 1)
-        throw std::runtime_error("the OS random generator failed");
-    return out;
-}
-
-std::string random_hex_id() {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    for (unsigned char c : random_bytes(16)) {
-        out.push_back(digits[c >> 4]);
-        out.push_back(digits[c & 15]);
-    }
-    return out;
 }
 
 std::string seal_request_state(const request_state_payload& p, std::string_view key) {

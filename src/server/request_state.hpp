@@ -8,6 +8,8 @@
 // answers the handler has already consumed and the handler's own state.
 #pragma once
 
+#include "crypto/crypto.hpp" // random_bytes, random_hex_id (users of this header rely on them)
+
 #include <mcp/json/json.hpp>
 
 #include <cstdint>
@@ -41,10 +43,5 @@ std::string request_binding(std::string_view method, const json::object& params)
 
 /// JSON with object members sorted by key, recursively: equal values, equal text.
 std::string canonical_json(const json::value& v);
-
-/// `n` random bytes from the OS CSPRNG.
-std::string random_bytes(std::size_t n);
-/// A 128-bit identifier from the OS CSPRNG as 32 lowercase hex digits (session ids).
-std::string random_hex_id();
 
 } // namespace mcp::detail

@@ -139,6 +139,14 @@ private:
     std::shared_ptr<impl> impl_;
 };
 
+/// What serve() waits for, for programs that run their own server: install_stop_signals()
+/// makes SIGINT and SIGTERM wake wait_for_stop_signal() (and ignores SIGPIPE, which a client
+/// that goes away would otherwise raise); call it early, so that a signal that comes before
+/// the wait is not lost. Process-wide; installing twice is harmless.
+void install_stop_signals();
+/// Block until SIGINT or SIGTERM arrives (after install_stop_signals()).
+void wait_for_stop_signal();
+
 /// Start an HTTP server for `s`, print nothing, and block until SIGINT or SIGTERM; then stop
 /// gracefully. Returns a process exit code (0; 1 if it could not listen, with the reason on
 /// stderr).

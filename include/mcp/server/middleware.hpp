@@ -142,6 +142,10 @@ private:
     std::shared_ptr<impl> impl_;
 };
 
+/// `v` as a Prometheus label value (backslash, double quote and newline escaped), for metrics
+/// of one's own next to server_metrics::prometheus().
+std::string prometheus_label_value(std::string_view v);
+
 namespace middleware {
 /// Refuse every request that carries no principal (-32006), except those `anonymous` names
 /// (e.g. "server/discover").
