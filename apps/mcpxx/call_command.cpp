@@ -83,7 +83,7 @@ void add_call_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--arg,-a", o->args,
                     "KEY=VALUE (repeatable); VALUE is JSON unless the tool's schema says the argument is a string");
     cmd->add_option("--args", o->args_json, "All arguments as one JSON object (--arg values are added to it)");
-    cmd->add_flag("--yes,-y", o->host.yes, "Do not ask for approval");
+    cmd->add_flag("--yes,-y", o->host.yes, "Do not ask: run the tool, and send sampling requests and their answers without review");
     add_host_options(cmd, o->host);
     cmd->callback([o, &exit_code] { exit_code = run_call(*o); });
 }

@@ -132,6 +132,10 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
     mo.sampling = make_sampling_provider(options_);
     if (!mo.sampling) return exit_usage;
+    // The user sees what a server sends to the model and what comes back, unless --yes.
+    if (!options_.yes && !options_.sampling_url.empty())
+        mo.sampling = std::make_shared<mcp::host::reviewed_sampling_provider>(
+            mo.sampling, std::make_shared<terminal_sampling_reviewer>(hooks.io));
     if (!options_.audit_log.empty()) {
         try {
             mo.audit = std::make_shared<mcp::host::audit_log>(options_.audit_log,

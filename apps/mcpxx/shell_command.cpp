@@ -171,7 +171,7 @@ void add_shell_command(CLI::App& app, int& exit_code) {
         "Interactive session over every configured server: tools, resources, prompts (/server__prompt)");
     add_host_options(cmd, *o);
     cmd->remove_option(cmd->get_option("--json")); // a person reads the shell
-    cmd->add_flag("--yes,-y", o->yes, "Do not ask for approval of tool calls");
+    cmd->add_flag("--yes,-y", o->yes, "Do not ask for approval of tool calls or review sampling requests");
     cmd->callback([o, &exit_code] { exit_code = run_shell(*o); });
 }
 

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#include <type_traits>
+#include <variant>
 #include <iostream>
 #include <unistd.h>
 
@@ -95,6 +97,94 @@ bool terminal_approver::approve(const mcp::host::approval_request& r) {
     std::lock_guard lock(conversation);
     io_.say(text);
     return yes(io_.ask("Allow? [y/N] "));
+}
+
+namespace {
+
+/// Long texts are cut when shown (the model still gets all of it).
+constexpr std::size_t shown_text_limit = 2000;
+
+std::string shown(std::string_view text) {
+    if (text.size() <= shown_text_limit) return std::string(text);
+    return std::string(text.substr(0, shown_text_limit)) + "... (" + std::to_string(text.size() - shown_text_limit) +
+           " more characters)";
+}
+
+/// One line (or paragraph) per block, as the user should see it.
+std::string describe(const mcp::sampling_content& block) {
+    return std::visit(
+        [](const auto& b) -> std::string {
+            using T = std::decay_t<decltype(b)>;
+            if constexpr (std::is_same_v<T, mcp::text_content>) {
+                return shown(b.text);
+            } else if constexpr (std::is_same_v<T, mcp::image_content>) {
+                return "[image " + b.mime_type + ", " + std::to_string(b.data.size() * 3 / 4) + " bytes]";
+            } else if constexpr (std::is_same_v<T, mcp::audio_content>) {
+                return "[audio " + b.mime_type + ", " + std::to_string(b.data.size() * 3 / 4) + " bytes]";
+            } else if constexpr (std::is_same_v<T, mcp::tool_use_content>) {
+                return "[calls tool " + b.name + " with " + shown(mcp::to_json(mcp::json::value(b.input))) + "]";
+            } else {
+                std::string text = "[result of tool use " + b.tool_use_id + (b.is_error.value_or(false) ? ", an error" : "") + "]";
+                for (const auto& c : b.content)
+                    if (const auto* t = std::get_if<mcp::text_content>(&c)) text += " " + shown(t->text);
+                return text;
+            }
+        },
+        block);
+}
+
+/// The text block the user may rewrite: the last one of the last user message.
+mcp::text_content* editable_text(mcp::create_message_request& r) {
+    for (auto m = r.messages.rbegin(); m != r.messages.rend(); ++m) {
+        if (m->role != mcp::role::user) continue;
+        for (auto b = m->content.rbegin(); b != m->content.rend(); ++b)
+            if (auto* t = std::get_if<mcp::text_content>(&*b)) return t;
+        return nullptr;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::optional<mcp::create_message_request> terminal_sampling_reviewer::review_request(const std::string& server,
+                                                                                      mcp::create_message_request r) {
+    const auto s = style::for_stream(2);
+    std::string text = s.bold("Server \"" + server + "\" wants to ask the model:") + "\n";
+    if (r.system_prompt) text += "  " + s.dim("system: ") + shown(*r.system_prompt) + "\n";
+    for (const auto& m : r.messages)
+        for (const auto& b : m.content) text += "  " + s.dim(std::string(mcp::to_string(m.role)) + ": ") + describe(b) + "\n";
+    text += "  " + s.dim("at most " + std::to_string(r.max_tokens) + " tokens");
+    if (r.model_preferences && !r.model_preferences->hints.empty()) {
+        text += s.dim(", model hints:");
+        for (const auto& h : r.model_preferences->hints) text += " " + h.name.value_or("?");
+    }
+    text += "\n";
+    if (!r.tools.empty()) {
+        text += "  " + s.yellow("the model may call tools:");
+        for (const auto& t : r.tools) text += " " + t.name;
+        text += "\n";
+    }
+    std::lock_guard lock(conversation);
+    io_.say(text);
+    auto* editable = editable_text(r);
+    const auto choice = io_.ask(editable ? "Send it? [y]es / [e]dit the last message / anything else refuses: "
+                                         : "Send it? [y/N] ");
+    if (yes(choice)) return r;
+    if (!editable || !choice || (*choice != "e" && *choice != "edit")) return std::nullopt;
+    const auto replacement = io_.ask("New text (empty keeps it): ");
+    if (!replacement) return std::nullopt;
+    if (!replacement->empty()) editable->text = *replacement;
+    return r;
+}
+
+bool terminal_sampling_reviewer::review_result(const std::string& server, const mcp::create_message_request&,
+                                               const mcp::create_message_result& result) {
+    const auto s = style::for_stream(2);
+    std::string text = s.bold("The model (" + result.model + ") answered:") + "\n";
+    for (const auto& b : result.content) text += "  " + describe(b) + "\n";
+    std::lock_guard lock(conversation);
+    io_.say(text);
+    return yes(io_.ask("Give this answer to \"" + server + "\"? [y/N] "));
 }
 
 mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const mcp::elicit_request& r) {

@@ -1,9 +1,10 @@
 // The terminal side of the host commands: colour, the progress bar, asking the user (tool
-// approval, elicitation), and Ctrl-C.
+// approval, sampling review, elicitation), and Ctrl-C.
 #pragma once
 
 #include <mcp/host/approval.hpp>
 #include <mcp/host/providers.hpp>
+#include <mcp/host/sampling_review.hpp>
 #include <mcp/session/cancellation.hpp>
 #include <mcp/session/session.hpp>
 
@@ -60,6 +61,21 @@ class terminal_approver : public mcp::host::approver {
 public:
     explicit terminal_approver(user_io io = user_io::standard()) : io_(std::move(io)) {}
     bool approve(const mcp::host::approval_request& request) override;
+
+private:
+    user_io io_;
+};
+
+/// Shows what a server wants the model to see (system prompt, messages, limits, tools offered)
+/// and asks to send it as it is, edit the last user message first, or refuse; then shows the
+/// model's answer and asks whether the server may have it. End of input refuses.
+class terminal_sampling_reviewer : public mcp::host::sampling_reviewer {
+public:
+    explicit terminal_sampling_reviewer(user_io io = user_io::standard()) : io_(std::move(io)) {}
+    std::optional<mcp::create_message_request> review_request(const std::string& server,
+                                                              mcp::create_message_request request) override;
+    bool review_result(const std::string& server, const mcp::create_message_request& request,
+                       const mcp::create_message_result& result) override;
 
 private:
     user_io io_;

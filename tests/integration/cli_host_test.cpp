@@ -284,9 +284,9 @@ TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
     const std::vector<std::string> sampling{
         "--sampling-url",   api.url("/v1"), "--sampling-model",   "small-model",
         "--sampling-model", "big-model",    "--sampling-key-env", "MCPXX_TEST_SAMPLING_KEY"};
-    auto with = [&](std::vector<std::string> args) {
+    auto with = [&](std::vector<std::string> args, const std::string& input = "") {
         args.insert(args.end(), sampling.begin(), sampling.end());
-        return run_cfg(args);
+        return run_cfg(args, input);
     };
     auto r = with({"call", "everything", "sample_llm", "--arg", "prompt=hello there", "--yes", "--verbose"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -297,6 +297,31 @@ TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
     EXPECT_EQ(reqs[0].header("Authorization"), "Bearer " + key);
     EXPECT_EQ(r.out.find(key), std::string::npos);
     EXPECT_EQ(r.err.find(key), std::string::npos);
+    // Without --yes the user sees the request and the answer: allow the tool, then send, then
+    // give the answer to the server.
+    r = with({"call", "everything", "sample_llm", "--arg", "prompt=hello again"}, "y\ny\ny\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "LLM sampling result (small-model): you said: hello again\n");
+    EXPECT_NE(r.err.find("Server \"everything\" wants to ask the model:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("system: You are a helpful assistant."), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("user: hello again"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("The model (small-model) answered:\n  you said: hello again"), std::string::npos) << r.err;
+    EXPECT_EQ(api.requests().size(), 2u);
+    // The user edits the message: the model sees the edit.
+    r = with({"call", "everything", "sample_llm", "--arg", "prompt=rude words"}, "y\ne\nkind words\ny\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "LLM sampling result (small-model): you said: kind words\n");
+    // Refused before sending: the API is not called and the server hears "rejected" (-1).
+    r = with({"call", "everything", "sample_llm", "--arg", "prompt=secret"}, "y\nn\n");
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("the user rejected the sampling request"), std::string::npos) << r.err;
+    EXPECT_EQ(api.requests().size(), 3u);
+    // Refused after: the API was called, the server does not get the answer.
+    r = with({"call", "everything", "sample_llm", "--arg", "prompt=hmm"}, "y\ny\nn\n");
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("the user rejected the model's answer"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("you said: hmm"), std::string::npos) << r.out;
+    EXPECT_EQ(api.requests().size(), 4u);
     // The API fails: the tool reports it (1), the key still unseen.
     status = 503;
     r = with({"call", "everything", "sample_llm", "--arg", "prompt=again", "--yes", "--verbose"});

@@ -1,8 +1,11 @@
-// The host's pure parts: catalogue names, the approval policy, audit lines and SHA-256.
+// The host's pure parts: catalogue names, the approval policy, the review of sampling requests,
+// audit lines and SHA-256.
 #include <mcp/host/approval.hpp>
 #include <mcp/host/audit.hpp>
 #include <mcp/host/catalogue.hpp>
 #include <mcp/host/manager.hpp>
+#include <mcp/host/sampling_review.hpp>
+#include <mcp/jsonrpc/error.hpp>
 
 #include <gtest/gtest.h>
 
@@ -106,6 +109,100 @@ TEST(host_audit, lines_and_redaction) {
 
 TEST(host_roots, file_uris) {
     EXPECT_EQ(file_uri("/home/me/my project/ü"), "file:///home/me/my%20project/%C3%BC");
+}
+
+// ------------------------------------------------------------------ sampling review
+
+/// Answers with what it was asked, and remembers it.
+struct echo_model : sampling_provider {
+    std::vector<mcp::create_message_request> asked;
+    mcp::create_message_result create_message(const std::string&, const mcp::create_message_request& r) override {
+        asked.push_back(r);
+        const auto& said = std::get<mcp::text_content>(r.messages.back().content.back()).text;
+        return {.content = {mcp::text_content{.text = "model: " + said}}, .model = "m1"};
+    }
+    bool supports_tools() const override { return true; }
+};
+
+/// Decides as told; replaces the last text when `edit` is set.
+struct scripted_reviewer : sampling_reviewer {
+    bool send = true, give = true;
+    std::optional<std::string> edit;
+    std::vector<std::string> seen;
+    std::optional<mcp::create_message_request> review_request(const std::string& server,
+                                                              mcp::create_message_request r) override {
+        seen.push_back("request from " + server);
+        if (!send) return std::nullopt;
+        if (edit) std::get<mcp::text_content>(r.messages.back().content.back()).text = *edit;
+        return r;
+    }
+    bool review_result(const std::string& server, const mcp::create_message_request&,
+                       const mcp::create_message_result& result) override {
+        seen.push_back("answer for " + server + ": " + std::get<mcp::text_content>(result.content.at(0)).text);
+        return give;
+    }
+};
+
+mcp::create_message_request hello_request() {
+    return {.messages = {{.role = mcp::role::user, .content = {mcp::text_content{.text = "hello"}}}}, .max_tokens = 10};
+}
+
+int rejection_code(const std::function<void()>& f, std::string& message) {
+    try {
+        f();
+    } catch (const mcp::error& e) {
+        message = e.what();
+        return e.code();
+    }
+    return 0;
+}
+
+TEST(host_sampling_review, approved_both_ways_the_answer_reaches_the_server) {
+    auto model = std::make_shared<echo_model>();
+    auto reviewer = std::make_shared<scripted_reviewer>();
+    reviewed_sampling_provider p(model, reviewer);
+    EXPECT_TRUE(p.supports_tools());
+    auto r = p.create_message("git", hello_request());
+    EXPECT_EQ(std::get<mcp::text_content>(r.content.at(0)).text, "model: hello");
+    EXPECT_EQ(reviewer->seen, (std::vector<std::string>{"request from git", "answer for git: model: hello"}));
+}
+
+TEST(host_sampling_review, an_edited_request_is_what_the_model_sees) {
+    auto model = std::make_shared<echo_model>();
+    auto reviewer = std::make_shared<scripted_reviewer>();
+    reviewer->edit = "hello, politely";
+    reviewed_sampling_provider p(model, reviewer);
+    auto r = p.create_message("git", hello_request());
+    ASSERT_EQ(model->asked.size(), 1u);
+    EXPECT_EQ(std::get<mcp::text_content>(model->asked[0].messages[0].content[0]).text, "hello, politely");
+    EXPECT_EQ(std::get<mcp::text_content>(r.content.at(0)).text, "model: hello, politely");
+}
+
+TEST(host_sampling_review, refused_before_the_model_is_never_asked) {
+    auto model = std::make_shared<echo_model>();
+    auto reviewer = std::make_shared<scripted_reviewer>();
+    reviewer->send = false;
+    reviewed_sampling_provider p(model, reviewer);
+    std::string message;
+    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request()); }, message), sampling_rejected_code);
+    EXPECT_NE(message.find("rejected the sampling request"), std::string::npos) << message;
+    EXPECT_TRUE(model->asked.empty());
+}
+
+TEST(host_sampling_review, refused_after_the_answer_is_withheld) {
+    auto model = std::make_shared<echo_model>();
+    auto reviewer = std::make_shared<scripted_reviewer>();
+    reviewer->give = false;
+    reviewed_sampling_provider p(model, reviewer);
+    std::string message;
+    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request()); }, message), -1);
+    EXPECT_NE(message.find("rejected the model's answer"), std::string::npos) << message;
+    EXPECT_EQ(model->asked.size(), 1u);
+}
+
+TEST(host_sampling_review, needs_a_provider_and_a_reviewer) {
+    EXPECT_THROW(reviewed_sampling_provider(nullptr, std::make_shared<scripted_reviewer>()), std::invalid_argument);
+    EXPECT_THROW(reviewed_sampling_provider(std::make_shared<echo_model>(), nullptr), std::invalid_argument);
 }
 
 } // namespace
