@@ -128,12 +128,23 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    mcp::server server({.info = {.name = "filesystem", .version = "1.0.0"},
-                        .instructions =
-                            "Files of this machine, confined to the allowed directories "
-                            "(list_allowed_directories). Read and write them with the tools, or read "
-                            "them as file:// resources and subscribe to their changes.",
-                        .always_declare_resources = true});
+    mcp::server server(
+        {.info = {.name = "filesystem", .version = "1.0.0"},
+         .instructions = "Files of this machine, confined to the allowed directories "
+                         "(list_allowed_directories). Read and write them with the tools, or read "
+                         "them as file:// resources and subscribe to their changes.",
+         .always_declare_resources = true,
+         // Subscriptions only to what the client could read: refused as a read
+         // of the same URI would be (symlink escapes included).
+         .accept_subscription = [&policy](const std::string& uri) {
+             if (!mcp::files::path_of_file_uri(uri)) return false; // not found
+             try {
+                 policy->current()->resolve(uri);
+                 return true;
+             } catch (const mcp::files::path_refused& e) {
+                 throw mcp::error(mcp::error_code::invalid_params, e.what(), mcp::json::object{{"uri", uri}});
+             }
+         }});
 
     mcp::files::add_file_tools(server, *policy, {.max_read_bytes = cfg->max_read_bytes});
     const std::uint64_t max_read = cfg->max_read_bytes;

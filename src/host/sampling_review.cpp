@@ -17,10 +17,12 @@ create_message_result reviewed_sampling_provider::create_message(const std::stri
                                                                  const create_message_request& request) {
     auto approved = reviewer_->review_request(server, request);
     if (!approved)
-        throw mcp::error(sampling_rejected_code, "the user rejected the sampling request: it was not sent to a model");
+        throw mcp::error(sampling_rejected_code,
+                         "the user rejected the sampling request: it was not sent to a model");
     auto result = provider_->create_message(server, *approved);
     if (!reviewer_->review_result(server, *approved, result))
-        throw mcp::error(sampling_rejected_code, "the user rejected the model's answer: it is not given to the server");
+        throw mcp::error(sampling_rejected_code,
+                         "the user rejected the model's answer: it is not given to the server");
     return result;
 }
 

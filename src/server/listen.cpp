@@ -39,7 +39,9 @@ json::value server::impl::listen(request_context& rpc, detail::call_state&) {
             if (!u.is_string())
                 throw error(error_code::invalid_params,
                             "Invalid params: \"resourceSubscriptions\" must hold strings");
-            if (declared.resources && declared.resources_subscribe) l->resource_uris.emplace(u.get_string());
+            const std::string uri(u.get_string());
+            if (declared.resources && declared.resources_subscribe && subscription_accepted(uri))
+                l->resource_uris.insert(uri);
         }
     }
 
@@ -93,6 +95,15 @@ json::value server::impl::listen(request_context& rpc, detail::call_state&) {
         // transport forget the request (a cancelled request's answer is never sent).
     });
     return nullptr;
+}
+
+bool server::impl::subscription_accepted(const std::string& uri) const {
+    if (!opts.accept_subscription) return true;
+    try {
+        return opts.accept_subscription(uri);
+    } catch (const error&) {
+        return false; // a refusal with reasons; listen's acknowledgement only leaves the URI out
+    }
 }
 
 void server::impl::notify_listeners(feature f) {

@@ -529,6 +529,15 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
         });
     });
 
+    // ping: the engine answers it by itself unless a handler is set; this one lets the receiving
+    // middleware see it (a rate limit counts it, metrics record it, auth may refuse it). With no
+    // middleware installed it costs what the engine's own answer costs.
+    rpc.set_request_handler("ping", [weak_server](request_context& ctx) -> json::value {
+        auto srv = weak_server.lock();
+        if (!srv) return json::object();
+        return srv->receive(ctx, is_stateless_request(ctx), [] { return json::value(json::object()); });
+    });
+
     // Every MCP method of either era: one generic handler that picks the era and runs the
     // method (server_methods.cpp).
     for (std::string_view name :

@@ -150,8 +150,13 @@ json::value resources_read(impl& srv, request_context& rpc, detail::call_state& 
     return to_json(result, version_of(call));
 }
 
-json::value resources_subscribe(impl&, request_context& rpc, detail::call_state& call) {
+json::value resources_subscribe(impl& srv, request_context& rpc, detail::call_state& call) {
     auto uri = required_string(rpc.params(), "uri", "resources/subscribe");
+    if (srv.opts.accept_subscription && !srv.opts.accept_subscription(uri))
+        throw error(version_of(call) >= revision::v2026_07_28 ? error_code::invalid_params
+                                                              : error_code::resource_not_found,
+                    "Resource not found: " + uri + " (this server does not let you subscribe to it)",
+                    json::object{{"uri", uri}});
     auto& st = call.peer->internal_state();
     std::lock_guard lock(st.mu);
     st.subscriptions.insert(std::move(uri));

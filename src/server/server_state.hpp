@@ -176,6 +176,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     // --- subscriptions/listen (listen.cpp) ---
     json::value listen(request_context& rpc, detail::call_state& call);
+    /// opts.accept_subscription for a URI of subscriptions/listen (an error thrown = refused).
+    bool subscription_accepted(const std::string& uri) const;
     void notify_listeners(feature f);
     void notify_listeners_resource_updated(const std::string& uri);
     void end_listeners();

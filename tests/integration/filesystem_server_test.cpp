@@ -105,6 +105,27 @@ TEST_F(filesystem_server, refused_missing_and_oversized_reads_are_json_rpc_error
     client->ping();                                                // and the server is fine
 }
 
+TEST_F(filesystem_server, subscriptions_are_refused_where_reads_are) {
+    start(default_args());
+    const auto subscribe_error = [&](const std::string& uri) {
+        try {
+            client->subscribe(uri);
+        } catch (const mcp::error& e) {
+            return e;
+        }
+        return mcp::error(0, "subscribed to " + uri);
+    };
+    const auto through_link = subscribe_error(file_uri(root / "escape" / "secret.txt"));
+    EXPECT_EQ(through_link.code(), -32602);
+    EXPECT_TRUE(has(through_link.what(), "outside the allowed directories")) << through_link.what();
+    EXPECT_EQ(subscribe_error(file_uri(outside / "secret.txt")).code(), -32602);
+    EXPECT_EQ(subscribe_error("file:///etc/passwd").code(), -32602);
+    EXPECT_EQ(subscribe_error("https://example.com/x").code(), -32002);
+    // Inside the roots: a file, and one that does not exist yet (it may be created later).
+    EXPECT_NO_THROW(client->subscribe(file_uri(root / "hello.txt")));
+    EXPECT_NO_THROW(client->subscribe(file_uri(root / "later.txt")));
+}
+
 // ------------------------------------------------------------------ tools
 
 TEST_F(filesystem_server, tools_are_listed_with_annotations_and_strict_schemas) {

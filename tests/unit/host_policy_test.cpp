@@ -26,8 +26,11 @@ TEST(host_catalogue, names_are_server__tool) {
 
 TEST(host_catalogue, sanitised_and_unique_after_sanitising) {
     // "my.server" and "my server" both sanitise to "my_server"; so does the real "my_server".
-    auto n = qualify_tool_names({{"my.server", "search"}, {"my server", "search"}, {"my_server", "search"},
-                                 {"github", "search/code"}, {"", "x"}});
+    auto n = qualify_tool_names({{"my.server", "search"},
+                                 {"my server", "search"},
+                                 {"my_server", "search"},
+                                 {"github", "search/code"},
+                                 {"", "x"}});
     EXPECT_EQ(n[0], "my_server__search_2"); // sorted: "my server" < "my.server" < "my_server"
     EXPECT_EQ(n[1], "my_server__search");
     EXPECT_EQ(n[2], "my_server__search_3");
@@ -64,7 +67,8 @@ approval_request request(bool trusted, std::optional<bool> read_only) {
 TEST(host_approval, only_read_only_tools_of_trusted_servers_skip_the_user) {
     approval_policy p;
     EXPECT_EQ(policy_decision(p, request(true, true)), approval_kind::not_needed_trusted_read_only);
-    EXPECT_EQ(policy_decision(p, request(false, true)), std::nullopt); // an untrusted server's hint is not believed
+    EXPECT_EQ(policy_decision(p, request(false, true)),
+              std::nullopt); // an untrusted server's hint is not believed
     EXPECT_EQ(policy_decision(p, request(true, false)), std::nullopt);
     EXPECT_EQ(policy_decision(p, request(true, std::nullopt)), std::nullopt);
     p.trusted_servers = {"s"};
@@ -81,11 +85,16 @@ TEST(host_audit, sha256_of_known_vectors) {
 }
 
 TEST(host_audit, lines_and_redaction) {
-    const auto path = std::filesystem::temp_directory_path() / ("mcpxx-audit-" + std::to_string(::getpid()) + ".jsonl");
+    const auto path =
+        std::filesystem::temp_directory_path() / ("mcpxx-audit-" + std::to_string(::getpid()) + ".jsonl");
     std::filesystem::remove(path);
     audit_record r{.time = std::chrono::system_clock::time_point(std::chrono::milliseconds(1767225600123)),
-                   .server = "git", .tool = "commit", .arguments = {{"message", "secret"}}, .approval = "user",
-                   .duration = std::chrono::microseconds(12500), .outcome = "ok"};
+                   .server = "git",
+                   .tool = "commit",
+                   .arguments = {{"message", "secret"}},
+                   .approval = "user",
+                   .duration = std::chrono::microseconds(12500),
+                   .outcome = "ok"};
     {
         audit_log plain(path);
         plain.append(r);
@@ -98,10 +107,14 @@ TEST(host_audit, lines_and_redaction) {
     std::string l1, l2;
     std::getline(in, l1);
     std::getline(in, l2);
-    EXPECT_EQ(l1, R"({"time":"2026-01-01T00:00:00.123Z","server":"git","tool":"commit","arguments":{"message":"secret"},)"
-                  R"("approval":"user","durationMs":12.5,"outcome":"ok"})");
+    EXPECT_EQ(
+        l1,
+        R"({"time":"2026-01-01T00:00:00.123Z","server":"git","tool":"commit","arguments":{"message":"secret"},)"
+        R"("approval":"user","durationMs":12.5,"outcome":"ok"})");
     EXPECT_EQ(l2.find("secret"), std::string::npos) << l2;
-    EXPECT_NE(l2.find("\"argumentsSha256\":\"" + sha256_hex(R"({"message":"secret"})") + "\""), std::string::npos) << l2;
+    EXPECT_NE(l2.find("\"argumentsSha256\":\"" + sha256_hex(R"({"message":"secret"})") + "\""),
+              std::string::npos)
+        << l2;
     EXPECT_NE(l2.find("\"error\":\"boom\""), std::string::npos) << l2;
     std::filesystem::remove(path);
     EXPECT_THROW(audit_log("/nonexistent-dir/x.jsonl"), std::runtime_error);
@@ -116,7 +129,8 @@ TEST(host_roots, file_uris) {
 /// Answers with what it was asked, and remembers it.
 struct echo_model : sampling_provider {
     std::vector<mcp::create_message_request> asked;
-    mcp::create_message_result create_message(const std::string&, const mcp::create_message_request& r) override {
+    mcp::create_message_result create_message(const std::string&,
+                                              const mcp::create_message_request& r) override {
         asked.push_back(r);
         const auto& said = std::get<mcp::text_content>(r.messages.back().content.back()).text;
         return {.content = {mcp::text_content{.text = "model: " + said}}, .model = "m1"};
@@ -138,13 +152,15 @@ struct scripted_reviewer : sampling_reviewer {
     }
     bool review_result(const std::string& server, const mcp::create_message_request&,
                        const mcp::create_message_result& result) override {
-        seen.push_back("answer for " + server + ": " + std::get<mcp::text_content>(result.content.at(0)).text);
+        seen.push_back("answer for " + server + ": " +
+                       std::get<mcp::text_content>(result.content.at(0)).text);
         return give;
     }
 };
 
 mcp::create_message_request hello_request() {
-    return {.messages = {{.role = mcp::role::user, .content = {mcp::text_content{.text = "hello"}}}}, .max_tokens = 10};
+    return {.messages = {{.role = mcp::role::user, .content = {mcp::text_content{.text = "hello"}}}},
+            .max_tokens = 10};
 }
 
 int rejection_code(const std::function<void()>& f, std::string& message) {
@@ -184,7 +200,8 @@ TEST(host_sampling_review, refused_before_the_model_is_never_asked) {
     reviewer->send = false;
     reviewed_sampling_provider p(model, reviewer);
     std::string message;
-    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request()); }, message), sampling_rejected_code);
+    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request()); }, message),
+              sampling_rejected_code);
     EXPECT_NE(message.find("rejected the sampling request"), std::string::npos) << message;
     EXPECT_TRUE(model->asked.empty());
 }
@@ -201,7 +218,8 @@ TEST(host_sampling_review, refused_after_the_answer_is_withheld) {
 }
 
 TEST(host_sampling_review, needs_a_provider_and_a_reviewer) {
-    EXPECT_THROW(reviewed_sampling_provider(nullptr, std::make_shared<scripted_reviewer>()), std::invalid_argument);
+    EXPECT_THROW(reviewed_sampling_provider(nullptr, std::make_shared<scripted_reviewer>()),
+                 std::invalid_argument);
     EXPECT_THROW(reviewed_sampling_provider(std::make_shared<echo_model>(), nullptr), std::invalid_argument);
 }
 

@@ -64,9 +64,12 @@ TEST_F(middleware_fixture, receiving_middleware_wrap_every_request_in_order) {
     EXPECT_EQ(r.at("_meta").at("seen-by"), "middleware");
     auto stateless = client->request("tools/list", object{{"_meta", meta()}});
     ASSERT_TRUE(stateless.contains("result"));
+    // ping too: a rate limit or an auth check must see it like any other request.
+    EXPECT_EQ(client->result("ping"), object{});
     std::lock_guard l(mu);
     EXPECT_EQ(seen, (std::vector<std::string>{"outer:initialize", "inner:initialize", "outer:tools/call",
-                                              "inner:tools/call", "outer:tools/list", "inner:tools/list"}));
+                                              "inner:tools/call", "outer:tools/list", "inner:tools/list",
+                                              "outer:ping", "inner:ping"}));
 }
 
 TEST_F(middleware_fixture, a_middleware_can_refuse) {
@@ -75,6 +78,7 @@ TEST_F(middleware_fixture, a_middleware_can_refuse) {
     client->initialize();
     auto r = client->request("tools/list");
     EXPECT_EQ(r.at("error").at("code"), mcp::error_code::unauthorized);
+    EXPECT_EQ(client->request("ping").at("error").at("code"), mcp::error_code::unauthorized);
 }
 
 TEST_F(middleware_fixture, tools_are_filtered_per_principal) {

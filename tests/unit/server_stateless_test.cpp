@@ -400,6 +400,46 @@ TEST_F(stateless_fixture, listen_acknowledges_then_delivers_what_was_asked) {
     EXPECT_FALSE(client->next_message("notifications/tools/list_changed", 200ms).has_value());
 }
 
+TEST_F(stateless_fixture, subscriptions_only_to_what_the_server_accepts) {
+    peer->close();
+    srv = std::make_unique<mcp::server>(mcp::server_options{
+        .info = {"picky", "1.0"}, .accept_subscription = [](const std::string& uri) {
+            if (uri == "test://secret")
+                throw mcp::error(mcp::error_code::invalid_params, "test://secret is private");
+            return uri != "test://gone";
+        }});
+    add_features(*srv);
+    wire = std::make_shared<mcp::test::scripted_transport>();
+    peer = srv->connect(wire);
+    client = std::make_unique<mcp::test::wire_peer>(wire);
+    client->observer = [&](int side, std::string_view text) { rec.record(side, text); };
+
+    // Listen acknowledges only the URIs accepted; the refused ones are left out, not an error.
+    client->send(mcp::to_json(
+        object{{"jsonrpc", "2.0"},
+               {"id", "l"},
+               {"method", "subscriptions/listen"},
+               {"params",
+                with_meta({{"notifications",
+                            {{"resourceSubscriptions", {"test://a", "test://gone", "test://secret"}}}}})}}));
+    auto ack = client->next_message("notifications/subscriptions/acknowledged");
+    ASSERT_TRUE(ack.has_value());
+    EXPECT_EQ(ack->at("params").at("notifications").at("resourceSubscriptions"),
+              (mcp::json::array{"test://a"}));
+    client->notify("notifications/cancelled", object{{"requestId", "l"}});
+
+    // resources/subscribe (initialize era): not found, or the check's own error.
+    client->observer = nullptr;
+    client->initialize();
+    auto gone = client->request("resources/subscribe", object{{"uri", "test://gone"}});
+    EXPECT_EQ(gone.at("error").at("code"), -32002) << mcp::to_json(gone);
+    EXPECT_EQ(gone.at("error").at("data").at("uri"), "test://gone");
+    auto secret = client->request("resources/subscribe", object{{"uri", "test://secret"}});
+    EXPECT_EQ(secret.at("error").at("code"), -32602);
+    EXPECT_EQ(secret.at("error").at("message"), "test://secret is private");
+    EXPECT_EQ(client->result("resources/subscribe", object{{"uri", "test://a"}}), object{});
+}
+
 TEST_F(stateless_fixture, shutdown_ends_listen_streams_with_a_result) {
     client->send(
         mcp::to_json(object{{"jsonrpc", "2.0"},

@@ -44,7 +44,8 @@ public:
     reviewed_sampling_provider(std::shared_ptr<sampling_provider> provider,
                                std::shared_ptr<sampling_reviewer> reviewer);
 
-    create_message_result create_message(const std::string& server, const create_message_request& request) override;
+    create_message_result create_message(const std::string& server,
+                                         const create_message_request& request) override;
     bool supports_tools() const override { return provider_->supports_tools(); }
 
 private:

@@ -2,8 +2,10 @@
 // middleware mcpxx ships: authentication checks, rate limits, metrics, per-principal tool
 // filtering.
 //
-// A receiving middleware wraps the handling of each incoming request, whatever carried it
-// (stdio, a Streamable HTTP session, a stateless HTTP request) and in both protocol eras:
+// A receiving middleware wraps the handling of each incoming request (initialize and ping
+// included), whatever carried it (stdio, a Streamable HTTP session, a stateless HTTP request)
+// and in both protocol eras. Incoming notifications are not wrapped: they have no answer to
+// refuse with, and the engine consumes cancellation and progress itself:
 //
 //   server.use([](mcp::incoming_call& call, const mcp::receive_next& next) -> mcp::json::value {
 //       auto t0 = std::chrono::steady_clock::now();

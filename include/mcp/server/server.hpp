@@ -82,6 +82,13 @@ struct server_options {
     std::chrono::seconds request_state_ttl{900};
     /// Rounds of one multi-round request at most (a client answering forever is cut off).
     int max_input_rounds = 32;
+    /// Whether a client may subscribe to `uri` (resources/subscribe, and the
+    /// resourceSubscriptions of subscriptions/listen); e.g. only what the client could read.
+    /// False refuses with "Resource not found" (-32002; -32602 from 2026-07-28); an mcp::error
+    /// thrown refuses with that error instead (resources/subscribe answers it). Listen leaves a
+    /// refused URI out of what it acknowledges. Unset: any URI. Called on the request's thread;
+    /// must be thread-safe.
+    std::function<bool(const std::string& uri)> accept_subscription;
     /// Options of each peer's JSON-RPC session.
     session_options session;
 };
