@@ -102,7 +102,9 @@ bool http_session::ensure_sse_locked(stream& s) {
     s.ever_sse = true;
     if (host_->events) {
         // The priming event: an id to resume from before any message, and the delay to wait.
-        const std::string prime = s.id + "-" + std::to_string(s.seq);
+        // It takes a number of its own, so that every event id of the session is unique and a
+        // client resuming from it gets the message that follows.
+        const std::string prime = s.id + "-" + std::to_string(++s.seq);
         host_->events->append(id_, s.id, stored_event{prime, {}});
         s.writer->write(sse_priming(prime, host_->opts.sse_retry));
     }
@@ -110,14 +112,19 @@ bool http_session::ensure_sse_locked(stream& s) {
 }
 
 void http_session::write_event_locked(stream& s, std::string message, graveyard_t& graveyard) {
+    s.ever_sse = true;
+    // The SSE response starts (with its priming event) before this message gets its id.
+    if (s.writer && !ensure_sse_locked(s)) {
+        graveyard.push_back(std::move(s.writer));
+        s.sse = false;
+    }
     std::string event_id;
     if (host_->events) {
         event_id = s.id + "-" + std::to_string(++s.seq);
         host_->events->append(id_, s.id, stored_event{event_id, message});
     }
-    s.ever_sse = true;
     if (!s.writer) return; // kept for a resuming client (when resumable)
-    if (!ensure_sse_locked(s) || !s.writer->write(sse_event(event_id, message))) {
+    if (!s.writer->write(sse_event(event_id, message))) {
         graveyard.push_back(std::move(s.writer));
         s.sse = false;
     }

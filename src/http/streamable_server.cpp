@@ -90,6 +90,29 @@ std::optional<jsonrpc::request_id> readable_id(const json::value& v) {
     return std::nullopt;
 }
 
+/// Why a POST on a session of revision `r` cannot be taken, checked before the session sees it:
+/// the engine would refuse it too, but its answer (an error without an id, or to a batch it
+/// does not read) would go to the standalone stream and leave the POST waiting forever.
+struct refusal {
+    mcp::error error;
+    std::optional<jsonrpc::request_id> id;
+};
+std::optional<refusal> refused_on_session(const json::value& body, revision r) {
+    std::optional<jsonrpc::request_id> id;
+    if (const auto* batch = body.if_array()) {
+        if (!allows_batches(r))
+            return refusal{mcp::error(error_code::invalid_request,
+                                      "Invalid Request: JSON-RPC batches are not part of protocol revision " +
+                                          std::string(to_string(r)) + " (send one message per POST)"),
+                           std::nullopt};
+        for (const auto& m : *batch)
+            if (auto problem = jsonrpc::check(m, &id)) return refusal{std::move(*problem), std::move(id)};
+        return std::nullopt;
+    }
+    if (auto problem = jsonrpc::check(body, &id)) return refusal{std::move(*problem), std::move(id)};
+    return std::nullopt;
+}
+
 bool bound_to_loopback(const std::string& address) {
     return address == "127.0.0.1" || address == "::1" || address.rfind("127.", 0) == 0 ||
            address == "localhost";
@@ -280,6 +303,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
                     return;
                 }
             }
+            if (auto refused = refused_on_session(*parsed, entry->peer->protocol_version())) {
+                respond_error(w, 400, refused->error.code(), refused->error.what(), refused->id);
+                return;
+            }
             entry->transport->post(req.body, *parsed, origin_of(req, std::move(principal)), w);
             return;
         }
@@ -454,11 +481,27 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     }
 
     // ------------------------------------------------------------------ GET, DELETE
+    /// Whether MCP-Protocol-Version names a revision without sessions: its GET and DELETE are
+    /// not allowed, whatever Mcp-Session-Id says (the header is ignored in that era).
+    static bool stateless_revision_named(const core::request& req) {
+        const auto v = req.header("MCP-Protocol-Version");
+        if (!v) return false;
+        const auto r = parse_revision(*v);
+        return r && !is_initialize_era(*r);
+    }
+
     void get(const core::request& req, const writer_ptr& w) {
         const auto accept = req.header("Accept");
         if (!accept || !accepts(*accept, "text/event-stream")) {
             respond_error(w, 406, error_code::invalid_request,
                           "Not Acceptable: GET needs Accept: text/event-stream");
+            return;
+        }
+        if (stateless_revision_named(req)) {
+            respond_error(w, 405, error_code::invalid_request,
+                          "Method Not Allowed: protocol revision 2026-07-28 uses POST only (GET streams "
+                          "are replaced by subscriptions/listen)",
+                          std::nullopt, {{"Allow", "POST"}});
             return;
         }
         const auto session_id = req.header("Mcp-Session-Id");
@@ -480,6 +523,12 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     }
 
     void del(const core::request& req, const writer_ptr& w) {
+        if (stateless_revision_named(req)) {
+            respond_error(w, 405, error_code::invalid_request,
+                          "Method Not Allowed: protocol revision 2026-07-28 has no sessions to end",
+                          std::nullopt, {{"Allow", "POST"}});
+            return;
+        }
         const auto session_id = req.header("Mcp-Session-Id");
         if (!session_id) {
             respond_error(w, 405, error_code::invalid_request,

@@ -42,85 +42,121 @@ namespace {
 // Reads an id member: string or integer. Null, fractional numbers, objects... are not ids.
 std::optional<request_id> read_id(const json::value& v) {
     switch (v.kind()) {
-    case json::kind::string: return request_id(std::string(v.get_string()));
-    case json::kind::int64: return request_id(v.get_int64());
+    case json::kind::string:
+        return request_id(std::string(v.get_string()));
+    case json::kind::int64:
+        return request_id(v.get_int64());
     case json::kind::uint64:
         if (v.get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
             return request_id(static_cast<std::int64_t>(v.get_uint64()));
         return std::nullopt;
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
 }
 
-classify_result fail(std::string message, std::optional<request_id> id = std::nullopt,
-                     int code = error_code::invalid_request) {
-    classify_result r;
+enum class shape { request, notification, result, error };
+
+// What kind of message `v` is, or why it is none: every check of classify(), moving nothing.
+struct inspection {
+    shape kind = shape::request;
+    std::optional<request_id> id; ///< when it could be read, valid or not
+    std::optional<mcp::error> err;
+};
+
+inspection failed(std::string message, std::optional<request_id> id = std::nullopt,
+                  int code = error_code::invalid_request) {
+    inspection r;
     r.err.emplace(code, std::move(message));
     r.id = std::move(id);
     return r;
 }
 
-} // namespace
-
-classify_result classify(json::value&& v) {
-    auto* o = v.if_object();
-    if (!o) return fail("Invalid Request: a JSON-RPC message must be a JSON object");
+inspection inspect(const json::value& v) {
+    const auto* o = v.if_object();
+    if (!o) return failed("Invalid Request: a JSON-RPC message must be a JSON object");
 
     std::optional<request_id> id;
     const json::value* id_v = o->if_contains("id");
     if (id_v) id = read_id(*id_v);
 
     const auto version = find_string(*o, "jsonrpc");
-    if (!version || *version != "2.0")
-        return fail("Invalid Request: \"jsonrpc\" must be \"2.0\"", id);
+    if (!version || *version != "2.0") return failed("Invalid Request: \"jsonrpc\" must be \"2.0\"", id);
 
-    const json::value* method_v = o->if_contains("method");
-    if (method_v) {
-        if (!method_v->is_string()) return fail("Invalid Request: \"method\" must be a string", id);
-        std::string method(method_v->get_string());
-        json::value params;
-        if (auto* p = o->if_contains("params")) {
+    if (const json::value* method_v = o->if_contains("method")) {
+        if (!method_v->is_string()) return failed("Invalid Request: \"method\" must be a string", id);
+        if (const auto* p = o->if_contains("params")) {
             if (p->is_array())
-                return fail("Invalid params: MCP params must be an object, not an array", id,
-                            error_code::invalid_params);
+                return failed("Invalid params: MCP params must be an object, not an array", id,
+                              error_code::invalid_params);
             if (!p->is_object() && !p->is_null())
-                return fail("Invalid Request: \"params\" must be an object", id);
-            params = std::move(*p);
+                return failed("Invalid Request: \"params\" must be an object", id);
         }
-        classify_result r;
-        if (!id_v) {
-            r.msg = notification{std::move(method), std::move(params)};
-            return r;
-        }
+        if (!id_v) return {shape::notification, std::nullopt, std::nullopt};
         if (!id) {
-            if (id_v->is_null()) return fail("Invalid Request: \"id\" must not be null");
-            return fail("Invalid Request: \"id\" must be a string or an integer");
+            if (id_v->is_null()) return failed("Invalid Request: \"id\" must not be null");
+            return failed("Invalid Request: \"id\" must be a string or an integer");
         }
-        r.id = id;
-        r.msg = request{std::move(*id), std::move(method), std::move(params)};
-        return r;
+        return {shape::request, std::move(id), std::nullopt};
     }
 
     // A response: result or error, with the id of the request it answers.
-    const json::value* result_v = o->if_contains("result");
-    const json::value* error_v = o->if_contains("error");
-    if (result_v && error_v) return fail("Invalid Request: a response has both \"result\" and \"error\"", id);
-    if (!result_v && !error_v) return fail("Invalid Request: message has neither \"method\", \"result\" nor \"error\"", id);
+    const bool has_result = o->contains("result");
+    const bool has_error = o->contains("error");
+    if (has_result && has_error)
+        return failed("Invalid Request: a response has both \"result\" and \"error\"", id);
+    if (!has_result && !has_error)
+        return failed("Invalid Request: message has neither \"method\", \"result\" nor \"error\"", id);
+    if (has_result && !id)
+        return failed("Invalid Request: a result response needs a string or integer \"id\"");
+    return {has_result ? shape::result : shape::error, std::move(id), std::nullopt};
+}
+
+} // namespace
+
+std::optional<mcp::error> check(const json::value& v, std::optional<request_id>* id) {
+    auto r = inspect(v);
+    if (id) *id = std::move(r.id);
+    return std::move(r.err);
+}
+
+classify_result classify(json::value&& v) {
+    auto shape_of = inspect(v);
     classify_result r;
-    r.id = id;
-    if (result_v) {
-        if (!id) return fail("Invalid Request: a result response needs a string or integer \"id\"");
-        r.msg = response{std::move(*id), std::move(*result_v)};
+    r.id = shape_of.id;
+    if (shape_of.err) {
+        r.err = std::move(shape_of.err);
         return r;
     }
-    r.msg = error_response{std::move(id), mcp::error::from_json(*error_v)};
+    auto& o = v.get_object();
+    switch (shape_of.kind) {
+    case shape::request:
+    case shape::notification: {
+        std::string method(o.at("method").get_string());
+        json::value params;
+        if (auto* p = o.if_contains("params")) params = std::move(*p);
+        if (shape_of.kind == shape::notification)
+            r.msg = notification{std::move(method), std::move(params)};
+        else
+            r.msg = request{std::move(*shape_of.id), std::move(method), std::move(params)};
+        return r;
+    }
+    case shape::result:
+        r.msg = response{std::move(*shape_of.id), std::move(o.at("result"))};
+        return r;
+    case shape::error:
+        r.msg = error_response{std::move(shape_of.id), mcp::error::from_json(o.at("error"))};
+        return r;
+    }
     return r;
 }
 
 namespace {
 void append_id(std::string& out, const request_id& id) {
-    if (const auto* i = std::get_if<std::int64_t>(&id)) out += std::to_string(*i);
-    else append_json_string(out, std::get<std::string>(id));
+    if (const auto* i = std::get_if<std::int64_t>(&id))
+        out += std::to_string(*i);
+    else
+        append_json_string(out, std::get<std::string>(id));
 }
 } // namespace
 
@@ -151,8 +187,10 @@ void serialize_result(std::string& out, const request_id& id, const json::value&
     out += R"({"jsonrpc":"2.0","id":)";
     append_id(out, id);
     out += R"(,"result":)";
-    if (result.is_null()) out += "{}";
-    else append_json(out, result);
+    if (result.is_null())
+        out += "{}";
+    else
+        append_json(out, result);
     out.push_back('}');
 }
 
@@ -176,10 +214,14 @@ std::string serialize(const message& m, unknown_id_style style) {
     std::visit(
         [&](const auto& x) {
             using T = std::decay_t<decltype(x)>;
-            if constexpr (std::is_same_v<T, request>) serialize_request(out, x.id, x.method, x.params);
-            else if constexpr (std::is_same_v<T, notification>) serialize_notification(out, x.method, x.params);
-            else if constexpr (std::is_same_v<T, response>) serialize_result(out, x.id, x.result);
-            else serialize_error(out, x.id, x.err, style);
+            if constexpr (std::is_same_v<T, request>)
+                serialize_request(out, x.id, x.method, x.params);
+            else if constexpr (std::is_same_v<T, notification>)
+                serialize_notification(out, x.method, x.params);
+            else if constexpr (std::is_same_v<T, response>)
+                serialize_result(out, x.id, x.result);
+            else
+                serialize_error(out, x.id, x.err, style);
         },
         m);
     return out;

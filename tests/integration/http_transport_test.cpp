@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <atomic>
 #include <future>
 
@@ -239,6 +241,96 @@ TEST_F(http_fixture, session_errors) {
     auto gone = c.read_response();
     ASSERT_TRUE(gone);
     EXPECT_EQ(gone->status, 404);
+}
+
+TEST_F(http_fixture, what_a_session_cannot_take_is_400_at_once) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    const auto post = [&](const std::string& body) {
+        EXPECT_TRUE(c.send(http_post(body, session_headers(sid))));
+        auto r = c.read_response(); // an answer, not the test's timeout
+        EXPECT_TRUE(r);
+        return r ? *r : mcp::test::response{};
+    };
+    // A batch: not part of 2025-11-25. Its ids stay free for the requests sent one by one.
+    auto batch =
+        post(R"([{"jsonrpc":"2.0","id":7,"method":"tools/list"},{"jsonrpc":"2.0","id":8,"method":"ping"}])");
+    EXPECT_EQ(batch.status, 400);
+    EXPECT_EQ(body_json(batch).at("error").at("code"), -32600);
+    EXPECT_NE(body_json(batch).at("error").at("message").as_string().find("batches are not part of"),
+              std::string::npos);
+    auto seven = post(R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})");
+    EXPECT_EQ(seven.status, 200);
+    EXPECT_TRUE(body_json(seven).contains("result"));
+    // Not a JSON-RPC message, a null id, a bad jsonrpc member: 400 with the reason.
+    for (const char* bad :
+         {R"({"foo":1})", R"({"jsonrpc":"2.0","id":null,"method":"ping"})",
+          R"({"jsonrpc":"1.0","id":9,"method":"ping"})", R"({"jsonrpc":"2.0","id":10,"method":3})"}) {
+        auto r = post(bad);
+        EXPECT_EQ(r.status, 400) << bad;
+        EXPECT_EQ(body_json(r).at("error").at("code"), -32600) << bad;
+    }
+    // The id is echoed when it could be read.
+    EXPECT_EQ(body_json(post(R"({"jsonrpc":"1.0","id":9,"method":"ping"})")).at("id"), 9);
+    // Nothing was left waiting: no stream open, and the session still serves.
+    EXPECT_EQ(http->open_streams(), 0u);
+    EXPECT_TRUE(body_json(post(R"({"jsonrpc":"2.0","id":11,"method":"ping"})")).contains("result"));
+}
+
+TEST_F(http_fixture, get_and_delete_of_the_stateless_revision_are_405) {
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    // Even with a (real) session id: revision 2026-07-28 ignores the header and has no GET or DELETE.
+    const std::string headers = "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2026-07-28\r\n";
+    ASSERT_TRUE(c.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + headers)));
+    auto get = c.read_response();
+    ASSERT_TRUE(get);
+    EXPECT_EQ(get->status, 405);
+    EXPECT_EQ(get->header("Allow"), "POST");
+    ASSERT_TRUE(c.send(http_request("DELETE", "/mcp", headers)));
+    auto del = c.read_response();
+    ASSERT_TRUE(del);
+    EXPECT_EQ(del->status, 405);
+    EXPECT_EQ(http->sessions(), 1u); // the session was not ended
+}
+
+TEST_F(http_fixture, event_ids_are_unique_and_idle_streams_get_keep_alive_comments) {
+    start({.keep_alive_interval = 100ms});
+    raw_client c(port());
+    const auto sid = open_session(c);
+    ASSERT_TRUE(
+        c.send(http_post(call_body(3, "progress", "{}", R"({"progressToken":"p"})"), session_headers(sid))));
+    ASSERT_TRUE(c.read_head());
+    sse_reader sse(c);
+    std::vector<std::string> ids;
+    while (auto e = sse.next()) ids.push_back(e->id);
+    ASSERT_EQ(ids.size(), 3u); // priming, progress, result
+    EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
+    // Resuming from the priming event replays everything after it: nothing is lost.
+    raw_client resume(port());
+    ASSERT_TRUE(resume.send(http_request("GET", "/mcp",
+                                         "Accept: text/event-stream\r\nLast-Event-ID: " + ids[0] + "\r\n" +
+                                             session_headers(sid))));
+    ASSERT_TRUE(resume.read_head());
+    sse_reader replay(resume);
+    auto progress = replay.next_message();
+    ASSERT_TRUE(progress);
+    EXPECT_EQ(progress->at("method"), "notifications/progress");
+    auto result = replay.next_message();
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->at("id"), 3);
+
+    // The standalone stream, idle: keep-alive comments keep proxies from closing it.
+    raw_client listener(port());
+    ASSERT_TRUE(
+        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
+    ASSERT_TRUE(listener.read_head());
+    std::string seen;
+    for (int i = 0; i < 10 && seen.find(": keep-alive") == std::string::npos; ++i)
+        if (auto chunk = listener.read_chunk()) seen += *chunk;
+    EXPECT_NE(seen.find(": keep-alive"), std::string::npos) << seen;
 }
 
 TEST_F(http_fixture, http_level_errors) {

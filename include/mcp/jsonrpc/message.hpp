@@ -48,14 +48,17 @@ enum class unknown_id_style { omit, null };
 
 /// Result of classifying one JSON value (already parsed) as a message.
 struct classify_result {
-    std::optional<message> msg;          ///< set on success
-    std::optional<mcp::error> err;       ///< set when the value is not a valid message
-    std::optional<request_id> id;        ///< the id, when it could be read despite the error
+    std::optional<message> msg;    ///< set on success
+    std::optional<mcp::error> err; ///< set when the value is not a valid message
+    std::optional<request_id> id;  ///< the id, when it could be read despite the error
 };
 
 /// Classify `v` (one element, not a batch). Checks "jsonrpc":"2.0", id kind, method kind,
 /// params kind (object; arrays are not used by MCP and are rejected as invalid params).
 classify_result classify(json::value&& v);
+/// The error classify() would give `v`, without taking it apart: nullopt for a valid message.
+/// `id` (when given) receives the message's id when it could be read.
+std::optional<mcp::error> check(const json::value& v, std::optional<request_id>* id = nullptr);
 
 /// Serialize a message as one compact JSON text (no trailing newline).
 std::string serialize(const message& m, unknown_id_style style = unknown_id_style::omit);
