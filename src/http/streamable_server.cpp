@@ -8,6 +8,7 @@
 #include "http/http_session.hpp"
 #include "http/legacy_sse.hpp"
 #include "http/origin_check.hpp"
+#include "http/stateless_batch.hpp"
 #include "http/stateless_stream.hpp"
 #include "http/streamable_host.hpp"
 
@@ -344,8 +345,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     void serve_sessionless(core::request& req, json::value&& message, revision era, const writer_ptr& w,
                            std::string principal) {
         if (message.is_array()) {
-            respond_error(w, 400, error_code::invalid_request,
-                          "Bad Request: batches need a session (this server keeps none)");
+            serve_sessionless_batch(req, std::move(message.get_array()), era, w, std::move(principal));
             return;
         }
         auto c = jsonrpc::classify(std::move(message));
@@ -359,6 +359,48 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
             return;
         }
         run_request(std::move(*request), w, origin_of(req, std::move(principal)), era, false);
+    }
+
+    void serve_sessionless_batch(core::request& req, json::array&& elements, revision era,
+                                 const writer_ptr& w, std::string principal) {
+        if (!allows_batches(era)) {
+            respond_error(w, 400, error_code::invalid_request,
+                          "Invalid Request: JSON-RPC batches are not part of protocol revision " +
+                              std::string(to_string(era)) + " (send one message per POST)");
+            return;
+        }
+        std::vector<jsonrpc::request> requests;
+        std::vector<std::string> replies; // errors for the elements that are no message
+        for (auto& e : elements) {
+            auto c = jsonrpc::classify(std::move(e));
+            if (!c.msg) {
+                std::string out;
+                jsonrpc::serialize_error(out, c.id, *c.err, jsonrpc::unknown_id_style::null);
+                replies.push_back(std::move(out));
+            } else if (auto* r = std::get_if<jsonrpc::request>(&*c.msg)) {
+                if (r->method == "initialize") { // 2025-03-26: it must not be part of a batch
+                    std::string out;
+                    jsonrpc::serialize_error(
+                        out, r->id,
+                        mcp::error(error_code::invalid_request,
+                                   "Invalid Request: initialize must not be part of a batch"));
+                    replies.push_back(std::move(out));
+                } else {
+                    requests.push_back(std::move(*r));
+                }
+            } // notifications and responses need no answer without a session
+        }
+        if (requests.empty() && replies.empty()) {
+            w->respond(202, {}, {});
+            return;
+        }
+        auto batch = std::make_shared<detail::stateless_batch>(w, requests.size(), std::move(replies));
+        cancellation_source closed;
+        w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
+        auto origin = origin_of(req, std::move(principal));
+        for (auto& r : requests)
+            host->mcp->handle_request(std::move(r), batch->member(), closed.token(), origin, era);
+        batch->finish_if_done();
     }
 
     void post_stateless(core::request& req, json::value&& message,

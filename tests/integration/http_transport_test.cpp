@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include <atomic>
@@ -589,6 +590,62 @@ TEST_F(http_fixture, without_sessions_every_request_stands_alone) {
     ASSERT_TRUE(call);
     EXPECT_EQ(body_json(*call).at("result").at("content").at(0).at("text"), "no session");
     EXPECT_EQ(http->sessions(), 0u);
+}
+
+TEST_F(http_fixture, without_sessions_a_2025_03_26_batch_is_served) {
+    start({.stateful = false});
+    raw_client c(port());
+    const std::string v0326 = "MCP-Protocol-Version: 2025-03-26\r\n";
+    // Two calls, a notification (no answer), an invalid element (its error, id null): one array.
+    ASSERT_TRUE(c.send(http_post("[" + call_body(1, "echo", R"({"text":"a"})") + "," +
+                                     call_body(2, "echo", R"({"text":"b"})") +
+                                     R"(,{"jsonrpc":"2.0","method":"notifications/initialized"},{"foo":1}])",
+                                 v0326)));
+    auto r = c.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    EXPECT_EQ(r->header("Content-Type"), "application/json");
+    auto replies = mcp::json::parse(r->body).as_array();
+    ASSERT_EQ(replies.size(), 3u) << r->body;
+    std::map<std::string, std::string> by_id;
+    for (const auto& m : replies) {
+        const auto& o = m.as_object();
+        if (o.at("id").is_null())
+            by_id["null"] = std::to_string(o.at("error").at("code").as_int64());
+        else
+            by_id[std::to_string(o.at("id").as_int64())] =
+                std::string(o.at("result").at("content").at(0).at("text").as_string());
+    }
+    EXPECT_EQ(by_id, (std::map<std::string, std::string>{{"1", "a"}, {"2", "b"}, {"null", "-32600"}}));
+    // A request that sends progress first: the answer becomes a stream of every message.
+    ASSERT_TRUE(c.send(http_post("[" + call_body(3, "progress", "{}", R"({"progressToken":"p"})") + "," +
+                                     call_body(4, "echo", R"({"text":"c"})") + "]",
+                                 v0326)));
+    auto head = c.read_head();
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->header("Content-Type"), "text/event-stream");
+    sse_reader sse(c);
+    std::set<std::string> seen;
+    while (auto m = sse.next_message())
+        seen.insert(m->contains("method") ? std::string(m->at("method").as_string())
+                                          : "reply " + std::to_string(m->at("id").as_int64()));
+    EXPECT_EQ(seen, (std::set<std::string>{"notifications/progress", "reply 3", "reply 4"}));
+    // Notifications only: 202. initialize inside a batch, or a batch of 2025-06-18: refused.
+    raw_client d(port());
+    ASSERT_TRUE(d.send(http_post(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])", v0326)));
+    auto accepted = d.read_response();
+    ASSERT_TRUE(accepted);
+    EXPECT_EQ(accepted->status, 202);
+    ASSERT_TRUE(d.send(http_post("[" + initialize_body(5, "2025-03-26") + "]", v0326)));
+    auto init = d.read_response();
+    ASSERT_TRUE(init);
+    EXPECT_EQ(mcp::json::parse(init->body).at(0).at("error").at("code"), -32600);
+    ASSERT_TRUE(d.send(http_post("[" + call_body(6, "echo", R"({"text":"x"})") + "]",
+                                 "MCP-Protocol-Version: 2025-06-18\r\n")));
+    auto newer = d.read_response();
+    ASSERT_TRUE(newer);
+    EXPECT_EQ(newer->status, 400);
+    EXPECT_EQ(body_json(*newer).at("error").at("code"), -32600);
 }
 
 TEST_F(http_fixture, legacy_http_sse_transport) {
