@@ -318,6 +318,21 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
             start_session(req, *parsed, w, std::move(principal));
             return;
         }
+        if (header_version && !header_rev && !initialize) {
+            // A revision this server has never heard of: say so rather than ask for a session.
+            json::array supported;
+            for (auto r : host->mcp->options().revisions) supported.emplace_back(to_string(r));
+            std::string body;
+            jsonrpc::serialize_error(
+                body, readable_id(*parsed),
+                mcp::error(error_code::unsupported_protocol_version,
+                           "Unsupported protocol version: MCP-Protocol-Version '" +
+                               std::string(header_version->substr(0, 64)) + "'",
+                           json::object{{"supported", std::move(supported)},
+                                        {"requested", std::string(header_version->substr(0, 64))}}));
+            w->respond(400, {{"Content-Type", "application/json"}}, std::move(body));
+            return;
+        }
         if (host->opts.stateful) {
             respond_error(w, 400, error_code::invalid_request,
                           "Bad Request: Mcp-Session-Id header is required (send initialize first to get one)",

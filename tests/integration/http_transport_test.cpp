@@ -219,6 +219,14 @@ TEST_F(http_fixture, session_errors) {
     EXPECT_EQ(missing->status, 400);
     EXPECT_EQ(body_json(*missing).at("error").at("code"), -32600);
     EXPECT_EQ(body_json(*missing).at("id"), 2);
+    // A revision nobody knows: said so (-32022, with the supported ones), not "send a session".
+    ASSERT_TRUE(
+        c.send(http_post(call_body(2, "echo", R"({"text":"x"})"), "MCP-Protocol-Version: 2099-01-01\r\n")));
+    auto unknown_revision = c.read_response();
+    ASSERT_TRUE(unknown_revision);
+    EXPECT_EQ(unknown_revision->status, 400);
+    EXPECT_EQ(body_json(*unknown_revision).at("error").at("code"), -32022);
+    EXPECT_EQ(body_json(*unknown_revision).at("error").at("data").at("supported").at(0), "2026-07-28");
     // An unknown session.
     ASSERT_TRUE(c.send(http_post(call_body(3, "echo", R"({"text":"x"})"),
                                  session_headers("00000000000000000000000000000000"))));
