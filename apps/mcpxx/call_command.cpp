@@ -57,10 +57,11 @@ int run_call(const call_options& o) {
     {
         auto progress = std::make_shared<progress_display>();
         try {
-            result = m.call_tool(o.server, o.tool, std::move(arguments),
-                                 {.timeout = session.timeout(),
-                                  .on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
-                                  .cancel = session.cancel_token()});
+            result = m.call_tool(
+                o.server, o.tool, std::move(arguments),
+                {.timeout = session.timeout(),
+                 .on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
+                 .cancel = session.cancel_token()});
         } catch (const std::exception& e) {
             progress.reset();
             return session.report_failure(e);
@@ -77,13 +78,17 @@ int run_call(const call_options& o) {
 
 void add_call_command(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<call_options>();
-    auto* cmd = app.add_subcommand("call", "Call a tool: mcpxx call SERVER TOOL [--arg KEY=VALUE ...] [--args JSON]");
+    auto* cmd =
+        app.add_subcommand("call", "Call a tool: mcpxx call SERVER TOOL [--arg KEY=VALUE ...] [--args JSON]");
     cmd->add_option("server", o->server, "The server")->required();
     cmd->add_option("tool", o->tool, "The tool (its name on the server)")->required();
-    cmd->add_option("--arg,-a", o->args,
-                    "KEY=VALUE (repeatable); VALUE is JSON unless the tool's schema says the argument is a string");
-    cmd->add_option("--args", o->args_json, "All arguments as one JSON object (--arg values are added to it)");
-    cmd->add_flag("--yes,-y", o->host.yes, "Do not ask: run the tool, and send sampling requests and their answers without review");
+    cmd->add_option(
+        "--arg,-a", o->args,
+        "KEY=VALUE (repeatable); VALUE is JSON unless the tool's schema says the argument is a string");
+    cmd->add_option("--args", o->args_json,
+                    "All arguments as one JSON object (--arg values are added to it)");
+    cmd->add_flag("--yes,-y", o->host.yes,
+                  "Do not ask: run the tool, and send sampling requests and their answers without review");
     add_host_options(cmd, o->host);
     cmd->callback([o, &exit_code] { exit_code = run_call(*o); });
 }

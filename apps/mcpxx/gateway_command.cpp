@@ -16,7 +16,6 @@
 
 #include <CLI/CLI.hpp>
 
-
 #include <atomic>
 #include <charconv>
 #include <cmath>

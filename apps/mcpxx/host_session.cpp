@@ -17,11 +17,14 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
     cmd->add_option("--config,-c", o.config_files,
                     "Read servers from this file (repeatable) instead of the hosts' config files");
     cmd->add_flag("--json", o.json, "Machine-readable output (one JSON object on stdout)");
-    cmd->add_option("--root", o.roots, "Offer this directory to servers as a root, besides the current directory (repeatable)");
-    cmd->add_option("--trust", o.trusted, "Trust this server: its read-only tools run without asking (repeatable)");
+    cmd->add_option("--root", o.roots,
+                    "Offer this directory to servers as a root, besides the current directory (repeatable)");
+    cmd->add_option("--trust", o.trusted,
+                    "Trust this server: its read-only tools run without asking (repeatable)");
     cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for each request (default 60)");
     cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
-    cmd->add_flag("--redact", o.redact, "In the audit log, write the SHA-256 of the arguments instead of them");
+    cmd->add_flag("--redact", o.redact,
+                  "In the audit log, write the SHA-256 of the arguments instead of them");
     cmd->add_flag("--verbose,-v", o.verbose, "Show what servers write to stderr");
     cmd->add_option("--sampling-url", o.sampling_url,
                     "Answer servers' sampling requests with this OpenAI-compatible API (base URL, e.g. "
@@ -69,15 +72,15 @@ std::shared_ptr<mcp::host::sampling_provider> make_sampling_provider(const host_
 
 } // namespace
 
-host_session::host_session(const host_cli_options& options)
-    : options_(options), interrupt_(cancel_) {}
+host_session::host_session(const host_cli_options& options) : options_(options), interrupt_(cancel_) {}
 
 host_session::~host_session() {
     if (manager_) manager_->close();
 }
 
 std::chrono::milliseconds host_session::timeout() const {
-    return std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.001, options_.timeout_seconds) * 1000));
+    return std::chrono::milliseconds(
+        static_cast<std::int64_t>(std::max(0.001, options_.timeout_seconds) * 1000));
 }
 
 int host_session::load() {
@@ -85,9 +88,10 @@ int host_session::load() {
     for (const auto& f : options_.config_files) d.explicit_files.emplace_back(f);
     found_ = mcp::host::discover(d);
     if (found_.servers.empty() && found_.errors.empty()) {
-        print_error(options_.config_files.empty()
-                        ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
-                        : "no MCP servers in " + options_.config_files.front());
+        print_error(
+            options_.config_files.empty()
+                ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
+                : "no MCP servers in " + options_.config_files.front());
         return exit_usage;
     }
     if (found_.servers.empty()) {
@@ -138,8 +142,8 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
             mo.sampling, std::make_shared<terminal_sampling_reviewer>(hooks.io));
     if (!options_.audit_log.empty()) {
         try {
-            mo.audit = std::make_shared<mcp::host::audit_log>(options_.audit_log,
-                                                              mcp::host::audit_options{.redact_arguments = options_.redact});
+            mo.audit = std::make_shared<mcp::host::audit_log>(
+                options_.audit_log, mcp::host::audit_options{.redact_arguments = options_.redact});
         } catch (const std::exception& e) {
             print_error(e.what());
             return exit_usage;
@@ -210,7 +214,8 @@ mcp::json::object parse_key_values(const std::vector<std::string>& pairs, const 
     const mcp::json::object* props = schema ? mcp::find_object(*schema, "properties") : nullptr;
     for (const auto& kv : pairs) {
         const auto eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) throw input_error("--arg wants KEY=VALUE, got \"" + kv + "\"");
+        if (eq == std::string::npos || eq == 0)
+            throw input_error("--arg wants KEY=VALUE, got \"" + kv + "\"");
         const std::string key = kv.substr(0, eq), value = kv.substr(eq + 1);
         std::string type;
         if (props)

@@ -95,6 +95,7 @@ void print_error(const std::string& message);
 
 /// Parse "k=v" arguments; a value is a string when the schema says so (or it is not JSON),
 /// else the JSON it spells. Throws input_error.
-mcp::json::object parse_key_values(const std::vector<std::string>& pairs, const mcp::json::object* input_schema);
+mcp::json::object parse_key_values(const std::vector<std::string>& pairs,
+                                   const mcp::json::object* input_schema);
 
 } // namespace mcpxx_cli

@@ -16,7 +16,8 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
-    CLI::App app{"mcpxx: Model Context Protocol tools (servers from your MCP hosts' configs, JSON Schema, URI templates)",
+    CLI::App app{"mcpxx: Model Context Protocol tools (servers from your MCP hosts' configs, JSON Schema, "
+                 "URI templates)",
                  "mcpxx"};
     app.require_subcommand(1);
     int exit_code = mcpxx_cli::exit_ok;

@@ -7,10 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
-#include <type_traits>
-#include <variant>
 #include <iostream>
+#include <type_traits>
 #include <unistd.h>
+#include <variant>
 
 namespace mcpxx_cli {
 
@@ -34,15 +34,18 @@ progress_display::~progress_display() {
 
 void progress_display::update(const mcp::progress_update& p) {
     char numbers[64];
-    if (p.total) std::snprintf(numbers, sizeof numbers, "%g/%g", p.progress, *p.total);
-    else std::snprintf(numbers, sizeof numbers, "%g", p.progress);
+    if (p.total)
+        std::snprintf(numbers, sizeof numbers, "%g/%g", p.progress, *p.total);
+    else
+        std::snprintf(numbers, sizeof numbers, "%g", p.progress);
     std::string line;
     if (tty_) {
         constexpr int width = 30;
         std::string bar;
         if (p.total && *p.total > 0) {
             const int filled = static_cast<int>(width * std::min(1.0, p.progress / *p.total));
-            bar = "[" + std::string(static_cast<std::size_t>(filled), '#') + std::string(static_cast<std::size_t>(width - filled), ' ') + "] ";
+            bar = "[" + std::string(static_cast<std::size_t>(filled), '#') +
+                  std::string(static_cast<std::size_t>(width - filled), ' ') + "] ";
         }
         line = "\r\033[K" + bar + numbers + (p.message ? " " + *p.message : "");
         drawn_ = true;
@@ -57,7 +60,9 @@ void progress_display::update(const mcp::progress_update& p) {
 
 namespace {
 
-bool yes(const std::optional<std::string>& a) { return a && (*a == "y" || *a == "Y" || *a == "yes" || *a == "YES"); }
+bool yes(const std::optional<std::string>& a) {
+    return a && (*a == "y" || *a == "Y" || *a == "yes" || *a == "YES");
+}
 
 // One conversation with the user at a time (see terminal_approver).
 std::mutex conversation;
@@ -106,8 +111,8 @@ constexpr std::size_t shown_text_limit = 2000;
 
 std::string shown(std::string_view text) {
     if (text.size() <= shown_text_limit) return std::string(text);
-    return std::string(text.substr(0, shown_text_limit)) + "... (" + std::to_string(text.size() - shown_text_limit) +
-           " more characters)";
+    return std::string(text.substr(0, shown_text_limit)) + "... (" +
+           std::to_string(text.size() - shown_text_limit) + " more characters)";
 }
 
 /// One line (or paragraph) per block, as the user should see it.
@@ -122,9 +127,11 @@ std::string describe(const mcp::sampling_content& block) {
             } else if constexpr (std::is_same_v<T, mcp::audio_content>) {
                 return "[audio " + b.mime_type + ", " + std::to_string(b.data.size() * 3 / 4) + " bytes]";
             } else if constexpr (std::is_same_v<T, mcp::tool_use_content>) {
-                return "[calls tool " + b.name + " with " + shown(mcp::to_json(mcp::json::value(b.input))) + "]";
+                return "[calls tool " + b.name + " with " + shown(mcp::to_json(mcp::json::value(b.input))) +
+                       "]";
             } else {
-                std::string text = "[result of tool use " + b.tool_use_id + (b.is_error.value_or(false) ? ", an error" : "") + "]";
+                std::string text = "[result of tool use " + b.tool_use_id +
+                                   (b.is_error.value_or(false) ? ", an error" : "") + "]";
                 for (const auto& c : b.content)
                     if (const auto* t = std::get_if<mcp::text_content>(&c)) text += " " + shown(t->text);
                 return text;
@@ -146,13 +153,14 @@ mcp::text_content* editable_text(mcp::create_message_request& r) {
 
 } // namespace
 
-std::optional<mcp::create_message_request> terminal_sampling_reviewer::review_request(const std::string& server,
-                                                                                      mcp::create_message_request r) {
+std::optional<mcp::create_message_request>
+terminal_sampling_reviewer::review_request(const std::string& server, mcp::create_message_request r) {
     const auto s = style::for_stream(2);
     std::string text = s.bold("Server \"" + server + "\" wants to ask the model:") + "\n";
     if (r.system_prompt) text += "  " + s.dim("system: ") + shown(*r.system_prompt) + "\n";
     for (const auto& m : r.messages)
-        for (const auto& b : m.content) text += "  " + s.dim(std::string(mcp::to_string(m.role)) + ": ") + describe(b) + "\n";
+        for (const auto& b : m.content)
+            text += "  " + s.dim(std::string(mcp::to_string(m.role)) + ": ") + describe(b) + "\n";
     text += "  " + s.dim("at most " + std::to_string(r.max_tokens) + " tokens");
     if (r.model_preferences && !r.model_preferences->hints.empty()) {
         text += s.dim(", model hints:");
@@ -167,8 +175,8 @@ std::optional<mcp::create_message_request> terminal_sampling_reviewer::review_re
     std::lock_guard lock(conversation);
     io_.say(text);
     auto* editable = editable_text(r);
-    const auto choice = io_.ask(editable ? "Send it? [y]es / [e]dit the last message / anything else refuses: "
-                                         : "Send it? [y/N] ");
+    const auto choice = io_.ask(
+        editable ? "Send it? [y]es / [e]dit the last message / anything else refuses: " : "Send it? [y/N] ");
     if (yes(choice)) return r;
     if (!editable || !choice || (*choice != "e" && *choice != "edit")) return std::nullopt;
     const auto replacement = io_.ask("New text (empty keeps it): ");
@@ -194,7 +202,8 @@ mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const
     io_.say(s.bold("Server \"" + server + "\" asks: ") + r.message + "\n");
     if (r.mode == mcp::elicitation_mode::url) {
         io_.say("  open: " + r.url.value_or("") + "\n");
-        return {.action = yes(ask("Done? [y/N] ")) ? mcp::elicit_action::accept : mcp::elicit_action::decline};
+        return {.action =
+                    yes(ask("Done? [y/N] ")) ? mcp::elicit_action::accept : mcp::elicit_action::decline};
     }
     const auto choice = ask("Answer? [y]es / [n]o (decline) / anything else cancels: ");
     if (!choice) return {.action = mcp::elicit_action::cancel};
@@ -279,7 +288,9 @@ interrupt_guard::~interrupt_guard() {
     ::close(signal_pipe[1]);
 }
 
-bool interrupt_guard::interrupted() const noexcept { return interrupts.load() > 0; }
+bool interrupt_guard::interrupted() const noexcept {
+    return interrupts.load() > 0;
+}
 
 void interrupt_guard::rearm(mcp::cancellation_source source) {
     std::lock_guard lock(mu_);

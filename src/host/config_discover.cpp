@@ -11,23 +11,34 @@ namespace mcp::host {
 
 std::string_view to_string(transport_kind k) noexcept {
     switch (k) {
-    case transport_kind::stdio: return "stdio";
-    case transport_kind::streamable_http: return "http";
-    case transport_kind::sse: return "sse";
+    case transport_kind::stdio:
+        return "stdio";
+    case transport_kind::streamable_http:
+        return "http";
+    case transport_kind::sse:
+        return "sse";
     }
     return "?";
 }
 
 std::string_view to_string(config_format f) noexcept {
     switch (f) {
-    case config_format::detect: return "mcpServers";
-    case config_format::claude_desktop: return "Claude Desktop";
-    case config_format::claude_code: return "Claude Code";
-    case config_format::claude_code_user: return "Claude Code";
-    case config_format::cursor: return "Cursor";
-    case config_format::vscode: return "VS Code";
-    case config_format::windsurf: return "Windsurf";
-    case config_format::gemini: return "Gemini CLI";
+    case config_format::detect:
+        return "mcpServers";
+    case config_format::claude_desktop:
+        return "Claude Desktop";
+    case config_format::claude_code:
+        return "Claude Code";
+    case config_format::claude_code_user:
+        return "Claude Code";
+    case config_format::cursor:
+        return "Cursor";
+    case config_format::vscode:
+        return "VS Code";
+    case config_format::windsurf:
+        return "Windsurf";
+    case config_format::gemini:
+        return "Gemini CLI";
     }
     return "?";
 }
@@ -84,9 +95,10 @@ std::vector<location> host_locations(const std::filesystem::path& home, const st
 }
 
 /// "~/.cursor/mcp.json" for files under home, ".vscode/mcp.json" for files under the project.
-std::string display_name(const std::filesystem::path& p, const location& where, const std::filesystem::path& home,
-                         const std::filesystem::path& cwd) {
-    const auto under = [](const std::filesystem::path& base, const std::filesystem::path& file) -> std::optional<std::string> {
+std::string display_name(const std::filesystem::path& p, const location& where,
+                         const std::filesystem::path& home, const std::filesystem::path& cwd) {
+    const auto under = [](const std::filesystem::path& base,
+                          const std::filesystem::path& file) -> std::optional<std::string> {
         if (base.empty()) return std::nullopt;
         const auto rel = file.lexically_relative(base);
         if (rel.empty() || *rel.begin() == "..") return std::nullopt;
@@ -127,7 +139,8 @@ discovery_result discover(const discovery_options& options) {
 
     std::vector<location> places;
     if (!options.explicit_files.empty()) {
-        for (const auto& f : options.explicit_files) places.push_back({f, config_format::detect, config_scope::explicit_file});
+        for (const auto& f : options.explicit_files)
+            places.push_back({f, config_format::detect, config_scope::explicit_file});
     } else {
         places = host_locations(home, cwd);
     }
@@ -140,17 +153,25 @@ discovery_result discover(const discovery_options& options) {
         std::filesystem::path canonical = std::filesystem::weakly_canonical(where.path, ec);
         if (ec) canonical = where.path;
         if (!is_explicit && !seen.insert(canonical).second) continue;
-        const std::string shown = is_explicit ? where.path.string() : display_name(where.path, where, home, cwd);
+        const std::string shown =
+            is_explicit ? where.path.string() : display_name(where.path, where, home, cwd);
         std::string error;
         auto text = read_file(where.path, error);
         if (!text) {
-            if (!error.empty()) all.errors.push_back({shown, "", error});
-            else if (is_explicit) all.errors.push_back({shown, "", "no such file"});
+            if (!error.empty())
+                all.errors.push_back({shown, "", error});
+            else if (is_explicit)
+                all.errors.push_back({shown, "", "no such file"});
             continue;
         }
         all.files_read.push_back(shown);
-        parse_config(*text, {.source = shown, .format = where.format, .scope = where.scope, .home = home, .cwd = cwd,
-                             .environment = env},
+        parse_config(*text,
+                     {.source = shown,
+                      .format = where.format,
+                      .scope = where.scope,
+                      .home = home,
+                      .cwd = cwd,
+                      .environment = env},
                      all);
     }
 
@@ -158,7 +179,8 @@ discovery_result discover(const discovery_options& options) {
     out.notes = std::move(all.notes);
     out.files_read = std::move(all.files_read);
     for (auto& s : all.servers) {
-        auto it = std::find_if(out.servers.begin(), out.servers.end(), [&](const server_config& x) { return x.name == s.name; });
+        auto it = std::find_if(out.servers.begin(), out.servers.end(),
+                               [&](const server_config& x) { return x.name == s.name; });
         if (it == out.servers.end()) {
             out.servers.push_back(std::move(s));
         } else if (static_cast<int>(s.scope) >= static_cast<int>(it->scope)) {

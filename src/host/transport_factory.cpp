@@ -22,9 +22,12 @@ bool executable_file(const std::string& path) {
 // The same search the child process transport does, so that "found" here means it will start.
 bool on_path(const std::string& command, const std::map<std::string, std::string>& env) {
     std::string path;
-    if (auto it = env.find("PATH"); it != env.end()) path = it->second;
-    else if (const char* p = std::getenv("PATH")) path = p;
-    else path = "/usr/local/bin:/usr/bin:/bin";
+    if (auto it = env.find("PATH"); it != env.end())
+        path = it->second;
+    else if (const char* p = std::getenv("PATH"))
+        path = p;
+    else
+        path = "/usr/local/bin:/usr/bin:/bin";
     std::size_t start = 0;
     while (start <= path.size()) {
         auto end = path.find(':', start);
@@ -63,7 +66,8 @@ std::optional<std::string> check_startable(const server_config& s) {
         }
         if (s.cwd) {
             struct stat st {};
-            if (::stat(s.cwd->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "working directory does not exist: " + *s.cwd;
+            if (::stat(s.cwd->c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+                return "working directory does not exist: " + *s.cwd;
         }
         return std::nullopt;
     }

@@ -1,10 +1,10 @@
 // The host commands of `mcpxx` run as a child process against real servers: servers, tools,
 // resources, prompts, call, read, prompt, complete, ping; --config, --json, exit codes,
 // approval from stdin, and Ctrl-C during a long call.
-#include "support/program_output.hpp"
 #include "support/child_server.hpp"
 #include "support/host_fixture.hpp"
 #include "support/http_test_server.hpp"
+#include "support/program_output.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -62,7 +62,8 @@ struct cli_host_test : ::testing::Test {
         std::ofstream(in) << input;
         const pid_t pid = ::fork();
         if (pid == 0) {
-            const int i = ::open(in.c_str(), O_RDONLY), o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+            const int i = ::open(in.c_str(), O_RDONLY),
+                      o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
                       e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
             ::setenv("HOME", dirs.home.c_str(), 1);
@@ -115,7 +116,8 @@ TEST_F(cli_host_test, servers_reports_each_server_and_exit_codes) {
     r = run({"servers", "--config", bad, "--json"});
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     j = parse(r.out);
-    EXPECT_NE(std::string(j.at("errors").at(0).at("text").as_string()).find("server \"git\": unknown field \"comand\""),
+    EXPECT_NE(std::string(j.at("errors").at(0).at("text").as_string())
+                  .find("server \"git\": unknown field \"comand\""),
               std::string::npos);
     EXPECT_EQ(j.at("servers").at(0).at("status"), "ready"); // echo still works
     dirs.install("broken/command_not_found.json", bad);
@@ -149,9 +151,11 @@ TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     auto j = parse(r.out);
     std::map<std::string, boost::json::object> by_name;
-    for (const auto& s : j.at("servers").as_array()) by_name[std::string(s.at("name").as_string())] = s.as_object();
+    for (const auto& s : j.at("servers").as_array())
+        by_name[std::string(s.at("name").as_string())] = s.as_object();
     EXPECT_EQ(by_name.at("echo").at("status"), "ready");
-    EXPECT_EQ(by_name.at("echo").at("source").as_string(), "~/.claude.json (project " + dirs.project.string() + ")");
+    EXPECT_EQ(by_name.at("echo").at("source").as_string(),
+              "~/.claude.json (project " + dirs.project.string() + ")");
     EXPECT_EQ(by_name.at("vscode-everything").at("source"), ".vscode/mcp.json");
     EXPECT_EQ(by_name.at("vscode-everything").at("status"), "ready");
     EXPECT_EQ(by_name.at("gemini-echo").at("status"), "ready");
@@ -246,10 +250,13 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     // Roots: the current directory and every --root.
     r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.project).string() + " (project)"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.home).string() + " (home)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.project).string() + " (project)"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.home).string() + " (home)"), std::string::npos)
+        << r.out;
     // Progress on stderr.
-    r = run_cfg({"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
+    r = run_cfg(
+        {"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_NE(r.err.find("progress 2/2 step 2"), std::string::npos) << r.err;
     // A server that cannot start -> 3.
@@ -305,7 +312,8 @@ TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
     EXPECT_NE(r.err.find("Server \"everything\" wants to ask the model:"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("system: You are a helpful assistant."), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("user: hello again"), std::string::npos) << r.err;
-    EXPECT_NE(r.err.find("The model (small-model) answered:\n  you said: hello again"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("The model (small-model) answered:\n  you said: hello again"), std::string::npos)
+        << r.err;
     EXPECT_EQ(api.requests().size(), 2u);
     // The user edits the message: the model sees the edit.
     r = with({"call", "everything", "sample_llm", "--arg", "prompt=rude words"}, "y\ne\nkind words\ny\n");
@@ -351,17 +359,21 @@ TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
 
 TEST_F(cli_host_test, approval_from_stdin_and_audit_log) {
     const auto audit = (dirs.root / "audit.jsonl").string();
-    auto r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit}, "n\n");
+    auto r =
+        run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit}, "n\n");
     EXPECT_EQ(r.exit_code, 4) << r.err;
     EXPECT_NE(r.err.find("wants to run the tool \"add\""), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(R"(arguments: {"a":1,"b":1})"), std::string::npos) << r.err;
-    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit, "--redact"}, "y\n");
+    r = run_cfg(
+        {"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit, "--redact"},
+        "y\n");
     EXPECT_EQ(r.exit_code, 0) << r.err;
     // No input at all: denied.
     EXPECT_EQ(run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1"}).exit_code, 4);
     // --trust makes a read-only tool run without asking; a tool that is not read-only still asks.
     EXPECT_EQ(run_cfg({"call", "echo", "echo", "--arg", "text=t", "--trust", "echo"}).exit_code, 0);
-    EXPECT_EQ(run_cfg({"call", "everything", "echo", "--arg", "text=t", "--trust", "everything"}).exit_code, 4);
+    EXPECT_EQ(run_cfg({"call", "everything", "echo", "--arg", "text=t", "--trust", "everything"}).exit_code,
+              4);
     std::ifstream in(audit);
     std::string l1, l2;
     std::getline(in, l1);
@@ -382,13 +394,15 @@ TEST_F(cli_host_test, read_prompt_complete_ping) {
     r = run_cfg({"read", "everything", "test://static/resource/999"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("Resource not found"), std::string::npos) << r.err;
-    r = run_cfg({"prompt", "everything", "complex_prompt", "--arg", "temperature=0.7", "--arg", "style=formal"});
+    r = run_cfg(
+        {"prompt", "everything", "complex_prompt", "--arg", "temperature=0.7", "--arg", "style=formal"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("user: Complex prompt: temperature=0.7, style=formal"), std::string::npos) << r.out;
     EXPECT_EQ(run_cfg({"prompt", "everything", "complex_prompt"}).exit_code, 1); // temperature is required
     r = run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f"});
     EXPECT_EQ(r.out, "formal\nfriendly\n");
-    r = run_cfg({"complete", "everything", "--resource", "weather://{city}/forecast{?days,unit}", "city", "P", "--json"});
+    r = run_cfg({"complete", "everything", "--resource", "weather://{city}/forecast{?days,unit}", "city", "P",
+                 "--json"});
     EXPECT_EQ(parse(r.out).at("completion").at("values").at(0), "Paris");
     EXPECT_EQ(run_cfg({"complete", "everything", "style", "f"}).exit_code, 2);
     r = run_cfg({"ping", "--json"});
@@ -398,12 +412,14 @@ TEST_F(cli_host_test, read_prompt_complete_ping) {
 }
 
 TEST_F(cli_host_test, ctrl_c_cancels_the_call_and_exits_130) {
-    std::vector<std::string> args{"call", "everything", "long_operation", "--arg", "duration=60", "--arg", "steps=600",
-                                  "--yes", "--verbose", "--config", config};
+    std::vector<std::string> args{"call",  "everything", "long_operation", "--arg",     "duration=60",
+                                  "--arg", "steps=600",  "--yes",          "--verbose", "--config",
+                                  config};
     const auto t0 = std::chrono::steady_clock::now();
     auto r = run(args, "", [](pid_t pid, const fs::path& err) {
         // Wait until the call is under way (progress is reported), then press Ctrl-C.
-        for (int i = 0; i < 500 && slurp(err).find("progress") == std::string::npos; ++i) std::this_thread::sleep_for(20ms);
+        for (int i = 0; i < 500 && slurp(err).find("progress") == std::string::npos; ++i)
+            std::this_thread::sleep_for(20ms);
         ::kill(pid, SIGINT);
     });
     EXPECT_EQ(r.exit_code, 130) << r.err;

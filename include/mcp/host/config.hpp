@@ -49,14 +49,14 @@ std::string_view to_string(transport_kind k) noexcept;
 
 /// The file formats this module reads.
 enum class config_format {
-    detect,          ///< recognise from the content (explicit --config files)
-    claude_desktop,  ///< {"mcpServers": {...}}
-    claude_code,     ///< .mcp.json: mcpServers with type stdio/http/sse
-    claude_code_user,///< ~/.claude.json: mcpServers and projects[<dir>].mcpServers
-    cursor,          ///< mcpServers, ${env:VAR}, envFile
-    vscode,          ///< {"servers": {...}, "inputs": [...]}, type stdio/http/sse
-    windsurf,        ///< mcpServers, remote as serverUrl
-    gemini,          ///< mcpServers, remote as httpUrl (Streamable HTTP) or url (SSE), trust, timeout
+    detect,           ///< recognise from the content (explicit --config files)
+    claude_desktop,   ///< {"mcpServers": {...}}
+    claude_code,      ///< .mcp.json: mcpServers with type stdio/http/sse
+    claude_code_user, ///< ~/.claude.json: mcpServers and projects[<dir>].mcpServers
+    cursor,           ///< mcpServers, ${env:VAR}, envFile
+    vscode,           ///< {"servers": {...}, "inputs": [...]}, type stdio/http/sse
+    windsurf,         ///< mcpServers, remote as serverUrl
+    gemini,           ///< mcpServers, remote as httpUrl (Streamable HTTP) or url (SSE), trust, timeout
 };
 std::string_view to_string(config_format f) noexcept;
 
@@ -80,12 +80,12 @@ struct server_config {
     /// `serverUrl`); false for `"type": "http"` and Gemini's `httpUrl`.
     bool sse_fallback = false;
     // policy
-    bool trusted = false;                              ///< `trust: true` (read-only tools run without asking)
-    std::optional<std::chrono::milliseconds> timeout;  ///< per-call timeout (`timeout`, ms)
-    std::vector<std::string> include_tools;            ///< only these tools (empty: all)
-    std::vector<std::string> exclude_tools;            ///< never these tools (wins over include)
+    bool trusted = false;                             ///< `trust: true` (read-only tools run without asking)
+    std::optional<std::chrono::milliseconds> timeout; ///< per-call timeout (`timeout`, ms)
+    std::vector<std::string> include_tools;           ///< only these tools (empty: all)
+    std::vector<std::string> exclude_tools;           ///< never these tools (wins over include)
     // provenance
-    std::string source;          ///< the file as shown to the user: "~/.cursor/mcp.json"
+    std::string source; ///< the file as shown to the user: "~/.cursor/mcp.json"
     config_format format = config_format::detect;
     config_scope scope = config_scope::user;
     std::vector<std::string> notes; ///< things worth telling the user (ignored fields, ...)
@@ -103,12 +103,12 @@ struct config_error {
 /// A server hidden by a more specific definition of the same name.
 struct shadowed_server {
     std::string name;
-    std::string source;     ///< the file of the hidden definition
-    std::string winner;     ///< the file whose definition is used
+    std::string source; ///< the file of the hidden definition
+    std::string winner; ///< the file whose definition is used
 };
 
 struct discovery_result {
-    std::vector<server_config> servers;  ///< in order of first appearance, one per name
+    std::vector<server_config> servers; ///< in order of first appearance, one per name
     std::vector<config_error> errors;
     std::vector<shadowed_server> shadowed;
     std::vector<std::string> notes;      ///< file-level remarks ("inputs are not supported")
