@@ -270,6 +270,39 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_NE(r.err.find("variable \"MCPXX_SURELY_UNSET_TOKEN\" is not set"), std::string::npos) << r.err;
 }
 
+TEST_F(cli_host_test, elicitation_form_answers_are_checked_against_the_schema) {
+    // everything_server's ask_user: name (string, required), age (integer, minimum 0), color
+    // (enum, default blue). A bad answer is asked again with the reason; the end of input
+    // cancels instead of sending what was typed.
+    auto r = run_cfg({"call", "everything", "ask_user", "--yes"}, "y\nBob\nabc\npurple\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "User action: cancel\n");
+    EXPECT_NE(r.err.find("  name* - Name (text): Bob\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("  age (a whole number; at least 0): abc\n    \"abc\" is not a whole number\n"),
+              std::string::npos)
+        << r.err;
+    r = run_cfg({"call", "everything", "ask_user", "--yes"}, "y\n\nBob\n-1\n30\npurple\nGreen\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "User action: accept, content: {\"name\":\"Bob\",\"age\":30,\"color\":\"green\"}\n");
+    EXPECT_NE(r.err.find("  name* - Name (text): \n    an answer is required\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    -1 is below the minimum, 0\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    \"purple\" is not one of: red, green, blue\n"), std::string::npos) << r.err;
+    // Optional fields left empty are left out (the server's defaults apply).
+    r = run_cfg({"call", "everything", "ask_user", "--yes"}, "y\nAda\n\n\n");
+    EXPECT_EQ(r.out, "User action: accept, content: {\"name\":\"Ada\"}\n") << r.err;
+    // The typed form of book_table: a range, a date format, an enum, a boolean.
+    r = run_cfg({"call", "everything", "book_table", "--yes"},
+                "y\nAda\n20\n4\n2025-13-01\n2025-12-01\nroof\nterrace\nmaybe\ny\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Booked a table for 4 (Ada) on 2025-12-01, \"terrace\"\n") << r.err;
+    EXPECT_NE(r.err.find("    20 is above the maximum, 12\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    \"2025-13-01\" is not a date like 2025-01-31\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    \"maybe\" is not yes or no (answer y or n)\n"), std::string::npos) << r.err;
+    // Declined and cancelled before the form.
+    EXPECT_EQ(run_cfg({"call", "everything", "ask_user", "--yes"}, "n\n").out, "User action: decline\n");
+    EXPECT_EQ(run_cfg({"call", "everything", "ask_user", "--yes"}).out, "User action: cancel\n");
+}
+
 TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
     // A stub chat-completions API; everything_server's sample_llm asks it through mcpxx.
     std::atomic<int> status{200};
