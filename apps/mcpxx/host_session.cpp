@@ -101,10 +101,27 @@ int host_session::load() {
     return exit_ok;
 }
 
-void host_session::print_config_problems() const {
-    if (options_.json) return;
+void host_session::report_config_problems(mcp::json::object& out, bool entries_listed) const {
+    using mcp::json::object;
+    if (options_.json) {
+        mcp::json::array errors, shadowed, notes;
+        for (const auto& e : found_.errors)
+            errors.push_back(object{
+                {"source", e.source}, {"server", e.server}, {"message", e.message}, {"text", e.to_string()}});
+        for (const auto& sh : found_.shadowed)
+            shadowed.push_back(object{{"name", sh.name}, {"source", sh.source}, {"winner", sh.winner}});
+        for (const auto& n : found_.notes) notes.push_back(mcp::json::string(n));
+        out["errors"] = std::move(errors);
+        out["shadowed"] = std::move(shadowed);
+        out["notes"] = std::move(notes);
+        return;
+    }
     const auto s = style::for_stream(2);
-    for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
+    for (const auto& e : found_.errors) {
+        // An entry that no other file defines is a row of its own in `servers`.
+        const bool listed = entries_listed && !e.server.empty() && !found_.find(e.server);
+        if (!listed) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
+    }
     for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
     for (const auto& sh : found_.shadowed)
         std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " +

@@ -79,8 +79,13 @@ public:
     /// Print a failure of a call and give its exit code: 4 denied, 130 interrupted, 3 server
     /// gone, 1 any other error from the server (or a timeout).
     int report_failure(const std::exception& e) const;
-    /// Print the per-file / per-entry problems that did not stop the command (not with --json).
-    void print_config_problems() const;
+    /// The problems in the configs that did not stop the command (broken entries, unreadable
+    /// files, hidden definitions, notes), reported the one way every command over several servers
+    /// shares: with --json as the members "errors", "shadowed" and "notes" of the command's JSON
+    /// object `out` (stderr stays quiet), else as warnings and notes on stderr. `entries_listed`:
+    /// the command shows broken entries itself (servers lists them as "invalid"), so they are not
+    /// repeated as warnings.
+    void report_config_problems(mcp::json::object& out, bool entries_listed = false) const;
 
 private:
     host_cli_options options_;

@@ -25,7 +25,8 @@ int run_list(const host_cli_options& opts, const std::string& server, what kind)
         rc != exit_ok)
         return rc;
     if (session.interrupted()) return exit_interrupted;
-    session.print_config_problems();
+    object out;
+    session.report_config_problems(out);
     auto& m = session.servers();
     const auto st = style::for_stream(1);
     int rc = exit_ok;
@@ -37,7 +38,6 @@ int run_list(const host_cli_options& opts, const std::string& server, what kind)
             if (!opts.json) std::cerr << st.red(s.name + ": ") << s.error << "\n";
         }
 
-    object out;
     if (kind == what::tools) {
         array tools;
         const auto entries = m.tools();

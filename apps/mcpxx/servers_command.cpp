@@ -41,24 +41,18 @@ int run_servers(const host_cli_options& opts) {
     for (const auto& s : statuses) unavailable |= s.state != mcp::host::server_state::ready;
     const bool config_errors = !found.errors.empty();
 
+    object out;
     if (opts.json) {
-        mcp::json::array servers, errors, shadowed, notes;
+        mcp::json::array servers;
         for (const auto& s : statuses) servers.push_back(status_json(s));
-        for (const auto& e : found.errors) {
-            errors.push_back(object{
-                {"source", e.source}, {"server", e.server}, {"message", e.message}, {"text", e.to_string()}});
+        for (const auto& e : found.errors)
             if (!e.server.empty() && !found.find(e.server))
                 servers.push_back(object{
                     {"name", e.server}, {"source", e.source}, {"status", "invalid"}, {"error", e.message}});
-        }
-        for (const auto& s : found.shadowed)
-            shadowed.push_back(object{{"name", s.name}, {"source", s.source}, {"winner", s.winner}});
-        for (const auto& n : found.notes) notes.push_back(mcp::json::string(n));
-        print_json(object{{"servers", servers},
-                          {"errors", errors},
-                          {"shadowed", shadowed},
-                          {"notes", notes},
-                          {"files", mcp::json::value_from(found.files_read)}});
+        out["servers"] = std::move(servers);
+        session.report_config_problems(out, true);
+        out["files"] = mcp::json::value_from(found.files_read);
+        print_json(out);
     } else {
         const auto st = style::for_stream(1);
         std::size_t w = 4;
@@ -68,12 +62,7 @@ int run_servers(const host_cli_options& opts) {
             if (!e.server.empty() && !found.find(e.server))
                 std::cout << st.bold(pad(e.server, w)) << st.red(pad("invalid", 8)) << e.message << "  "
                           << st.dim(e.source) << "\n";
-        for (const auto& e : found.errors)
-            if (e.server.empty()) std::cerr << st.yellow("warning: ") << e.to_string() << "\n";
-        for (const auto& n : found.notes) std::cerr << "note: " << n << "\n";
-        for (const auto& s : found.shadowed)
-            std::cerr << "note: server \"" << s.name << "\" of " << s.source << " is hidden by the one in "
-                      << s.winner << "\n";
+        session.report_config_problems(out, true);
     }
     if (unavailable) return exit_unavailable;
     return config_errors ? exit_usage : exit_ok;
@@ -86,6 +75,9 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
             session.start(server.empty() ? std::vector<std::string>{} : std::vector<std::string>{server});
         rc != exit_ok)
         return rc;
+    if (session.interrupted()) return exit_interrupted;
+    object out{{"servers", mcp::json::array{}}}; // the results, filled in below
+    session.report_config_problems(out);
     int rc = exit_ok;
     mcp::json::array results;
     for (const auto& s : session.servers().servers()) {
@@ -121,7 +113,10 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
         }
         results.push_back(std::move(r));
     }
-    if (opts.json) print_json(object{{"servers", results}});
+    if (opts.json) {
+        out["servers"] = std::move(results);
+        print_json(out);
+    }
     return rc;
 }
 

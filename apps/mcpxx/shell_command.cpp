@@ -125,7 +125,8 @@ int run_shell(const host_cli_options& options) {
             "Starting " + std::to_string(session.found().servers.size()) + " servers..."));
     if (int rc = session.start({}, std::move(hooks)); rc != exit_ok) return rc;
     if (session.interrupted()) return exit_interrupted;
-    session.print_config_problems();
+    mcp::json::object unused; // the shell has no --json
+    session.report_config_problems(unused);
     terminal->notify(summary(session));
     for (const auto& s : session.servers().servers()) news->changed(session.servers(), s.name);
     live->store(true);

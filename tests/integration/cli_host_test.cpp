@@ -270,6 +270,33 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_NE(r.err.find("variable \"MCPXX_SURELY_UNSET_TOKEN\" is not set"), std::string::npos) << r.err;
 }
 
+TEST_F(cli_host_test, config_problems_are_reported_by_every_command_over_several_servers) {
+    // One good entry and one with an unknown field: every command warns on stderr, and with
+    // --json puts the problem in its JSON object (the shape of `servers --json`) instead.
+    const auto mix = (dirs.root / "mix.json").string();
+    dirs.install("broken/unknown_field.json", mix);
+    const std::string problem = "server \"git\": unknown field \"comand\" (did you mean \"command\"?)";
+    for (const std::string command : {"ping", "tools", "resources", "prompts", "servers"}) {
+        auto r = run({command, "--config", mix});
+        EXPECT_EQ(r.exit_code, command == "servers" ? 2 : 0) << command << ": " << r.err;
+        if (command == "servers")
+            EXPECT_NE(r.out.find("git   invalid unknown field \"comand\""), std::string::npos) << r.out;
+        else
+            EXPECT_NE(r.err.find("warning: " + mix + ": " + problem), std::string::npos)
+                << command << ": " << r.err;
+        r = run({command, "--config", mix, "--json"});
+        EXPECT_EQ(r.err, "") << command;
+        const auto j = parse(r.out);
+        ASSERT_TRUE(j.contains("errors")) << command << ": " << r.out;
+        const auto& e = j.at("errors").at(0).as_object();
+        EXPECT_EQ(e.at("source").as_string(), mix) << command;
+        EXPECT_EQ(e.at("server"), "git") << command;
+        EXPECT_EQ(e.at("text").as_string(), mix + ": " + problem) << command;
+        EXPECT_TRUE(j.at("shadowed").is_array()) << command;
+        EXPECT_TRUE(j.at("notes").is_array()) << command;
+    }
+}
+
 TEST_F(cli_host_test, elicitation_form_answers_are_checked_against_the_schema) {
     // everything_server's ask_user: name (string, required), age (integer, minimum 0), color
     // (enum, default blue). A bad answer is asked again with the reason; the end of input
