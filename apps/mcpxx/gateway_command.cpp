@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "gateway_access.hpp"
 #include "read_file.hpp"
+#include "timeout_option.hpp"
 
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
@@ -391,7 +392,7 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
     cmd->add_flag(
         "--approve-all,--yes,-y", o->approve_all,
         "Run every tool call (default: only read-only tools of trusted servers; others get isError)");
-    cmd->add_option("--timeout", o->timeout_seconds, "Seconds to wait for each call (default 60)");
+    add_timeout_option(cmd, o->timeout_seconds, "Seconds to wait for each call (default 60)");
     cmd->add_option("--audit-log", o->audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o->redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");

@@ -1,5 +1,6 @@
 #include "host_session.hpp"
 #include "read_file.hpp"
+#include "timeout_option.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,7 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
                     "Offer this directory to servers as a root, besides the current directory (repeatable)");
     cmd->add_option("--trust", o.trusted,
                     "Trust this server: its read-only tools run without asking (repeatable)");
-    cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for each request (default 60)");
+    add_timeout_option(cmd, o.timeout_seconds, "Seconds to wait for each request (default 60)");
     cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o.redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");

@@ -297,6 +297,35 @@ TEST_F(cli_host_test, config_problems_are_reported_by_every_command_over_several
     }
 }
 
+TEST_F(cli_host_test, a_timeout_must_be_a_positive_number_of_seconds) {
+    const std::vector<std::vector<std::string>> commands{
+        {"servers"},
+        {"tools"},
+        {"resources"},
+        {"prompts"},
+        {"ping"},
+        {"call", "everything", "echo", "--yes"},
+        {"read", "everything", "test://static/resource/3"},
+        {"prompt", "everything", "simple_prompt"},
+        {"complete", "everything", "--prompt", "complex_prompt", "style", "f"},
+        {"shell"}};
+    for (auto args : commands) {
+        for (const std::string timeout : {"-5", "0", "abc", "inf"}) {
+            auto with = args;
+            with.insert(with.end(), {"--timeout", timeout});
+            const auto r = run_cfg(with);
+            EXPECT_EQ(r.exit_code, 2) << args[0] << " --timeout " << timeout;
+            EXPECT_NE(r.err.find("--timeout: must be a number of seconds above 0 and at most 86400, not \"" +
+                                 timeout + "\""),
+                      std::string::npos)
+                << r.err;
+            EXPECT_EQ(r.out, "") << args[0];
+        }
+    }
+    auto r = run_cfg({"ping", "echo", "--timeout", "2.5"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST_F(cli_host_test, elicitation_form_answers_are_checked_against_the_schema) {
     // everything_server's ask_user: name (string, required), age (integer, minimum 0), color
     // (enum, default blue). A bad answer is asked again with the reason; the end of input
