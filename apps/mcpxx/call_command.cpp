@@ -19,6 +19,19 @@ struct call_options {
 };
 
 int run_call(const call_options& o) {
+    // --args is checked before any server starts; --arg values need the tool's schema.
+    mcp::json::object arguments;
+    try {
+        if (!o.args_json.empty()) {
+            auto v = parse_json_text(o.args_json, "--args");
+            if (!v.is_object()) throw input_error("--args must be a JSON object");
+            arguments = std::move(v.get_object());
+        }
+    } catch (const input_error& e) {
+        print_error(e.what());
+        return exit_usage;
+    }
+
     host_session session(o.host);
     if (int rc = session.load(); rc != exit_ok) return rc;
     if (int rc = session.start({o.server}); rc != exit_ok) return rc;
@@ -39,14 +52,7 @@ int run_call(const call_options& o) {
         return exit_usage;
     }
 
-    mcp::json::object arguments;
     try {
-        if (!o.args_json.empty()) {
-            boost::system::error_code ec;
-            auto v = mcp::parse_json(o.args_json, ec);
-            if (!v || !v->is_object()) throw input_error("--args must be a JSON object");
-            arguments = std::move(v->get_object());
-        }
         for (auto& [k, v] : parse_key_values(o.args, &definition->input_schema)) arguments[k] = std::move(v);
     } catch (const input_error& e) {
         print_error(e.what());

@@ -245,7 +245,19 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_NE(r.err.find("this tool always fails"), std::string::npos) << r.err;
     EXPECT_EQ(run_cfg({"call", "nope", "echo", "--yes"}).exit_code, 2);
     EXPECT_EQ(run_cfg({"call", "everything", "nope", "--yes"}).exit_code, 2);
-    EXPECT_EQ(run_cfg({"call", "everything", "echo", "--args", "[1]", "--yes"}).exit_code, 2);
+    r = run_cfg({"call", "everything", "echo", "--args", "[1]", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args must be a JSON object\n");
+    // JSON that does not parse says so, and where.
+    r = run_cfg({"call", "everything", "echo", "--args", "{bad json", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: syntax error at byte 1\n");
+    r = run_cfg({"call", "everything", "echo", "--args", R"({"text":"x")", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: incomplete JSON at byte 11\n");
+    r = run_cfg({"call", "everything", "echo", "--args", R"({"text":"x"} {})", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: extra data at byte 13\n");
     EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
     // Roots: the current directory and every --root.
     r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});

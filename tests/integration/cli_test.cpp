@@ -84,7 +84,13 @@ TEST_F(cli_test, schema_validate_usage_and_schema_errors_exit_2) {
     EXPECT_NE(r.err.find("nope.json"), std::string::npos) << r.err;
     r = run({"schema", "validate", "--schema", file("broken.json", "{\"type\":"), "--instance", inst});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(r.err.find("broken.json is not valid JSON"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("broken.json is not valid JSON: incomplete JSON at byte 8"), std::string::npos)
+        << r.err;
+    r = run({"schema", "validate", "--schema", file("broken.json", "{\n  \"type\": string\n}"), "--instance",
+             inst});
+    EXPECT_NE(r.err.find("broken.json is not valid JSON: syntax error at byte 12 (line 2, column 11)"),
+              std::string::npos)
+        << r.err;
     EXPECT_EQ(run({"schema", "validate", "--schema", file("bad.json", R"({"type":12})"), "--instance", inst})
                   .exit_code,
               2);
