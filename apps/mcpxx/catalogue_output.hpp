@@ -23,5 +23,9 @@ void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::st
 /// A server as `mcpxx servers` shows it: name, state, transport, revision and counts (or the
 /// error), source; `name_width` aligns the columns of several lines. No newline.
 std::string server_line(const mcp::host::server_status& s, std::size_t name_width, const style& st);
+/// An entry that was not started, in the columns of server_line: "invalid" (red) with the
+/// entry's error, or "disabled" (dim) with its transport. No newline.
+std::string invalid_entry_line(const mcp::host::config_error& e, std::size_t name_width, const style& st);
+std::string disabled_entry_line(const mcp::host::server_config& s, std::size_t name_width, const style& st);
 
 } // namespace mcpxx_cli

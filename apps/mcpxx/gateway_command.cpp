@@ -151,6 +151,10 @@ int run_gateway(const gateway_cli& o) {
     const auto found = mcp::host::discover(d);
     for (const auto& e : found.errors)
         log("warning", object{{"event", "config"}, {"message", e.to_string()}});
+    for (const auto& d : found.disabled)
+        log("info",
+            object{{"event", "config"},
+                   {"message", d.source + ": server \"" + d.name + "\" is disabled; it is not served"}});
     if (found.servers.empty()) {
         log("error",
             object{{"event", "config"},

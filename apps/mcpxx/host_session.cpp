@@ -88,14 +88,14 @@ int host_session::load() {
     mcp::host::discovery_options d;
     for (const auto& f : options_.config_files) d.explicit_files.emplace_back(f);
     found_ = mcp::host::discover(d);
-    if (found_.servers.empty() && found_.errors.empty()) {
+    if (found_.servers.empty() && found_.disabled.empty() && found_.errors.empty()) {
         print_error(
             options_.config_files.empty()
                 ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
                 : "no MCP servers in " + options_.config_files.front());
         return exit_usage;
     }
-    if (found_.servers.empty()) {
+    if (found_.servers.empty() && !found_.errors.empty()) {
         for (const auto& e : found_.errors) print_error(e.to_string());
         return exit_usage;
     }
@@ -120,7 +120,7 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
     const auto s = style::for_stream(2);
     for (const auto& e : found_.errors) {
         // An entry that no other file defines is a row of its own in `servers`.
-        const bool listed = entries_listed && !e.server.empty() && !found_.find(e.server);
+        const bool listed = entries_listed && !e.server.empty() && !found_.is_defined(e.server);
         if (!listed) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
     }
     for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
@@ -184,6 +184,9 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
         for (const auto& n : names) {
             if (const auto* s = found_.find(n)) {
                 manager_->add_server(*s);
+            } else if (const auto* d = found_.find_disabled(n)) {
+                print_error("server \"" + n + "\" is disabled in " + d->source + " (\"disabled\": true)");
+                return exit_usage;
             } else if (const auto* e = found_.error_for(n)) {
                 print_error(e->to_string());
                 return exit_usage;

@@ -54,10 +54,12 @@ public:
     ~host_session();
 
     /// Read the configs. Returns exit_ok, or exit_usage when a file is unusable and no server
-    /// is left, or no server is configured at all (the message is printed).
+    /// is left, or no server is configured at all (the message is printed). Disabled servers
+    /// count as configured (`servers` lists them), though none is started.
     int load();
-    /// Add and connect `names` (every configured server when empty). exit_usage for a name that
-    /// is not configured, or whose entry is broken (its error is printed).
+    /// Add and connect `names` (every configured server, but the disabled ones, when empty).
+    /// exit_usage for a name that is not configured, is disabled, or whose entry is broken (the
+    /// reason is printed).
     int start(const std::vector<std::string>& names, session_hooks hooks = {});
 
     const mcp::host::discovery_result& found() const { return found_; }

@@ -41,27 +41,37 @@ int run_servers(const host_cli_options& opts) {
     for (const auto& s : statuses) unavailable |= s.state != mcp::host::server_state::ready;
     const bool config_errors = !found.errors.empty();
 
+    // Entries that were not started: broken ones (when no other file defines the name) and
+    // disabled ones.
+    std::vector<const mcp::host::config_error*> invalid;
+    for (const auto& e : found.errors)
+        if (!e.server.empty() && !found.is_defined(e.server)) invalid.push_back(&e);
+
     object out;
     if (opts.json) {
         mcp::json::array servers;
         for (const auto& s : statuses) servers.push_back(status_json(s));
-        for (const auto& e : found.errors)
-            if (!e.server.empty() && !found.find(e.server))
-                servers.push_back(object{
-                    {"name", e.server}, {"source", e.source}, {"status", "invalid"}, {"error", e.message}});
+        for (const auto* e : invalid)
+            servers.push_back(object{
+                {"name", e->server}, {"source", e->source}, {"status", "invalid"}, {"error", e->message}});
+        for (const auto& d : found.disabled)
+            servers.push_back(object{{"name", d.name},
+                                     {"source", d.source},
+                                     {"transport", std::string(to_string(d.transport))},
+                                     {"status", "disabled"}});
         out["servers"] = std::move(servers);
         session.report_config_problems(out, true);
         out["files"] = mcp::json::value_from(found.files_read);
         print_json(out);
     } else {
         const auto st = style::for_stream(1);
-        std::size_t w = 4;
+        std::size_t w = 4; // the name column: every row's name and two spaces
         for (const auto& s : statuses) w = std::max(w, s.name.size() + 2);
+        for (const auto* e : invalid) w = std::max(w, e->server.size() + 2);
+        for (const auto& d : found.disabled) w = std::max(w, d.name.size() + 2);
         for (const auto& s : statuses) std::cout << server_line(s, w, st) << "\n";
-        for (const auto& e : found.errors)
-            if (!e.server.empty() && !found.find(e.server))
-                std::cout << st.bold(pad(e.server, w)) << st.red(pad("invalid", 8)) << e.message << "  "
-                          << st.dim(e.source) << "\n";
+        for (const auto* e : invalid) std::cout << invalid_entry_line(*e, w, st) << "\n";
+        for (const auto& d : found.disabled) std::cout << disabled_entry_line(d, w, st) << "\n";
         session.report_config_problems(out, true);
     }
     if (unavailable) return exit_unavailable;

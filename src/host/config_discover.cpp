@@ -50,7 +50,7 @@ std::string config_error::to_string() const {
 }
 
 const config_error* discovery_result::error_for(std::string_view name) const noexcept {
-    if (find(name)) return nullptr;
+    if (is_defined(name)) return nullptr;
     for (const auto& e : errors)
         if (e.server == name) return &e;
     return nullptr;
@@ -58,6 +58,12 @@ const config_error* discovery_result::error_for(std::string_view name) const noe
 
 const server_config* discovery_result::find(std::string_view name) const noexcept {
     for (const auto& s : servers)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const server_config* discovery_result::find_disabled(std::string_view name) const noexcept {
+    for (const auto& s : disabled)
         if (s.name == name) return &s;
     return nullptr;
 }
@@ -147,6 +153,7 @@ discovery_result discover(const discovery_options& options) {
 
     // Every definition in reading order; then one per name, the most specific.
     discovery_result all;
+    std::vector<server_config> definitions;
     std::set<std::filesystem::path> seen; // when cwd is home, ~/.cursor/mcp.json is also the project's
     for (const auto& where : places) {
         const bool is_explicit = where.scope == config_scope::explicit_file;
@@ -165,6 +172,7 @@ discovery_result discover(const discovery_options& options) {
             continue;
         }
         all.files_read.push_back(shown);
+        discovery_result file;
         parse_config(*text,
                      {.source = shown,
                       .format = where.format,
@@ -172,17 +180,24 @@ discovery_result discover(const discovery_options& options) {
                       .home = home,
                       .cwd = cwd,
                       .environment = env},
-                     all);
+                     file);
+        // A disabled definition takes part in the precedence like any other: a more specific
+        // file that turns a server off wins.
+        for (auto* list : {&file.servers, &file.disabled})
+            for (auto& s : *list) definitions.push_back(std::move(s));
+        all.errors.insert(all.errors.end(), file.errors.begin(), file.errors.end());
+        all.notes.insert(all.notes.end(), file.notes.begin(), file.notes.end());
     }
 
     out.errors = std::move(all.errors);
     out.notes = std::move(all.notes);
     out.files_read = std::move(all.files_read);
-    for (auto& s : all.servers) {
-        auto it = std::find_if(out.servers.begin(), out.servers.end(),
+    std::vector<server_config> winners;
+    for (auto& s : definitions) {
+        auto it = std::find_if(winners.begin(), winners.end(),
                                [&](const server_config& x) { return x.name == s.name; });
-        if (it == out.servers.end()) {
-            out.servers.push_back(std::move(s));
+        if (it == winners.end()) {
+            winners.push_back(std::move(s));
         } else if (static_cast<int>(s.scope) >= static_cast<int>(it->scope)) {
             out.shadowed.push_back({s.name, it->source, s.source});
             *it = std::move(s);
@@ -190,6 +205,7 @@ discovery_result discover(const discovery_options& options) {
             out.shadowed.push_back({s.name, s.source, it->source});
         }
     }
+    for (auto& s : winners) (s.disabled ? out.disabled : out.servers).push_back(std::move(s));
     return out;
 }
 

@@ -175,10 +175,8 @@ transport_kind parse_type(std::string_view t) {
     throw entry_error{"\"type\" must be \"stdio\", \"http\" or \"sse\", not " + q(t)};
 }
 
-server_config parse_entry(const std::string& name, const json::value& value, const file_context& file,
-                          config_format format, config_scope scope, const std::string& source) {
-    if (!value.is_object()) throw entry_error{"must be an object"};
-    const auto& o = value.get_object();
+server_config parse_fields(const std::string& name, const json::object& o, const file_context& file,
+                           config_format format, config_scope scope, const std::string& source) {
     server_config s;
     s.name = name;
     s.source = source;
@@ -200,8 +198,6 @@ server_config parse_entry(const std::string& name, const json::value& value, con
         if (!best.empty()) msg += " (did you mean " + q(best) + "?)";
         throw entry_error{msg};
     }
-    if (o.contains("disabled") && bool_field(o, "disabled")) throw entry_error{"disabled in this file"};
-
     expansion_options x{.environment = file.environment,
                         .user_home = file.home.string(),
                         .workspace_folder = file.cwd.string(),
@@ -281,6 +277,28 @@ server_config parse_entry(const std::string& name, const json::value& value, con
     return s;
 }
 
+server_config parse_entry(const std::string& name, const json::value& value, const file_context& file,
+                          config_format format, config_scope scope, const std::string& source) {
+    if (!value.is_object()) throw entry_error{"must be an object"};
+    const auto& o = value.get_object();
+    if (!o.contains("disabled") || !bool_field(o, "disabled"))
+        return parse_fields(name, o, file, format, scope, source);
+    // Hosts let people turn off a server that cannot start yet (a key not set, a command not
+    // installed): what a disabled entry says is not checked until it is enabled.
+    server_config s;
+    try {
+        s = parse_fields(name, o, file, format, scope, source);
+    } catch (const entry_error&) {
+        s.name = name;
+        s.source = source;
+        s.format = format;
+        s.scope = scope;
+        s.transport = o.contains("command") ? transport_kind::stdio : transport_kind::streamable_http;
+    }
+    s.disabled = true;
+    return s;
+}
+
 void parse_servers(const json::value& servers, const file_context& file, config_format format,
                    config_scope scope, const std::string& source, std::string_view key,
                    discovery_result& out) {
@@ -295,7 +313,8 @@ void parse_servers(const json::value& servers, const file_context& file, config_
             continue;
         }
         try {
-            out.servers.push_back(parse_entry(name, v, file, format, scope, source));
+            auto s = parse_entry(name, v, file, format, scope, source);
+            (s.disabled ? out.disabled : out.servers).push_back(std::move(s));
         } catch (const entry_error& e) {
             out.errors.push_back({source, name, e.message});
         }

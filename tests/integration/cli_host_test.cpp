@@ -292,7 +292,7 @@ TEST_F(cli_host_test, config_problems_are_reported_by_every_command_over_several
         auto r = run({command, "--config", mix});
         EXPECT_EQ(r.exit_code, command == "servers" ? 2 : 0) << command << ": " << r.err;
         if (command == "servers")
-            EXPECT_NE(r.out.find("git   invalid unknown field \"comand\""), std::string::npos) << r.out;
+            EXPECT_NE(r.out.find("\ngit   invalid  unknown field \"comand\""), std::string::npos) << r.out;
         else
             EXPECT_NE(r.err.find("warning: " + mix + ": " + problem), std::string::npos)
                 << command << ": " << r.err;
@@ -336,6 +336,37 @@ TEST_F(cli_host_test, a_timeout_must_be_a_positive_number_of_seconds) {
     }
     auto r = run_cfg({"ping", "echo", "--timeout", "2.5"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {
+    // As Cline, Roo Code and Windsurf write it; the disabled command does not even exist.
+    const auto cfg = (dirs.root / "disabled.json").string();
+    dirs.write(cfg, R"({"mcpServers": {
+        "echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"},
+        "a-long-disabled-name": {"command": "mcpxx-no-such-command", "disabled": true}
+    }})");
+    auto r = run({"servers", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.err, "");
+    // The name column fits every row.
+    EXPECT_EQ(r.out.rfind("echo                  ready    stdio ", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\na-long-disabled-name  disabled stdio   " + cfg + "\n"), std::string::npos)
+        << r.out;
+    r = run({"servers", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto j = parse(r.out);
+    ASSERT_EQ(j.at("servers").as_array().size(), 2u);
+    EXPECT_EQ(j.at("servers").at(1).at("name"), "a-long-disabled-name");
+    EXPECT_EQ(j.at("servers").at(1).at("status"), "disabled");
+    EXPECT_TRUE(j.at("errors").as_array().empty());
+    // Not started by the commands over every server, and a usage error when named.
+    r = run({"ping", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 1u);
+    r = run({"call", "a-long-disabled-name", "echo", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err,
+              "mcpxx: server \"a-long-disabled-name\" is disabled in " + cfg + " (\"disabled\": true)\n");
 }
 
 TEST_F(cli_host_test, elicitation_form_answers_are_checked_against_the_schema) {

@@ -268,7 +268,7 @@ TEST_F(host_config_test, bad_entries) {
     check(R"({"url":"http://a","env":{}})", "\"env\" is for local (command) servers, not remote ones");
     check(R"({"command":"x","httpUrl":"http://a"})",
           "unknown field \"httpUrl\""); // Gemini's, not Claude Code's
-    check(R"({"command":"x","disabled":true})", "disabled in this file");
+    check(R"({"command":"x","disabled":"yes"})", "\"disabled\" must be true or false");
     discovery_result r;
     parse_config("[1]", {.source = "f.json"}, r);
     EXPECT_EQ(r.errors.at(0).to_string(), "f.json: must be a JSON object");
@@ -317,6 +317,55 @@ TEST_F(host_config_test, project_file_wins_over_user_file) {
     ASSERT_EQ(r.shadowed.size(), 1u);
     EXPECT_EQ(r.shadowed[0].source, "~/.cursor/mcp.json");
     EXPECT_EQ(r.shadowed[0].winner, ".mcp.json");
+}
+
+TEST_F(host_config_test, disabled_entries_are_listed_and_not_started) {
+    // Cline, Roo Code and Windsurf write "disabled": true for a server that is off. It is not an
+    // error, and what else the entry says is not checked until it is enabled.
+    discovery_result r;
+    parse_config(R"({"mcpServers":{
+        "off":{"command":"x","disabled":true},
+        "off-remote":{"serverUrl":"http://127.0.0.1:9/mcp","disabled":true},
+        "off-and-broken":{"command":"x","env":{"K":"${MCPXX_SURELY_UNSET}"},"comand":"typo","disabled":true},
+        "on":{"command":"y","disabled":false}}})",
+                 {.source = "f.json",
+                  .format = config_format::windsurf,
+                  .home = dirs.home,
+                  .cwd = dirs.project,
+                  .environment = env_of(env)},
+                 r);
+    EXPECT_TRUE(r.errors.empty()) << all_errors(r);
+    ASSERT_EQ(r.servers.size(), 1u);
+    EXPECT_EQ(r.servers[0].name, "on");
+    EXPECT_FALSE(r.servers[0].disabled);
+    ASSERT_EQ(r.disabled.size(), 3u);
+    EXPECT_EQ(r.disabled[0].name, "off");
+    EXPECT_EQ(r.disabled[0].command, "x");
+    EXPECT_EQ(r.disabled[1].transport, transport_kind::streamable_http);
+    EXPECT_EQ(r.disabled[2].name, "off-and-broken");
+    EXPECT_EQ(r.disabled[2].source, "f.json");
+    for (const auto& d : r.disabled) EXPECT_TRUE(d.disabled) << d.name;
+    EXPECT_EQ(r.find("off"), nullptr);
+    EXPECT_NE(r.find_disabled("off"), nullptr);
+    EXPECT_TRUE(r.is_defined("off"));
+
+    // A disabled definition takes part in the precedence: the more specific file decides.
+    dirs.write(dirs.home / ".cursor/mcp.json",
+               R"({"mcpServers":{"a":{"command":"user-a"},"b":{"command":"user-b","disabled":true}}})");
+    dirs.write(dirs.project / ".mcp.json",
+               R"({"mcpServers":{"a":{"command":"project-a","disabled":true},"b":{"command":"project-b"}}})");
+    auto found = discover_here();
+    EXPECT_TRUE(found.errors.empty()) << all_errors(found);
+    ASSERT_EQ(found.servers.size(), 1u);
+    EXPECT_EQ(found.servers[0].command, "project-b");
+    ASSERT_EQ(found.disabled.size(), 1u);
+    EXPECT_EQ(found.disabled[0].command, "project-a");
+    EXPECT_EQ(found.shadowed.size(), 2u);
+    // An entry error does not count for a name some file defines, disabled or not.
+    dirs.write(dirs.home / ".cursor/mcp.json", R"({"mcpServers":{"a":{"comand":"typo"}}})");
+    found = discover_here();
+    EXPECT_EQ(found.errors.size(), 1u);
+    EXPECT_EQ(found.error_for("a"), nullptr);
 }
 
 TEST_F(host_config_test, home_as_project_reads_each_file_once) {
