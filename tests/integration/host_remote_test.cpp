@@ -91,7 +91,8 @@ struct guarded_server {
     static mcp::server_options server_options(bool initialize_era_only) {
         mcp::server_options o{.info = {.name = "guarded", .version = "1.0"}};
         if (initialize_era_only)
-            o.revisions = {mcp::revision::v2025_11_25, mcp::revision::v2025_06_18, mcp::revision::v2025_03_26};
+            o.revisions = {mcp::revision::v2025_11_25, mcp::revision::v2025_06_18,
+                           mcp::revision::v2025_03_26};
         return o;
     }
 };

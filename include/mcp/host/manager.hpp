@@ -51,8 +51,8 @@ struct server_status {
     std::optional<revision> protocol_version;
     std::optional<implementation> server_info;
     std::size_t tools = 0, resources = 0, resource_templates = 0, prompts = 0;
-    std::string error;  ///< why it failed or last died
-    int restarts = 0;   ///< successful restarts so far
+    std::string error;      ///< why it failed or last died
+    int restarts = 0;       ///< successful restarts so far
     std::optional<int> pid; ///< of a running stdio server
 };
 
@@ -65,7 +65,7 @@ struct restart_policy {
 
 /// One tool of the combined catalogue.
 struct tool_entry {
-    std::string name;   ///< unique, model-safe: server__tool
+    std::string name; ///< unique, model-safe: server__tool
     std::string server;
     mcp::tool tool;
     bool server_trusted = false;
@@ -147,7 +147,8 @@ public:
     /// says, audits, and returns the result as received (isError included). Throws call_denied,
     /// or mcp::error: not connected, unknown or excluded tool, timeout (request_timeout),
     /// cancelled (request_cancelled), or an error the server answered with.
-    call_tool_result call_tool(const std::string& qualified_name, json::object arguments, tool_call_options options = {});
+    call_tool_result call_tool(const std::string& qualified_name, json::object arguments,
+                               tool_call_options options = {});
     call_tool_result call_tool(const std::string& server, const std::string& tool, json::object arguments,
                                tool_call_options options = {});
 
