@@ -40,14 +40,19 @@ void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::st
     }
 }
 
+std::string catalogue_counts(std::size_t tools, std::size_t resources, std::size_t templates,
+                             std::size_t prompts) {
+    return counted(tools, "tool") + ", " + counted(resources, "resource") + ", " +
+           counted(templates, "template") + ", " + counted(prompts, "prompt");
+}
+
 std::string server_line(const mcp::host::server_status& s, std::size_t w, const style& st) {
     std::string line = st.bold(pad(s.name, w));
     if (s.state == mcp::host::server_state::ready) {
-        line +=
-            st.green(pad("ready", state_width)) + pad(std::string(to_string(s.transport)), transport_width) +
-            pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
-            std::to_string(s.tools) + " tools, " + std::to_string(s.resources) + " resources, " +
-            std::to_string(s.resource_templates) + " templates, " + std::to_string(s.prompts) + " prompts";
+        line += st.green(pad("ready", state_width)) +
+                pad(std::string(to_string(s.transport)), transport_width) +
+                pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
+                catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts);
         if (s.server_info) line += "  " + st.dim(s.server_info->name + " " + s.server_info->version);
     } else {
         line += st.red(pad(std::string(to_string(s.state)), state_width)) +

@@ -20,6 +20,9 @@ void print_resources(std::ostream& out, const mcp::host::manager& m, const std::
 /// The prompts of `server`: "server  name(arg*, arg)  description" (* marks a required argument).
 void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::string& server,
                    const style& st);
+/// "19 tools, 1 resource, 2 templates, 0 prompts".
+std::string catalogue_counts(std::size_t tools, std::size_t resources, std::size_t templates,
+                             std::size_t prompts);
 /// A server as `mcpxx servers` shows it: name, state, transport, revision and counts (or the
 /// error), source; `name_width` aligns the columns of several lines. No newline.
 std::string server_line(const mcp::host::server_status& s, std::size_t name_width, const style& st);

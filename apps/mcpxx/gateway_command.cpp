@@ -6,8 +6,10 @@
 // Tool calls cannot be approved at a terminal here: by default only read-only tools of trusted
 // servers run (--trust NAME, or `trust: true` in the config); --approve-all runs every call.
 // Anything else is answered with isError: true and a message that says why.
+#include "catalogue_output.hpp"
 #include "commands.hpp"
 #include "gateway_access.hpp"
+#include "host_output.hpp"
 #include "read_file.hpp"
 #include "timeout_option.hpp"
 
@@ -279,15 +281,15 @@ int run_gateway(const gateway_cli& o) {
         ready += s.state == mcp::host::server_state::ready;
         human << "  " << s.name << ": " << to_string(s.state);
         if (s.state == mcp::host::server_state::ready)
-            human << " (" << s.tools << " tools, " << s.resources + s.resource_templates << " resources, "
-                  << s.prompts << " prompts)";
+            human << " (" << catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts) << ")";
         else if (!s.error.empty())
             human << " - " << s.error;
         human << "\n";
     }
 
     if (o.stdio) {
-        human << "mcpxx gateway: " << ready << " of " << found.servers.size() << " servers ready, on stdio\n"
+        human << "mcpxx gateway: " << ready << " of " << counted(found.servers.size(), "server")
+              << " ready, on stdio\n"
               << std::flush;
         log("info", object{{"event", "listening"}, {"transport", "stdio"}});
         const int rc = mcp::serve_stdio(srv);
@@ -352,7 +354,7 @@ int run_gateway(const gateway_cli& o) {
         gw.close();
         return exit_unavailable;
     }
-    human << "mcpxx gateway: " << ready << " of " << found.servers.size() << " servers ready\n"
+    human << "mcpxx gateway: " << ready << " of " << counted(found.servers.size(), "server") << " ready\n"
           << "  connect to " << http.url() << (tokens.empty() ? "" : "  (Authorization: Bearer <token>)")
           << "\n"
           << "  health at http://"

@@ -45,6 +45,10 @@ std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
 }
 
+std::string counted(std::size_t n, const std::string& singular, const std::string& plural) {
+    return std::to_string(n) + " " + (n == 1 ? singular : plural.empty() ? singular + "s" : plural);
+}
+
 void print_call_result(const mcp::call_tool_result& result) {
     const bool is_error = result.is_error.value_or(false);
     auto& out = is_error ? std::cerr : std::cout;

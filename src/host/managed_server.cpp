@@ -130,9 +130,7 @@ server_status managed_server::status() const {
 std::shared_ptr<mcp::client> managed_server::ready_client() const {
     std::lock_guard lock(mu_);
     if (state_ == server_state::ready && client_) return client_;
-    std::string why = "server \"" + config_.name + "\" is " + std::string(to_string(state_));
-    if (!error_.empty()) why += ": " + error_;
-    throw error(error_code::connection_closed, why);
+    throw error(error_code::connection_closed, not_ready_reason(config_.name, state_, error_));
 }
 
 bool managed_server::tool_allowed(const std::string& name) const {

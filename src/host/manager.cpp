@@ -25,6 +25,24 @@ std::string_view to_string(server_state s) noexcept {
     return "?";
 }
 
+std::string not_ready_reason(std::string_view name, server_state state, std::string_view error) {
+    const std::string server = "server \"" + std::string(name) + "\"";
+    const std::string why(error);
+    switch (state) {
+    case server_state::starting:
+        return server + " is still starting";
+    case server_state::ready:
+        return server + " is ready";
+    case server_state::restarting:
+        return server + " is restarting" + (why.empty() ? "" : " (it stopped: " + why + ")");
+    case server_state::failed:
+        return server + " failed" + (why.empty() ? "" : ": " + why);
+    case server_state::stopped:
+        return server + " has been stopped" + (why.empty() ? "" : " (" + why + ")");
+    }
+    return server + " is not ready";
+}
+
 std::string file_uri(const std::filesystem::path& p) {
     static const char* hex = "0123456789ABCDEF";
     std::string out = "file://";

@@ -40,6 +40,22 @@ bool on_path(const std::string& command, const std::map<std::string, std::string
     return false;
 }
 
+/// What is wrong with a server's URL, in words a person can act on (Boost.URL's own reasons,
+/// such as "mismatch", say nothing to them); nullopt when it is a usable http(s) URL.
+std::optional<std::string> url_problem(std::string_view text) {
+    constexpr const char* needs_scheme = "an http:// or https:// URL is needed";
+    if (text.empty()) return "it is empty";
+    auto url = boost::urls::parse_uri(text);
+    if (!url) {
+        if (text.find("://") == std::string_view::npos) return needs_scheme; // "127.0.0.1:8080/mcp"
+        if (text.find_first_of(" \t\r\n") != std::string_view::npos) return "a URL cannot contain spaces";
+        return "expected http(s)://HOST[:PORT]/PATH, with special characters percent-encoded";
+    }
+    if (url->scheme() != "http" && url->scheme() != "https") return needs_scheme; // "localhost:8080/mcp" too
+    if (!url->has_authority() || url->host().empty()) return "it has no host";
+    return std::nullopt;
+}
+
 } // namespace
 
 std::string url_for_display(std::string_view text) {
@@ -73,10 +89,7 @@ std::optional<std::string> check_startable(const server_config& s) {
     }
     // The URL is shown without its user info, query or fragment: those may hold a token.
     const auto shown = url_for_display(s.url);
-    auto url = boost::urls::parse_uri(s.url);
-    if (!url) return "not a valid URL: \"" + shown + "\" (" + url.error().message() + ")";
-    if (url->scheme() != "http" && url->scheme() != "https") return "not an http(s) URL: \"" + shown + "\"";
-    if (!url->has_authority() || url->host().empty()) return "URL has no host: \"" + shown + "\"";
+    if (auto why = url_problem(s.url)) return "not a valid URL: \"" + shown + "\" (" + *why + ")";
     return std::nullopt;
 }
 

@@ -29,6 +29,11 @@
 namespace mcp::schema::detail {
 namespace {
 
+/// "1 character", "3 characters": messages read as English whatever the number.
+std::string count_of(std::uint64_t n, const char* singular, const char* plural) {
+    return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
 constexpr unsigned max_depth = 400;
 constexpr std::uint64_t min_step_budget = 1'000'000; // ~20 ms
 constexpr std::uint64_t steps_per_value = 256;
@@ -382,16 +387,16 @@ bool evaluator::eval_string(const node& n, const json::string& str) {
         if (n.min_length && len < *n.min_length) {
             ok = false;
             if (!fail(n, "minLength", [&] {
-                    return "must be at least " + std::to_string(*n.min_length) + " characters long, got " +
-                           std::to_string(len);
+                    return "must be at least " + count_of(*n.min_length, "character", "characters") +
+                           " long, got " + std::to_string(len);
                 }))
                 return false;
         }
         if (n.max_length && len > *n.max_length) {
             ok = false;
             if (!fail(n, "maxLength", [&] {
-                    return "must be at most " + std::to_string(*n.max_length) + " characters long, got " +
-                           std::to_string(len);
+                    return "must be at most " + count_of(*n.max_length, "character", "characters") +
+                           " long, got " + std::to_string(len);
                 }))
                 return false;
         }
@@ -414,7 +419,7 @@ bool evaluator::eval_array(const node& n, const json::array& arr, marks* m) {
     if (n.min_items && size < *n.min_items) {
         ok = false;
         if (!fail(n, "minItems", [&] {
-                return "must have at least " + std::to_string(*n.min_items) + " items, got " +
+                return "must have at least " + count_of(*n.min_items, "item", "items") + ", got " +
                        std::to_string(size);
             }))
             return false;
@@ -422,7 +427,7 @@ bool evaluator::eval_array(const node& n, const json::array& arr, marks* m) {
     if (n.max_items && size > *n.max_items) {
         ok = false;
         if (!fail(n, "maxItems", [&] {
-                return "must have at most " + std::to_string(*n.max_items) + " items, got " +
+                return "must have at most " + count_of(*n.max_items, "item", "items") + ", got " +
                        std::to_string(size);
             }))
             return false;
@@ -478,8 +483,9 @@ bool evaluator::eval_array(const node& n, const json::array& arr, marks* m) {
         if (n.max_contains && matches > *n.max_contains) {
             ok = false;
             if (!fail(n, "maxContains", [&] {
-                    return "must contain at most " + std::to_string(*n.max_contains) +
-                           " matching items, found " + std::to_string(matches);
+                    return "must contain at most " +
+                           count_of(*n.max_contains, "matching item", "matching items") + ", found " +
+                           std::to_string(matches);
                 }))
                 return false;
         }
@@ -492,14 +498,16 @@ bool evaluator::eval_object(const node& n, const json::object& obj, marks* m) {
     const std::size_t size = obj.size();
     if (n.min_properties && size < *n.min_properties) {
         ok = false;
-        if (!fail(n, "minProperties",
-                  [&] { return "must have at least " + std::to_string(*n.min_properties) + " properties"; }))
+        if (!fail(n, "minProperties", [&] {
+                return "must have at least " + count_of(*n.min_properties, "property", "properties");
+            }))
             return false;
     }
     if (n.max_properties && size > *n.max_properties) {
         ok = false;
-        if (!fail(n, "maxProperties",
-                  [&] { return "must have at most " + std::to_string(*n.max_properties) + " properties"; }))
+        if (!fail(n, "maxProperties", [&] {
+                return "must have at most " + count_of(*n.max_properties, "property", "properties");
+            }))
             return false;
     }
     for (const auto& r : n.required) {

@@ -369,6 +369,40 @@ TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {
               "mcpxx: server \"a-long-disabled-name\" is disabled in " + cfg + " (\"disabled\": true)\n");
 }
 
+TEST_F(cli_host_test, servers_reads_as_english) {
+    const auto cfg = (dirs.root / "words.json").string();
+    dirs.write(cfg, R"({"mcpServers": {
+        "echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"},
+        "no-scheme": {"url": "127.0.0.1:21555/mcp"},
+        "a-much-longer-broken-name": {"comand": "x"}
+    }})");
+    auto r = run({"servers", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    // One of a thing is singular; every row's columns line up, the invalid one's too.
+    EXPECT_NE(
+        r.out.find("echo                       ready    stdio 2026-07-28  1 tool, 0 resources, 0 templates, "
+                   "0 prompts"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(
+        r.out.find("\nno-scheme                  failed   http  not a valid URL: \"127.0.0.1:21555/mcp\" (an "
+                   "http:// or https:// URL is needed)"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\na-much-longer-broken-name  invalid  unknown field \"comand\""), std::string::npos)
+        << r.out;
+    // A server that is not up, in natural words.
+    r = run({"call", "no-scheme", "x", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.err,
+              "mcpxx: server \"no-scheme\" failed: not a valid URL: \"127.0.0.1:21555/mcp\" (an http:// or "
+              "https:// URL is needed)\n");
+    // Schema messages too: "at least 1 character".
+    r = run_cfg({"call", "everything", "get_weather", "--args", R"({"city":"","days":1})", "--yes"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("/city: must be at least 1 character long, got 0"), std::string::npos) << r.err;
+}
+
 TEST_F(cli_host_test, elicitation_form_answers_are_checked_against_the_schema) {
     // everything_server's ask_user: name (string, required), age (integer, minimum 0), color
     // (enum, default blue). A bad answer is asked again with the reason; the end of input

@@ -495,6 +495,22 @@ TEST(SchemaValidator, ErrorsCarryInstanceAndKeywordLocations) {
     }
 }
 
+TEST(SchemaValidator, CountsInMessagesAreSingularForOne) {
+    const auto message = [](const char* schema, const char* instance) {
+        auto errors = compile(schema).validate(json::parse(instance));
+        return errors.empty() ? std::string("(valid)") : errors.front().message;
+    };
+    EXPECT_EQ(message(R"({"minLength": 1})", R"("")"), "must be at least 1 character long, got 0");
+    EXPECT_EQ(message(R"({"maxLength": 1})", R"("ab")"), "must be at most 1 character long, got 2");
+    EXPECT_EQ(message(R"({"minLength": 2})", R"("a")"), "must be at least 2 characters long, got 1");
+    EXPECT_EQ(message(R"({"minItems": 1})", "[]"), "must have at least 1 item, got 0");
+    EXPECT_EQ(message(R"({"maxItems": 1})", "[1, 2]"), "must have at most 1 item, got 2");
+    EXPECT_EQ(message(R"({"minProperties": 1})", "{}"), "must have at least 1 property");
+    EXPECT_EQ(message(R"({"maxProperties": 2})", R"({"a":1,"b":2,"c":3})"), "must have at most 2 properties");
+    EXPECT_EQ(message(R"({"contains": {"const": 1}, "maxContains": 1})", "[1, 1]"),
+              "must contain at most 1 matching item, found 2");
+}
+
 TEST(SchemaValidator, ErrorLocationsThroughReferencesAndArrays) {
     // Errors found through $ref name the keyword where it is written (the $defs entry), and the
     // instance location keeps every array index and escaped member name on the way.

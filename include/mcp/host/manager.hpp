@@ -42,6 +42,10 @@ enum class server_state {
     stopped,    ///< closed by the manager
 };
 std::string_view to_string(server_state s) noexcept;
+/// Why a server in `state` cannot take a request, in words: `server "x" failed: ERROR`,
+/// `server "x" is still starting`, `server "x" is restarting (it stopped: ERROR)`,
+/// `server "x" has been stopped`. `error` may be empty.
+std::string not_ready_reason(std::string_view name, server_state state, std::string_view error);
 
 struct server_status {
     std::string name;
