@@ -168,6 +168,12 @@ TEST_F(cli_test, help_exits_0_and_no_command_exits_2) {
     auto r = run({"--help"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_NE(r.out.find("schema"), std::string::npos);
+    // The exit codes, as commands.hpp defines them.
+    for (const char* line :
+         {"Exit codes:\n", "\n  0    success\n", "\n  1    a server answered with an error or not in time",
+          "\n  2    usage error", "\n  3    a server could not be started or reached",
+          "\n  4    the user denied the tool call\n", "\n  130  interrupted (Ctrl-C)"})
+        EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
     EXPECT_EQ(run({}).exit_code, 2);
     EXPECT_EQ(run({"frobnicate"}).exit_code, 2);
 }
