@@ -1,8 +1,8 @@
 // `mcpxx shell` as a user meets it: in a real terminal (tmux) with line editing, Tab completion
 // from completion/complete, approval typed at the prompt, Ctrl-C during a slow call; and as a
 // script, with commands piped in. The servers are the example servers, run as child processes.
-#include "support/program_output.hpp"
 #include "support/host_fixture.hpp"
+#include "support/program_output.hpp"
 #include "support/tmux_session.hpp"
 
 #include <gtest/gtest.h>
