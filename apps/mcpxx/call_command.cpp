@@ -19,6 +19,19 @@ struct call_options {
 };
 
 int run_call(const call_options& o) {
+    // --args is checked before any server starts; --arg values need the tool's schema.
+    mcp::json::object arguments;
+    try {
+        if (!o.args_json.empty()) {
+            auto v = parse_json_text(o.args_json, "--args");
+            if (!v.is_object()) throw input_error("--args must be a JSON object");
+            arguments = std::move(v.get_object());
+        }
+    } catch (const input_error& e) {
+        print_error(e.what());
+        return exit_usage;
+    }
+
     host_session session(o.host);
     if (int rc = session.load(); rc != exit_ok) return rc;
     if (int rc = session.start({o.server}); rc != exit_ok) return rc;
@@ -39,14 +52,7 @@ int run_call(const call_options& o) {
         return exit_usage;
     }
 
-    mcp::json::object arguments;
     try {
-        if (!o.args_json.empty()) {
-            boost::system::error_code ec;
-            auto v = mcp::parse_json(o.args_json, ec);
-            if (!v || !v->is_object()) throw input_error("--args must be a JSON object");
-            arguments = std::move(v->get_object());
-        }
         for (auto& [k, v] : parse_key_values(o.args, &definition->input_schema)) arguments[k] = std::move(v);
     } catch (const input_error& e) {
         print_error(e.what());
@@ -57,10 +63,11 @@ int run_call(const call_options& o) {
     {
         auto progress = std::make_shared<progress_display>();
         try {
-            result = m.call_tool(o.server, o.tool, std::move(arguments),
-                                 {.timeout = session.timeout(),
-                                  .on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
-                                  .cancel = session.cancel_token()});
+            result = m.call_tool(
+                o.server, o.tool, std::move(arguments),
+                {.timeout = session.timeout(),
+                 .on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
+                 .cancel = session.cancel_token()});
         } catch (const std::exception& e) {
             progress.reset();
             return session.report_failure(e);
@@ -77,13 +84,17 @@ int run_call(const call_options& o) {
 
 void add_call_command(CLI::App& app, int& exit_code) {
     auto o = std::make_shared<call_options>();
-    auto* cmd = app.add_subcommand("call", "Call a tool: mcpxx call SERVER TOOL [--arg KEY=VALUE ...] [--args JSON]");
+    auto* cmd =
+        app.add_subcommand("call", "Call a tool: mcpxx call SERVER TOOL [--arg KEY=VALUE ...] [--args JSON]");
     cmd->add_option("server", o->server, "The server")->required();
     cmd->add_option("tool", o->tool, "The tool (its name on the server)")->required();
-    cmd->add_option("--arg,-a", o->args,
-                    "KEY=VALUE (repeatable); VALUE is JSON unless the tool's schema says the argument is a string");
-    cmd->add_option("--args", o->args_json, "All arguments as one JSON object (--arg values are added to it)");
-    cmd->add_flag("--yes,-y", o->host.yes, "Do not ask: run the tool, and send sampling requests and their answers without review");
+    cmd->add_option(
+        "--arg,-a", o->args,
+        "KEY=VALUE (repeatable); VALUE is JSON unless the tool's schema says the argument is a string");
+    cmd->add_option("--args", o->args_json,
+                    "All arguments as one JSON object (--arg values are added to it)");
+    cmd->add_flag("--yes,-y", o->host.yes,
+                  "Do not ask: run the tool, and send sampling requests and their answers without review");
     add_host_options(cmd, o->host);
     cmd->callback([o, &exit_code] { exit_code = run_call(*o); });
 }

@@ -2,6 +2,13 @@
 #include "host_output.hpp"
 
 namespace mcpxx_cli {
+namespace {
+
+// The state column fits "starting" and "disabled" with a space after.
+constexpr std::size_t state_width = 9;
+constexpr std::size_t transport_width = 6;
+
+} // namespace
 
 void print_tools(std::ostream& out, const std::vector<mcp::host::tool_entry>& tools, const style& st) {
     std::size_t w = 0;
@@ -33,20 +40,35 @@ void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::st
     }
 }
 
+std::string catalogue_counts(std::size_t tools, std::size_t resources, std::size_t templates,
+                             std::size_t prompts) {
+    return counted(tools, "tool") + ", " + counted(resources, "resource") + ", " +
+           counted(templates, "template") + ", " + counted(prompts, "prompt");
+}
+
 std::string server_line(const mcp::host::server_status& s, std::size_t w, const style& st) {
     std::string line = st.bold(pad(s.name, w));
     if (s.state == mcp::host::server_state::ready) {
-        line += st.green(pad("ready", 8)) + pad(std::string(to_string(s.transport)), 6) +
+        line += st.green(pad("ready", state_width)) +
+                pad(std::string(to_string(s.transport)), transport_width) +
                 pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
-                std::to_string(s.tools) + " tools, " + std::to_string(s.resources) + " resources, " +
-                std::to_string(s.resource_templates) + " templates, " + std::to_string(s.prompts) +
-                " prompts";
+                catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts);
         if (s.server_info) line += "  " + st.dim(s.server_info->name + " " + s.server_info->version);
     } else {
-        line += st.red(pad(std::string(to_string(s.state)), 8)) +
-                pad(std::string(to_string(s.transport)), 6) + s.error;
+        line += st.red(pad(std::string(to_string(s.state)), state_width)) +
+                pad(std::string(to_string(s.transport)), transport_width) + s.error;
     }
     return line + "  " + st.dim(s.source);
+}
+
+std::string invalid_entry_line(const mcp::host::config_error& e, std::size_t w, const style& st) {
+    return st.bold(pad(e.server, w)) + st.red(pad("invalid", state_width)) + e.message + "  " +
+           st.dim(e.source);
+}
+
+std::string disabled_entry_line(const mcp::host::server_config& s, std::size_t w, const style& st) {
+    return st.bold(pad(s.name, w)) + st.dim(pad("disabled", state_width)) +
+           pad(std::string(to_string(s.transport)), transport_width) + "  " + st.dim(s.source);
 }
 
 } // namespace mcpxx_cli

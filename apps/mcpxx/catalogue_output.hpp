@@ -20,8 +20,15 @@ void print_resources(std::ostream& out, const mcp::host::manager& m, const std::
 /// The prompts of `server`: "server  name(arg*, arg)  description" (* marks a required argument).
 void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::string& server,
                    const style& st);
+/// "19 tools, 1 resource, 2 templates, 0 prompts".
+std::string catalogue_counts(std::size_t tools, std::size_t resources, std::size_t templates,
+                             std::size_t prompts);
 /// A server as `mcpxx servers` shows it: name, state, transport, revision and counts (or the
 /// error), source; `name_width` aligns the columns of several lines. No newline.
 std::string server_line(const mcp::host::server_status& s, std::size_t name_width, const style& st);
+/// An entry that was not started, in the columns of server_line: "invalid" (red) with the
+/// entry's error, or "disabled" (dim) with its transport. No newline.
+std::string invalid_entry_line(const mcp::host::config_error& e, std::size_t name_width, const style& st);
+std::string disabled_entry_line(const mcp::host::server_config& s, std::size_t name_width, const style& st);
 
 } // namespace mcpxx_cli

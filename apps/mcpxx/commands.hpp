@@ -6,7 +6,8 @@
 //   1    a negative answer: invalid instance or template; the server answered with an error,
 //        a tool result with isError: true, or did not answer in time
 //   2    usage error or unusable input: bad options, missing or broken file, bad schema, a config
-//        file or server entry that cannot be used, a server name that is not configured
+//        file or server entry that cannot be used, a server name that is not configured (or is
+//        disabled)
 //   3    a server could not be started or connected (or went away during the command)
 //   4    the user denied the tool call
 //   130  interrupted (Ctrl-C); a call in flight was cancelled (notifications/cancelled sent)
@@ -16,6 +17,8 @@
 
 #include <CLI/App.hpp>
 
+#include <string>
+
 namespace mcpxx_cli {
 
 inline constexpr int exit_ok = 0;
@@ -24,6 +27,9 @@ inline constexpr int exit_usage = 2;
 inline constexpr int exit_unavailable = 3;
 inline constexpr int exit_denied = 4;
 inline constexpr int exit_interrupted = 130;
+
+/// The exit codes above, for --help.
+std::string exit_codes_help();
 
 void add_schema_command(CLI::App& app, int& exit_code);
 void add_uri_template_command(CLI::App& app, int& exit_code);

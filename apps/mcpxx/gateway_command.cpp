@@ -6,16 +6,18 @@
 // Tool calls cannot be approved at a terminal here: by default only read-only tools of trusted
 // servers run (--trust NAME, or `trust: true` in the config); --approve-all runs every call.
 // Anything else is answered with isError: true and a message that says why.
+#include "catalogue_output.hpp"
 #include "commands.hpp"
 #include "gateway_access.hpp"
+#include "host_output.hpp"
 #include "read_file.hpp"
+#include "timeout_option.hpp"
 
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/server/middleware.hpp>
 
 #include <CLI/CLI.hpp>
-
 
 #include <atomic>
 #include <charconv>
@@ -151,6 +153,10 @@ int run_gateway(const gateway_cli& o) {
     const auto found = mcp::host::discover(d);
     for (const auto& e : found.errors)
         log("warning", object{{"event", "config"}, {"message", e.to_string()}});
+    for (const auto& d : found.disabled)
+        log("info",
+            object{{"event", "config"},
+                   {"message", d.source + ": server \"" + d.name + "\" is disabled; it is not served"}});
     if (found.servers.empty()) {
         log("error",
             object{{"event", "config"},
@@ -275,15 +281,15 @@ int run_gateway(const gateway_cli& o) {
         ready += s.state == mcp::host::server_state::ready;
         human << "  " << s.name << ": " << to_string(s.state);
         if (s.state == mcp::host::server_state::ready)
-            human << " (" << s.tools << " tools, " << s.resources + s.resource_templates << " resources, "
-                  << s.prompts << " prompts)";
+            human << " (" << catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts) << ")";
         else if (!s.error.empty())
             human << " - " << s.error;
         human << "\n";
     }
 
     if (o.stdio) {
-        human << "mcpxx gateway: " << ready << " of " << found.servers.size() << " servers ready, on stdio\n"
+        human << "mcpxx gateway: " << ready << " of " << counted(found.servers.size(), "server")
+              << " ready, on stdio\n"
               << std::flush;
         log("info", object{{"event", "listening"}, {"transport", "stdio"}});
         const int rc = mcp::serve_stdio(srv);
@@ -348,7 +354,7 @@ int run_gateway(const gateway_cli& o) {
         gw.close();
         return exit_unavailable;
     }
-    human << "mcpxx gateway: " << ready << " of " << found.servers.size() << " servers ready\n"
+    human << "mcpxx gateway: " << ready << " of " << counted(found.servers.size(), "server") << " ready\n"
           << "  connect to " << http.url() << (tokens.empty() ? "" : "  (Authorization: Bearer <token>)")
           << "\n"
           << "  health at http://"
@@ -392,7 +398,7 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
     cmd->add_flag(
         "--approve-all,--yes,-y", o->approve_all,
         "Run every tool call (default: only read-only tools of trusted servers; others get isError)");
-    cmd->add_option("--timeout", o->timeout_seconds, "Seconds to wait for each call (default 60)");
+    add_timeout_option(cmd, o->timeout_seconds, "Seconds to wait for each call (default 60)");
     cmd->add_option("--audit-log", o->audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o->redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");

@@ -15,26 +15,38 @@ std::string size_of_base64(const std::string& data) {
 std::string describe(const mcp::resource_contents& c) {
     if (const auto* t = std::get_if<mcp::text_resource_contents>(&c)) return t->text;
     const auto& b = std::get<mcp::blob_resource_contents>(c);
-    return "[binary " + b.mime_type.value_or("data") + ", about " + size_of_base64(b.blob) + ": " + b.uri + "]";
+    return "[binary " + b.mime_type.value_or("data") + ", about " + size_of_base64(b.blob) + ": " + b.uri +
+           "]";
 }
 
 std::string describe(const mcp::content_block& block) {
     return std::visit(
         [](const auto& c) -> std::string {
             using T = std::decay_t<decltype(c)>;
-            if constexpr (std::is_same_v<T, mcp::text_content>) return c.text;
-            else if constexpr (std::is_same_v<T, mcp::image_content>) return "[image " + c.mime_type + ", about " + size_of_base64(c.data) + "]";
-            else if constexpr (std::is_same_v<T, mcp::audio_content>) return "[audio " + c.mime_type + ", about " + size_of_base64(c.data) + "]";
-            else if constexpr (std::is_same_v<T, mcp::resource_link>) return "[link " + c.uri + " (" + c.name + ")]";
-            else return "[resource] " + describe(c.resource);
+            if constexpr (std::is_same_v<T, mcp::text_content>)
+                return c.text;
+            else if constexpr (std::is_same_v<T, mcp::image_content>)
+                return "[image " + c.mime_type + ", about " + size_of_base64(c.data) + "]";
+            else if constexpr (std::is_same_v<T, mcp::audio_content>)
+                return "[audio " + c.mime_type + ", about " + size_of_base64(c.data) + "]";
+            else if constexpr (std::is_same_v<T, mcp::resource_link>)
+                return "[link " + c.uri + " (" + c.name + ")]";
+            else
+                return "[resource] " + describe(c.resource);
         },
         block);
 }
 
-void print_json(const mcp::json::value& v) { std::cout << mcp::to_json(v) << "\n"; }
+void print_json(const mcp::json::value& v) {
+    std::cout << mcp::to_json(v) << "\n";
+}
 
 std::string pad(const std::string& s, std::size_t width) {
     return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+std::string counted(std::size_t n, const std::string& singular, const std::string& plural) {
+    return std::to_string(n) + " " + (n == 1 ? singular : plural.empty() ? singular + "s" : plural);
 }
 
 void print_call_result(const mcp::call_tool_result& result) {

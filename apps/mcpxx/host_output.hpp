@@ -15,6 +15,9 @@ std::string describe(const mcp::resource_contents& contents);
 void print_json(const mcp::json::value& v);
 /// Left-aligned column padding (by bytes; names are ASCII in practice).
 std::string pad(const std::string& s, std::size_t width);
+/// "1 tool", "2 tools": a count and its noun, in the singular for one. `plural` defaults to
+/// `singular` + "s".
+std::string counted(std::size_t n, const std::string& singular, const std::string& plural = {});
 /// A tool's result for a person: its content on stdout (on stderr, after "tool error: ", when
 /// isError), or its structuredContent when it has no content.
 void print_call_result(const mcp::call_tool_result& result);

@@ -1,5 +1,6 @@
 #include "host_session.hpp"
 #include "read_file.hpp"
+#include "timeout_option.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,7 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
                     "Offer this directory to servers as a root, besides the current directory (repeatable)");
     cmd->add_option("--trust", o.trusted,
                     "Trust this server: its read-only tools run without asking (repeatable)");
-    cmd->add_option("--timeout", o.timeout_seconds, "Seconds to wait for each request (default 60)");
+    add_timeout_option(cmd, o.timeout_seconds, "Seconds to wait for each request (default 60)");
     cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o.redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");
@@ -87,24 +88,41 @@ int host_session::load() {
     mcp::host::discovery_options d;
     for (const auto& f : options_.config_files) d.explicit_files.emplace_back(f);
     found_ = mcp::host::discover(d);
-    if (found_.servers.empty() && found_.errors.empty()) {
+    if (found_.servers.empty() && found_.disabled.empty() && found_.errors.empty()) {
         print_error(
             options_.config_files.empty()
                 ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
                 : "no MCP servers in " + options_.config_files.front());
         return exit_usage;
     }
-    if (found_.servers.empty()) {
+    if (found_.servers.empty() && !found_.errors.empty()) {
         for (const auto& e : found_.errors) print_error(e.to_string());
         return exit_usage;
     }
     return exit_ok;
 }
 
-void host_session::print_config_problems() const {
-    if (options_.json) return;
+void host_session::report_config_problems(mcp::json::object& out, bool entries_listed) const {
+    using mcp::json::object;
+    if (options_.json) {
+        mcp::json::array errors, shadowed, notes;
+        for (const auto& e : found_.errors)
+            errors.push_back(object{
+                {"source", e.source}, {"server", e.server}, {"message", e.message}, {"text", e.to_string()}});
+        for (const auto& sh : found_.shadowed)
+            shadowed.push_back(object{{"name", sh.name}, {"source", sh.source}, {"winner", sh.winner}});
+        for (const auto& n : found_.notes) notes.push_back(mcp::json::string(n));
+        out["errors"] = std::move(errors);
+        out["shadowed"] = std::move(shadowed);
+        out["notes"] = std::move(notes);
+        return;
+    }
     const auto s = style::for_stream(2);
-    for (const auto& e : found_.errors) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
+    for (const auto& e : found_.errors) {
+        // An entry that no other file defines is a row of its own in `servers`.
+        const bool listed = entries_listed && !e.server.empty() && !found_.is_defined(e.server);
+        if (!listed) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
+    }
     for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
     for (const auto& sh : found_.shadowed)
         std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " +
@@ -166,6 +184,9 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
         for (const auto& n : names) {
             if (const auto* s = found_.find(n)) {
                 manager_->add_server(*s);
+            } else if (const auto* d = found_.find_disabled(n)) {
+                print_error("server \"" + n + "\" is disabled in " + d->source + " (\"disabled\": true)");
+                return exit_usage;
             } else if (const auto* e = found_.error_for(n)) {
                 print_error(e->to_string());
                 return exit_usage;

@@ -54,10 +54,12 @@ public:
     ~host_session();
 
     /// Read the configs. Returns exit_ok, or exit_usage when a file is unusable and no server
-    /// is left, or no server is configured at all (the message is printed).
+    /// is left, or no server is configured at all (the message is printed). Disabled servers
+    /// count as configured (`servers` lists them), though none is started.
     int load();
-    /// Add and connect `names` (every configured server when empty). exit_usage for a name that
-    /// is not configured, or whose entry is broken (its error is printed).
+    /// Add and connect `names` (every configured server, but the disabled ones, when empty).
+    /// exit_usage for a name that is not configured, is disabled, or whose entry is broken (the
+    /// reason is printed).
     int start(const std::vector<std::string>& names, session_hooks hooks = {});
 
     const mcp::host::discovery_result& found() const { return found_; }
@@ -79,8 +81,13 @@ public:
     /// Print a failure of a call and give its exit code: 4 denied, 130 interrupted, 3 server
     /// gone, 1 any other error from the server (or a timeout).
     int report_failure(const std::exception& e) const;
-    /// Print the per-file / per-entry problems that did not stop the command (not with --json).
-    void print_config_problems() const;
+    /// The problems in the configs that did not stop the command (broken entries, unreadable
+    /// files, hidden definitions, notes), reported the one way every command over several servers
+    /// shares: with --json as the members "errors", "shadowed" and "notes" of the command's JSON
+    /// object `out` (stderr stays quiet), else as warnings and notes on stderr. `entries_listed`:
+    /// the command shows broken entries itself (servers lists them as "invalid"), so they are not
+    /// repeated as warnings.
+    void report_config_problems(mcp::json::object& out, bool entries_listed = false) const;
 
 private:
     host_cli_options options_;
@@ -95,6 +102,7 @@ void print_error(const std::string& message);
 
 /// Parse "k=v" arguments; a value is a string when the schema says so (or it is not JSON),
 /// else the JSON it spells. Throws input_error.
-mcp::json::object parse_key_values(const std::vector<std::string>& pairs, const mcp::json::object* input_schema);
+mcp::json::object parse_key_values(const std::vector<std::string>& pairs,
+                                   const mcp::json::object* input_schema);
 
 } // namespace mcpxx_cli

@@ -20,10 +20,13 @@ constexpr auto wire = mcp::latest_initialize_revision;
 int run_list(const host_cli_options& opts, const std::string& server, what kind) {
     host_session session(opts);
     if (int rc = session.load(); rc != exit_ok) return rc;
-    if (int rc = session.start(server.empty() ? std::vector<std::string>{} : std::vector<std::string>{server}); rc != exit_ok)
+    if (int rc =
+            session.start(server.empty() ? std::vector<std::string>{} : std::vector<std::string>{server});
+        rc != exit_ok)
         return rc;
     if (session.interrupted()) return exit_interrupted;
-    session.print_config_problems();
+    object out;
+    session.report_config_problems(out);
     auto& m = session.servers();
     const auto st = style::for_stream(1);
     int rc = exit_ok;
@@ -35,13 +38,13 @@ int run_list(const host_cli_options& opts, const std::string& server, what kind)
             if (!opts.json) std::cerr << st.red(s.name + ": ") << s.error << "\n";
         }
 
-    object out;
     if (kind == what::tools) {
         array tools;
         const auto entries = m.tools();
         if (opts.json)
             for (const auto& t : entries)
-                tools.push_back(object{{"name", t.name}, {"server", t.server}, {"tool", mcp::to_json(t.tool, wire)}});
+                tools.push_back(
+                    object{{"name", t.name}, {"server", t.server}, {"tool", mcp::to_json(t.tool, wire)}});
         else
             print_tools(std::cout, entries, st);
         out["tools"] = std::move(tools);
@@ -92,8 +95,10 @@ void add(CLI::App& app, int& exit_code, const char* name, const char* help, what
 } // namespace
 
 void add_list_commands(CLI::App& app, int& exit_code) {
-    add(app, exit_code, "tools", "List the tools of every server (names as a model sees them: server__tool)", what::tools);
-    add(app, exit_code, "resources", "List the resources and resource templates of every server", what::resources);
+    add(app, exit_code, "tools", "List the tools of every server (names as a model sees them: server__tool)",
+        what::tools);
+    add(app, exit_code, "resources", "List the resources and resource templates of every server",
+        what::resources);
     add(app, exit_code, "prompts", "List the prompts of every server", what::prompts);
 }
 

@@ -15,10 +15,36 @@
 
 #include <iostream>
 
+namespace mcpxx_cli {
+
+std::string exit_codes_help() {
+    // "  CODE meaning", continuation lines indented under the meaning.
+    const auto line = [](int code, std::string meaning) {
+        std::string c = std::to_string(code);
+        for (auto at = meaning.find('\n'); at != std::string::npos; at = meaning.find('\n', at + 1))
+            meaning.insert(at + 1, 7, ' ');
+        return "  " + c + std::string(5 - c.size(), ' ') + meaning + "\n";
+    };
+    return "Exit codes:\n" + line(exit_ok, "success") +
+           line(exit_negative,
+                "a server answered with an error or not in time, or a tool result has isError;\n"
+                "schema / uri-template: the instance or template is invalid") +
+           line(exit_usage,
+                "usage error or unusable input: a bad option, a missing or broken file, a config\n"
+                "entry that cannot be used, a server that is not configured") +
+           line(exit_unavailable, "a server could not be started or reached, or went away") +
+           line(exit_denied, "the user denied the tool call") +
+           line(exit_interrupted, "interrupted (Ctrl-C); a call in flight was cancelled");
+}
+
+} // namespace mcpxx_cli
+
 int main(int argc, char** argv) {
-    CLI::App app{"mcpxx: Model Context Protocol tools (servers from your MCP hosts' configs, JSON Schema, URI templates)",
+    CLI::App app{"mcpxx: Model Context Protocol tools (servers from your MCP hosts' configs, JSON Schema, "
+                 "URI templates)",
                  "mcpxx"};
     app.require_subcommand(1);
+    app.footer(mcpxx_cli::exit_codes_help());
     int exit_code = mcpxx_cli::exit_ok;
     mcpxx_cli::add_schema_command(app, exit_code);
     mcpxx_cli::add_uri_template_command(app, exit_code);

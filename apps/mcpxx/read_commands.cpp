@@ -12,10 +12,10 @@ namespace {
 
 struct read_options {
     host_cli_options host;
-    std::string server, target;          // URI or prompt name
-    std::vector<std::string> args;       // prompt arguments
+    std::string server, target;           // URI or prompt name
+    std::vector<std::string> args;        // prompt arguments
     std::string prompt_ref, resource_ref; // complete
-    std::string argument, value;         // complete
+    std::string argument, value;          // complete
 };
 
 /// Connects the one server and runs `body` with its client; maps failures to exit codes.
@@ -27,7 +27,8 @@ template <class F> int with_client(const read_options& o, F body) {
     auto client = session.client_or_report(o.server);
     if (!client) return exit_unavailable;
     try {
-        return body(*client, mcp::call_options{.timeout = session.timeout(), .cancel = session.cancel_token()});
+        return body(*client,
+                    mcp::call_options{.timeout = session.timeout(), .cancel = session.cancel_token()});
     } catch (const input_error& e) {
         print_error(e.what());
         return exit_usage;
@@ -39,7 +40,8 @@ template <class F> int with_client(const read_options& o, F body) {
 int run_read(const read_options& o) {
     return with_client(o, [&](mcp::client& c, mcp::call_options co) {
         auto r = c.read_resource(o.target, std::move(co));
-        if (o.host.json) print_json(mcp::to_json(r, c.protocol_version()));
+        if (o.host.json)
+            print_json(mcp::to_json(r, c.protocol_version()));
         else
             for (const auto& x : r.contents) std::cout << describe(x) << "\n";
         return exit_ok;
@@ -51,7 +53,8 @@ int run_prompt(const read_options& o) {
         std::map<std::string, std::string> args;
         for (const auto& kv : o.args) {
             const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0) throw input_error("--arg wants KEY=VALUE, got \"" + kv + "\"");
+            if (eq == std::string::npos || eq == 0)
+                throw input_error("--arg wants KEY=VALUE, got \"" + kv + "\"");
             args[kv.substr(0, eq)] = kv.substr(eq + 1);
         }
         auto r = c.get_prompt(o.target, std::move(args), std::move(co));
@@ -70,11 +73,14 @@ int run_complete(const read_options& o) {
     }
     return with_client(o, [&](mcp::client& c, mcp::call_options co) {
         mcp::complete_request req;
-        if (!o.prompt_ref.empty()) req.ref = mcp::prompt_reference{.name = o.prompt_ref};
-        else req.ref = mcp::resource_template_reference{.uri = o.resource_ref};
+        if (!o.prompt_ref.empty())
+            req.ref = mcp::prompt_reference{.name = o.prompt_ref};
+        else
+            req.ref = mcp::resource_template_reference{.uri = o.resource_ref};
         req.argument = {.name = o.argument, .value = o.value};
         auto r = c.complete(req, std::move(co));
-        if (o.host.json) print_json(mcp::to_json(r, c.protocol_version()));
+        if (o.host.json)
+            print_json(mcp::to_json(r, c.protocol_version()));
         else
             for (const auto& v : r.values) std::cout << v << "\n";
         return exit_ok;
@@ -92,7 +98,8 @@ void add_read_commands(CLI::App& app, int& exit_code) {
     read->callback([r, &exit_code] { exit_code = run_read(*r); });
 
     auto p = std::make_shared<read_options>();
-    auto* prompt = app.add_subcommand("prompt", "Get a prompt: mcpxx prompt SERVER NAME [--arg KEY=VALUE ...]");
+    auto* prompt =
+        app.add_subcommand("prompt", "Get a prompt: mcpxx prompt SERVER NAME [--arg KEY=VALUE ...]");
     prompt->add_option("server", p->server, "The server")->required();
     prompt->add_option("name", p->target, "The prompt")->required();
     prompt->add_option("--arg,-a", p->args, "KEY=VALUE (repeatable)");
@@ -101,7 +108,8 @@ void add_read_commands(CLI::App& app, int& exit_code) {
 
     auto c = std::make_shared<read_options>();
     auto* complete = app.add_subcommand(
-        "complete", "Complete an argument: mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE");
+        "complete",
+        "Complete an argument: mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE");
     complete->add_option("server", c->server, "The server")->required();
     complete->add_option("--prompt", c->prompt_ref, "Complete an argument of this prompt");
     complete->add_option("--resource", c->resource_ref, "Complete a variable of this resource template");

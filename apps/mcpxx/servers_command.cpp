@@ -13,10 +13,13 @@ namespace {
 using mcp::json::object;
 
 object status_json(const mcp::host::server_status& s) {
-    object o{{"name", s.name}, {"source", s.source}, {"transport", std::string(to_string(s.transport))},
+    object o{{"name", s.name},
+             {"source", s.source},
+             {"transport", std::string(to_string(s.transport))},
              {"status", std::string(to_string(s.state))}};
     if (s.protocol_version) o["protocolVersion"] = std::string(mcp::to_string(*s.protocol_version));
-    if (s.server_info) o["serverInfo"] = object{{"name", s.server_info->name}, {"version", s.server_info->version}};
+    if (s.server_info)
+        o["serverInfo"] = object{{"name", s.server_info->name}, {"version", s.server_info->version}};
     if (s.state == mcp::host::server_state::ready) {
         o["tools"] = s.tools;
         o["resources"] = s.resources;
@@ -38,31 +41,38 @@ int run_servers(const host_cli_options& opts) {
     for (const auto& s : statuses) unavailable |= s.state != mcp::host::server_state::ready;
     const bool config_errors = !found.errors.empty();
 
+    // Entries that were not started: broken ones (when no other file defines the name) and
+    // disabled ones.
+    std::vector<const mcp::host::config_error*> invalid;
+    for (const auto& e : found.errors)
+        if (!e.server.empty() && !found.is_defined(e.server)) invalid.push_back(&e);
+
+    object out;
     if (opts.json) {
-        mcp::json::array servers, errors, shadowed, notes;
+        mcp::json::array servers;
         for (const auto& s : statuses) servers.push_back(status_json(s));
-        for (const auto& e : found.errors) {
-            errors.push_back(object{{"source", e.source}, {"server", e.server}, {"message", e.message}, {"text", e.to_string()}});
-            if (!e.server.empty() && !found.find(e.server))
-                servers.push_back(object{{"name", e.server}, {"source", e.source}, {"status", "invalid"}, {"error", e.message}});
-        }
-        for (const auto& s : found.shadowed) shadowed.push_back(object{{"name", s.name}, {"source", s.source}, {"winner", s.winner}});
-        for (const auto& n : found.notes) notes.push_back(mcp::json::string(n));
-        print_json(object{{"servers", servers}, {"errors", errors}, {"shadowed", shadowed}, {"notes", notes},
-                          {"files", mcp::json::value_from(found.files_read)}});
+        for (const auto* e : invalid)
+            servers.push_back(object{
+                {"name", e->server}, {"source", e->source}, {"status", "invalid"}, {"error", e->message}});
+        for (const auto& d : found.disabled)
+            servers.push_back(object{{"name", d.name},
+                                     {"source", d.source},
+                                     {"transport", std::string(to_string(d.transport))},
+                                     {"status", "disabled"}});
+        out["servers"] = std::move(servers);
+        session.report_config_problems(out, true);
+        out["files"] = mcp::json::value_from(found.files_read);
+        print_json(out);
     } else {
         const auto st = style::for_stream(1);
-        std::size_t w = 4;
+        std::size_t w = 4; // the name column: every row's name and two spaces
         for (const auto& s : statuses) w = std::max(w, s.name.size() + 2);
+        for (const auto* e : invalid) w = std::max(w, e->server.size() + 2);
+        for (const auto& d : found.disabled) w = std::max(w, d.name.size() + 2);
         for (const auto& s : statuses) std::cout << server_line(s, w, st) << "\n";
-        for (const auto& e : found.errors)
-            if (!e.server.empty() && !found.find(e.server))
-                std::cout << st.bold(pad(e.server, w)) << st.red(pad("invalid", 8)) << e.message << "  " << st.dim(e.source) << "\n";
-        for (const auto& e : found.errors)
-            if (e.server.empty()) std::cerr << st.yellow("warning: ") << e.to_string() << "\n";
-        for (const auto& n : found.notes) std::cerr << "note: " << n << "\n";
-        for (const auto& s : found.shadowed)
-            std::cerr << "note: server \"" << s.name << "\" of " << s.source << " is hidden by the one in " << s.winner << "\n";
+        for (const auto* e : invalid) std::cout << invalid_entry_line(*e, w, st) << "\n";
+        for (const auto& d : found.disabled) std::cout << disabled_entry_line(d, w, st) << "\n";
+        session.report_config_problems(out, true);
     }
     if (unavailable) return exit_unavailable;
     return config_errors ? exit_usage : exit_ok;
@@ -71,8 +81,13 @@ int run_servers(const host_cli_options& opts) {
 int run_ping(const host_cli_options& opts, const std::string& server) {
     host_session session(opts);
     if (int rc = session.load(); rc != exit_ok) return rc;
-    if (int rc = session.start(server.empty() ? std::vector<std::string>{} : std::vector<std::string>{server}); rc != exit_ok)
+    if (int rc =
+            session.start(server.empty() ? std::vector<std::string>{} : std::vector<std::string>{server});
+        rc != exit_ok)
         return rc;
+    if (session.interrupted()) return exit_interrupted;
+    object out{{"servers", mcp::json::array{}}}; // the results, filled in below
+    session.report_config_problems(out);
     int rc = exit_ok;
     mcp::json::array results;
     for (const auto& s : session.servers().servers()) {
@@ -84,9 +99,11 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
         } else {
             const auto t0 = std::chrono::steady_clock::now();
             try {
-                session.servers().client(s.name)->ping({.timeout = session.timeout(), .cancel = session.cancel_token()});
+                session.servers().client(s.name)->ping(
+                    {.timeout = session.timeout(), .cancel = session.cancel_token()});
                 r["ok"] = true;
-                r["ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                r["ms"] =
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             } catch (const std::exception& e) {
                 if (session.interrupted()) return exit_interrupted;
                 r["ok"] = false;
@@ -100,12 +117,16 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
                 std::snprintf(ms, sizeof ms, "%.2f ms", r.at("ms").as_double());
                 std::cout << s.name << ": " << style::for_stream(1).green("ok") << " " << ms << "\n";
             } else {
-                std::cout << s.name << ": " << style::for_stream(1).red("failed") << " " << std::string(r.at("error").as_string()) << "\n";
+                std::cout << s.name << ": " << style::for_stream(1).red("failed") << " "
+                          << std::string(r.at("error").as_string()) << "\n";
             }
         }
         results.push_back(std::move(r));
     }
-    if (opts.json) print_json(object{{"servers", results}});
+    if (opts.json) {
+        out["servers"] = std::move(results);
+        print_json(out);
+    }
     return rc;
 }
 

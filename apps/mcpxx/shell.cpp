@@ -163,8 +163,7 @@ int shell::servers_for(const std::string& name, std::vector<std::string>& out) {
             out.push_back(name);
             return exit_ok;
         }
-        print_error("server \"" + name + "\" is " + std::string(to_string(s.state)) +
-                    (s.error.empty() ? "" : ": " + s.error));
+        print_error(mcp::host::not_ready_reason(name, s.state, s.error));
         return exit_unavailable;
     }
     std::string known;

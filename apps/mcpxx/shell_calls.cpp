@@ -37,8 +37,7 @@ int shell::cmd_call(const std::vector<shell_word>& w, const std::string& line) {
         } else {
             for (const auto& s : m.servers())
                 if (name.rfind(s.name + "__", 0) == 0 && s.state != mcp::host::server_state::ready) {
-                    print_error("server \"" + s.name + "\" is " + std::string(to_string(s.state)) +
-                                (s.error.empty() ? "" : ": " + s.error));
+                    print_error(mcp::host::not_ready_reason(s.name, s.state, s.error));
                     return exit_unavailable;
                 }
             throw input_error("no tool \"" + name + "\" (tools lists them)");

@@ -2,7 +2,9 @@
 // configured server, say what came up, then run commands line by line until quit, exit or the
 // end of input. Servers' log messages and catalogue changes are shown as they arrive, above the
 // line being edited.
+#include "catalogue_output.hpp"
 #include "commands.hpp"
+#include "host_output.hpp"
 #include "host_session.hpp"
 #include "shell.hpp"
 
@@ -40,8 +42,7 @@ std::string describe_change(const mcp::host::server_status& s) {
         return "[" + s.name + "] " +
                (s.restarts ? "up again (restart " + std::to_string(s.restarts) + "): "
                            : "catalogue changed: ") +
-               std::to_string(s.tools) + " tools, " + std::to_string(s.resources) + " resources, " +
-               std::to_string(s.resource_templates) + " templates, " + std::to_string(s.prompts) + " prompts";
+               catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts);
     return "[" + s.name + "] " + std::string(to_string(s.state)) + (s.error.empty() ? "" : ": " + s.error);
 }
 
@@ -87,13 +88,11 @@ std::string summary(host_session& session) {
                             (s.error.empty() ? "" : ": " + s.error) + "\n";
         }
     }
-    std::string text = st.bold("mcpxx shell") + ": " + std::to_string(n_ready) +
-                       (n_ready == 1 ? " server" : " servers") + " ready" +
+    std::string text = st.bold("mcpxx shell") + ": " + counted(n_ready, "server") + " ready" +
                        (ready.empty() ? "" : " (" + ready + ")");
     if (n_failed) text += ", " + st.red(std::to_string(n_failed) + " failed");
-    return text + "; " + std::to_string(tools) + " tools, " + std::to_string(resources) + " resources, " +
-           std::to_string(templates) + " templates, " + std::to_string(prompts) + " prompts\n" +
-           failed_lines + st.dim("Type help for the commands, /PROMPT to get a prompt, quit to leave.");
+    return text + "; " + catalogue_counts(tools, resources, templates, prompts) + "\n" + failed_lines +
+           st.dim("Type help for the commands, /PROMPT to get a prompt, quit to leave.");
 }
 
 int run_shell(const host_cli_options& options) {
@@ -125,7 +124,8 @@ int run_shell(const host_cli_options& options) {
             "Starting " + std::to_string(session.found().servers.size()) + " servers..."));
     if (int rc = session.start({}, std::move(hooks)); rc != exit_ok) return rc;
     if (session.interrupted()) return exit_interrupted;
-    session.print_config_problems();
+    mcp::json::object unused; // the shell has no --json
+    session.report_config_problems(unused);
     terminal->notify(summary(session));
     for (const auto& s : session.servers().servers()) news->changed(session.servers(), s.name);
     live->store(true);

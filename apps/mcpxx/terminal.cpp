@@ -1,4 +1,5 @@
 #include "terminal.hpp"
+#include "elicitation_form.hpp"
 
 #include <mcp/json/json.hpp>
 
@@ -209,26 +210,11 @@ mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const
     if (!choice) return {.action = mcp::elicit_action::cancel};
     if (*choice == "n" || *choice == "no") return {.action = mcp::elicit_action::decline};
     if (!yes(choice)) return {.action = mcp::elicit_action::cancel};
-    mcp::json::object content;
-    const auto* props = mcp::find_object(r.requested_schema, "properties");
-    for (const auto& [name, schema_v] : props ? *props : mcp::json::object{}) {
-        const auto& schema = schema_v.is_object() ? schema_v.get_object() : mcp::json::object{};
-        const std::string type(mcp::find_string(schema, "type").value_or("string"));
-        std::string q = "  " + std::string(name) + " (" + type;
-        if (const auto* e = mcp::find_array(schema, "enum")) q += ": " + mcp::to_json(mcp::json::value(*e));
-        if (const auto* d = mcp::find_member(schema, "default")) q += ", default " + mcp::to_json(*d);
-        const auto answer = ask(q + "): ");
-        if (!answer) return {.action = mcp::elicit_action::cancel};
-        if (answer->empty()) continue; // the server's default applies
-        if (type == "string") {
-            content[name] = *answer;
-        } else {
-            boost::system::error_code ec;
-            auto v = mcp::parse_json(*answer, ec);
-            content[name] = v ? *v : mcp::json::value(*answer);
-        }
-    }
-    return {.action = mcp::elicit_action::accept, .content = std::move(content)};
+    // Each answer is converted to its field's type and checked before the next question; the
+    // end of input cancels (see elicitation_form.hpp).
+    auto content = fill_form(r.requested_schema, ask, [this](const std::string& text) { io_.say(text); });
+    if (!content) return {.action = mcp::elicit_action::cancel};
+    return {.action = mcp::elicit_action::accept, .content = std::move(*content)};
 }
 
 // ------------------------------------------------------------------ Ctrl-C

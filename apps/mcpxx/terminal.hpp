@@ -81,7 +81,9 @@ private:
     user_io io_;
 };
 
-/// Asks for each field of a form on the terminal.
+/// Asks for each field of a form on the terminal, marks the required ones, and asks again with
+/// the reason when an answer does not fit the field (see elicitation_form.hpp); the end of input
+/// cancels. A URL-mode request shows the URL and asks whether the user is done.
 class terminal_elicitation : public mcp::host::elicitation_responder {
 public:
     explicit terminal_elicitation(user_io io = user_io::standard()) : io_(std::move(io)) {}

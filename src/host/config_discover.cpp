@@ -11,23 +11,34 @@ namespace mcp::host {
 
 std::string_view to_string(transport_kind k) noexcept {
     switch (k) {
-    case transport_kind::stdio: return "stdio";
-    case transport_kind::streamable_http: return "http";
-    case transport_kind::sse: return "sse";
+    case transport_kind::stdio:
+        return "stdio";
+    case transport_kind::streamable_http:
+        return "http";
+    case transport_kind::sse:
+        return "sse";
     }
     return "?";
 }
 
 std::string_view to_string(config_format f) noexcept {
     switch (f) {
-    case config_format::detect: return "mcpServers";
-    case config_format::claude_desktop: return "Claude Desktop";
-    case config_format::claude_code: return "Claude Code";
-    case config_format::claude_code_user: return "Claude Code";
-    case config_format::cursor: return "Cursor";
-    case config_format::vscode: return "VS Code";
-    case config_format::windsurf: return "Windsurf";
-    case config_format::gemini: return "Gemini CLI";
+    case config_format::detect:
+        return "mcpServers";
+    case config_format::claude_desktop:
+        return "Claude Desktop";
+    case config_format::claude_code:
+        return "Claude Code";
+    case config_format::claude_code_user:
+        return "Claude Code";
+    case config_format::cursor:
+        return "Cursor";
+    case config_format::vscode:
+        return "VS Code";
+    case config_format::windsurf:
+        return "Windsurf";
+    case config_format::gemini:
+        return "Gemini CLI";
     }
     return "?";
 }
@@ -39,7 +50,7 @@ std::string config_error::to_string() const {
 }
 
 const config_error* discovery_result::error_for(std::string_view name) const noexcept {
-    if (find(name)) return nullptr;
+    if (is_defined(name)) return nullptr;
     for (const auto& e : errors)
         if (e.server == name) return &e;
     return nullptr;
@@ -47,6 +58,12 @@ const config_error* discovery_result::error_for(std::string_view name) const noe
 
 const server_config* discovery_result::find(std::string_view name) const noexcept {
     for (const auto& s : servers)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const server_config* discovery_result::find_disabled(std::string_view name) const noexcept {
+    for (const auto& s : disabled)
         if (s.name == name) return &s;
     return nullptr;
 }
@@ -84,9 +101,10 @@ std::vector<location> host_locations(const std::filesystem::path& home, const st
 }
 
 /// "~/.cursor/mcp.json" for files under home, ".vscode/mcp.json" for files under the project.
-std::string display_name(const std::filesystem::path& p, const location& where, const std::filesystem::path& home,
-                         const std::filesystem::path& cwd) {
-    const auto under = [](const std::filesystem::path& base, const std::filesystem::path& file) -> std::optional<std::string> {
+std::string display_name(const std::filesystem::path& p, const location& where,
+                         const std::filesystem::path& home, const std::filesystem::path& cwd) {
+    const auto under = [](const std::filesystem::path& base,
+                          const std::filesystem::path& file) -> std::optional<std::string> {
         if (base.empty()) return std::nullopt;
         const auto rel = file.lexically_relative(base);
         if (rel.empty() || *rel.begin() == "..") return std::nullopt;
@@ -127,40 +145,59 @@ discovery_result discover(const discovery_options& options) {
 
     std::vector<location> places;
     if (!options.explicit_files.empty()) {
-        for (const auto& f : options.explicit_files) places.push_back({f, config_format::detect, config_scope::explicit_file});
+        for (const auto& f : options.explicit_files)
+            places.push_back({f, config_format::detect, config_scope::explicit_file});
     } else {
         places = host_locations(home, cwd);
     }
 
     // Every definition in reading order; then one per name, the most specific.
     discovery_result all;
+    std::vector<server_config> definitions;
     std::set<std::filesystem::path> seen; // when cwd is home, ~/.cursor/mcp.json is also the project's
     for (const auto& where : places) {
         const bool is_explicit = where.scope == config_scope::explicit_file;
         std::filesystem::path canonical = std::filesystem::weakly_canonical(where.path, ec);
         if (ec) canonical = where.path;
         if (!is_explicit && !seen.insert(canonical).second) continue;
-        const std::string shown = is_explicit ? where.path.string() : display_name(where.path, where, home, cwd);
+        const std::string shown =
+            is_explicit ? where.path.string() : display_name(where.path, where, home, cwd);
         std::string error;
         auto text = read_file(where.path, error);
         if (!text) {
-            if (!error.empty()) all.errors.push_back({shown, "", error});
-            else if (is_explicit) all.errors.push_back({shown, "", "no such file"});
+            if (!error.empty())
+                all.errors.push_back({shown, "", error});
+            else if (is_explicit)
+                all.errors.push_back({shown, "", "no such file"});
             continue;
         }
         all.files_read.push_back(shown);
-        parse_config(*text, {.source = shown, .format = where.format, .scope = where.scope, .home = home, .cwd = cwd,
-                             .environment = env},
-                     all);
+        discovery_result file;
+        parse_config(*text,
+                     {.source = shown,
+                      .format = where.format,
+                      .scope = where.scope,
+                      .home = home,
+                      .cwd = cwd,
+                      .environment = env},
+                     file);
+        // A disabled definition takes part in the precedence like any other: a more specific
+        // file that turns a server off wins.
+        for (auto* list : {&file.servers, &file.disabled})
+            for (auto& s : *list) definitions.push_back(std::move(s));
+        all.errors.insert(all.errors.end(), file.errors.begin(), file.errors.end());
+        all.notes.insert(all.notes.end(), file.notes.begin(), file.notes.end());
     }
 
     out.errors = std::move(all.errors);
     out.notes = std::move(all.notes);
     out.files_read = std::move(all.files_read);
-    for (auto& s : all.servers) {
-        auto it = std::find_if(out.servers.begin(), out.servers.end(), [&](const server_config& x) { return x.name == s.name; });
-        if (it == out.servers.end()) {
-            out.servers.push_back(std::move(s));
+    std::vector<server_config> winners;
+    for (auto& s : definitions) {
+        auto it = std::find_if(winners.begin(), winners.end(),
+                               [&](const server_config& x) { return x.name == s.name; });
+        if (it == winners.end()) {
+            winners.push_back(std::move(s));
         } else if (static_cast<int>(s.scope) >= static_cast<int>(it->scope)) {
             out.shadowed.push_back({s.name, it->source, s.source});
             *it = std::move(s);
@@ -168,6 +205,7 @@ discovery_result discover(const discovery_options& options) {
             out.shadowed.push_back({s.name, s.source, it->source});
         }
     }
+    for (auto& s : winners) (s.disabled ? out.disabled : out.servers).push_back(std::move(s));
     return out;
 }
 

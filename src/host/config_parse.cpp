@@ -20,8 +20,9 @@ struct entry_error {
 // Fields each format defines. Every format also accepts `trust`, `timeout`, `disabled` and
 // `description` (harmless, and what lets one file work with several hosts).
 const std::set<std::string_view>& known_fields(config_format f) {
-    static const std::set<std::string_view> common{"type", "command", "args", "env", "cwd", "url", "headers",
-                                                   "trust", "timeout", "disabled", "description"};
+    static const std::set<std::string_view> common{"type",    "command",  "args",       "env",
+                                                   "cwd",     "url",      "headers",    "trust",
+                                                   "timeout", "disabled", "description"};
     static const auto with = [](std::initializer_list<std::string_view> extra) {
         auto s = common;
         s.insert(extra.begin(), extra.end());
@@ -40,22 +41,30 @@ const std::set<std::string_view>& known_fields(config_format f) {
         return s;
     }();
     switch (f) {
-    case config_format::claude_desktop: return common;
+    case config_format::claude_desktop:
+        return common;
     case config_format::claude_code:
-    case config_format::claude_code_user: return claude_code;
-    case config_format::cursor: return cursor;
-    case config_format::vscode: return vscode;
-    case config_format::windsurf: return windsurf;
-    case config_format::gemini: return gemini;
-    case config_format::detect: break;
+    case config_format::claude_code_user:
+        return claude_code;
+    case config_format::cursor:
+        return cursor;
+    case config_format::vscode:
+        return vscode;
+    case config_format::windsurf:
+        return windsurf;
+    case config_format::gemini:
+        return gemini;
+    case config_format::detect:
+        break;
     }
     return any;
 }
 
 // Fields a host uses for things this module does not do; accepted, and the user is told.
 bool ignored_field(std::string_view f) {
-    return f == "oauth" || f == "headersHelper" || f == "auth" || f == "dev" || f == "gallery" || f == "version" ||
-           f == "authProviderType" || f == "targetAudience" || f == "targetServiceAccount" || f == "tcp";
+    return f == "oauth" || f == "headersHelper" || f == "auth" || f == "dev" || f == "gallery" ||
+           f == "version" || f == "authProviderType" || f == "targetAudience" ||
+           f == "targetServiceAccount" || f == "tcp";
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
@@ -73,7 +82,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     return row[b.size()];
 }
 
-std::string q(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string q(std::string_view s) {
+    return "\"" + std::string(s) + "\"";
+}
 
 std::string expand(std::string_view field, std::string_view text, const expansion_options& x) {
     try {
@@ -136,7 +147,8 @@ std::map<std::string, std::string> read_env_file(const std::filesystem::path& pa
         const auto eq = line.find('=');
         if (eq == std::string::npos || eq == 0) continue;
         std::string value = trim(line.substr(eq + 1));
-        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') && value.back() == value.front())
+        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'') &&
+            value.back() == value.front())
             value = value.substr(1, value.size() - 2);
         out[trim(line.substr(0, eq))] = value;
     }
@@ -163,10 +175,8 @@ transport_kind parse_type(std::string_view t) {
     throw entry_error{"\"type\" must be \"stdio\", \"http\" or \"sse\", not " + q(t)};
 }
 
-server_config parse_entry(const std::string& name, const json::value& value, const file_context& file,
-                          config_format format, config_scope scope, const std::string& source) {
-    if (!value.is_object()) throw entry_error{"must be an object"};
-    const auto& o = value.get_object();
+server_config parse_fields(const std::string& name, const json::object& o, const file_context& file,
+                           config_format format, config_scope scope, const std::string& source) {
     server_config s;
     s.name = name;
     s.source = source;
@@ -176,7 +186,8 @@ server_config parse_entry(const std::string& name, const json::value& value, con
     const auto& known = known_fields(format);
     for (const auto& [k, v] : o) {
         if (known.count(k)) {
-            if (ignored_field(k)) s.notes.push_back("field \"" + std::string(k) + "\" is not supported and was ignored");
+            if (ignored_field(k))
+                s.notes.push_back("field \"" + std::string(k) + "\" is not supported and was ignored");
             continue;
         }
         std::string msg = "unknown field " + q(k);
@@ -187,10 +198,10 @@ server_config parse_entry(const std::string& name, const json::value& value, con
         if (!best.empty()) msg += " (did you mean " + q(best) + "?)";
         throw entry_error{msg};
     }
-    if (o.contains("disabled") && bool_field(o, "disabled")) throw entry_error{"disabled in this file"};
-
-    expansion_options x{.environment = file.environment, .user_home = file.home.string(),
-                        .workspace_folder = file.cwd.string(), .bare_dollar = format == config_format::gemini};
+    expansion_options x{.environment = file.environment,
+                        .user_home = file.home.string(),
+                        .workspace_folder = file.cwd.string(),
+                        .bare_dollar = format == config_format::gemini};
 
     // Which transport: `type` when given, else what the fields say.
     std::optional<transport_kind> type;
@@ -202,9 +213,12 @@ server_config parse_entry(const std::string& name, const json::value& value, con
             url_field = k;
         }
     const bool has_command = o.contains("command");
-    if (has_command && url_field) throw entry_error{"has both \"command\" and " + q(*url_field) + "; use one"};
-    if (!has_command && !url_field) throw entry_error{"needs \"command\" (a local server) or \"url\" (a remote one)"};
-    if (type == transport_kind::stdio && !has_command) throw entry_error{"\"type\" is \"stdio\" but there is no \"command\""};
+    if (has_command && url_field)
+        throw entry_error{"has both \"command\" and " + q(*url_field) + "; use one"};
+    if (!has_command && !url_field)
+        throw entry_error{"needs \"command\" (a local server) or \"url\" (a remote one)"};
+    if (type == transport_kind::stdio && !has_command)
+        throw entry_error{"\"type\" is \"stdio\" but there is no \"command\""};
     if (type && *type != transport_kind::stdio && has_command)
         throw entry_error{"\"type\" is " + q(to_string(*type)) + " but the entry has a \"command\""};
 
@@ -232,9 +246,12 @@ server_config parse_entry(const std::string& name, const json::value& value, con
         // Gemini CLI: httpUrl is Streamable HTTP and url is SSE. Elsewhere a bare url is tried as
         // Streamable HTTP, falling back to SSE when the server refuses it, as hosts do; an
         // explicit `type` is taken at its word.
-        if (type) s.transport = *type;
-        else if (format == config_format::gemini && *url_field == "url") s.transport = transport_kind::sse;
-        else s.transport = transport_kind::streamable_http;
+        if (type)
+            s.transport = *type;
+        else if (format == config_format::gemini && *url_field == "url")
+            s.transport = transport_kind::sse;
+        else
+            s.transport = transport_kind::streamable_http;
         s.sse_fallback = !type && s.transport == transport_kind::streamable_http && *url_field != "httpUrl";
         s.url = expand(*url_field, string_field(o, *url_field), x);
         if (o.contains("headers"))
@@ -251,7 +268,8 @@ server_config parse_entry(const std::string& name, const json::value& value, con
         if (!(ms > 0) || ms > 86400000.0) throw entry_error{"\"timeout\" must be a number of milliseconds"};
         s.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(ms));
     }
-    if (o.contains("description") && !o.at("description").is_string()) throw entry_error{"\"description\" must be a string"};
+    if (o.contains("description") && !o.at("description").is_string())
+        throw entry_error{"\"description\" must be a string"};
     if (o.contains("includeTools")) s.include_tools = string_array(o, "includeTools");
     if (o.contains("excludeTools")) s.exclude_tools = string_array(o, "excludeTools");
     if (o.contains("disabledTools"))
@@ -259,8 +277,31 @@ server_config parse_entry(const std::string& name, const json::value& value, con
     return s;
 }
 
-void parse_servers(const json::value& servers, const file_context& file, config_format format, config_scope scope,
-                   const std::string& source, std::string_view key, discovery_result& out) {
+server_config parse_entry(const std::string& name, const json::value& value, const file_context& file,
+                          config_format format, config_scope scope, const std::string& source) {
+    if (!value.is_object()) throw entry_error{"must be an object"};
+    const auto& o = value.get_object();
+    if (!o.contains("disabled") || !bool_field(o, "disabled"))
+        return parse_fields(name, o, file, format, scope, source);
+    // Hosts let people turn off a server that cannot start yet (a key not set, a command not
+    // installed): what a disabled entry says is not checked until it is enabled.
+    server_config s;
+    try {
+        s = parse_fields(name, o, file, format, scope, source);
+    } catch (const entry_error&) {
+        s.name = name;
+        s.source = source;
+        s.format = format;
+        s.scope = scope;
+        s.transport = o.contains("command") ? transport_kind::stdio : transport_kind::streamable_http;
+    }
+    s.disabled = true;
+    return s;
+}
+
+void parse_servers(const json::value& servers, const file_context& file, config_format format,
+                   config_scope scope, const std::string& source, std::string_view key,
+                   discovery_result& out) {
     if (!servers.is_object()) {
         out.errors.push_back({source, "", q(key) + " must be an object"});
         return;
@@ -272,7 +313,8 @@ void parse_servers(const json::value& servers, const file_context& file, config_
             continue;
         }
         try {
-            out.servers.push_back(parse_entry(name, v, file, format, scope, source));
+            auto s = parse_entry(name, v, file, format, scope, source);
+            (s.disabled ? out.disabled : out.servers).push_back(std::move(s));
         } catch (const entry_error& e) {
             out.errors.push_back({source, name, e.message});
         }
@@ -291,15 +333,19 @@ std::optional<json::value> parse_with_position(std::string_view text, std::strin
     if (!ec) return p.release();
     std::size_t line = 1, col = 1;
     for (std::size_t i = 0; i < used && i < text.size(); ++i) {
-        if (text[i] == '\n') ++line, col = 1;
-        else ++col;
+        if (text[i] == '\n')
+            ++line, col = 1;
+        else
+            ++col;
     }
-    error = "not valid JSON: " + ec.message() + " at line " + std::to_string(line) + ", column " + std::to_string(col);
+    error = "not valid JSON: " + ec.message() + " at line " + std::to_string(line) + ", column " +
+            std::to_string(col);
     return std::nullopt;
 }
 
 config_format detect_format(const json::object& o) {
-    if (o.contains("mcpServers")) return o.contains("projects") ? config_format::claude_code_user : config_format::detect;
+    if (o.contains("mcpServers"))
+        return o.contains("projects") ? config_format::claude_code_user : config_format::detect;
     if (o.contains("servers")) return config_format::vscode;
     if (o.contains("projects")) return config_format::claude_code_user;
     return config_format::detect;
@@ -330,9 +376,11 @@ void parse_config(std::string_view text, const file_context& file, discovery_res
     const config_format format = detecting ? detect_format(root) : file.format;
 
     if (format == config_format::vscode) {
-        if (const auto* inputs = root.if_contains("inputs"); inputs && inputs->is_array() && !inputs->get_array().empty())
-            out.notes.push_back(file.source + ": \"inputs\" are prompts only VS Code can show; they are ignored, and "
-                                              "servers that use ${input:...} cannot start");
+        if (const auto* inputs = root.if_contains("inputs");
+            inputs && inputs->is_array() && !inputs->get_array().empty())
+            out.notes.push_back(file.source +
+                                ": \"inputs\" are prompts only VS Code can show; they are ignored, and "
+                                "servers that use ${input:...} cannot start");
         if (const auto* servers = root.if_contains("servers"))
             parse_servers(*servers, file, format, file.scope, file.source, "servers", out);
         else if (detecting)
@@ -347,9 +395,10 @@ void parse_config(std::string_view text, const file_context& file, discovery_res
             for (const auto& [dir, project] : projects->get_object()) {
                 if (!project.is_object() || !same_directory(std::string(dir), file.cwd)) continue;
                 if (const auto* servers = project.get_object().if_contains("mcpServers")) {
-                    const auto scope = file.scope == config_scope::explicit_file ? file.scope : config_scope::local;
-                    parse_servers(*servers, file, format, scope, file.source + " (project " + std::string(dir) + ")",
-                                  "mcpServers", out);
+                    const auto scope =
+                        file.scope == config_scope::explicit_file ? file.scope : config_scope::local;
+                    parse_servers(*servers, file, format, scope,
+                                  file.source + " (project " + std::string(dir) + ")", "mcpServers", out);
                 }
             }
         }

@@ -24,13 +24,16 @@ std::string stderr_summary(const transport_ptr& t) {
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
     if (tail.empty()) return {};
     std::size_t pos = tail.size();
-    for (int lines = 0; lines < 3 && pos != std::string::npos && pos > 0; ++lines) pos = tail.rfind('\n', pos - 1);
+    for (int lines = 0; lines < 3 && pos != std::string::npos && pos > 0; ++lines)
+        pos = tail.rfind('\n', pos - 1);
     if (pos != std::string::npos) tail = tail.substr(pos + 1);
     if (tail.size() > 600) tail = "..." + tail.substr(tail.size() - 600);
     return tail;
 }
 
-bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+    return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 /// The HTTP client transport under a remote server's watch, or null.
 std::shared_ptr<http::client_transport> http_of(const transport_ptr& t) {
@@ -43,7 +46,9 @@ std::shared_ptr<http::client_transport> http_of(const transport_ptr& t) {
 managed_server::managed_server(server_config config, std::shared_ptr<host_shared> shared)
     : config_(std::move(config)), shared_(std::move(shared)) {}
 
-managed_server::~managed_server() { stop(); }
+managed_server::~managed_server() {
+    stop();
+}
 
 void managed_server::start() {
     std::unique_lock lock(mu_);
@@ -70,7 +75,8 @@ bool managed_server::wait_settled(std::chrono::milliseconds timeout) {
 bool managed_server::wait_ready(std::chrono::milliseconds timeout) {
     std::unique_lock lock(mu_);
     cv_.wait_for(lock, timeout, [&] {
-        return state_ == server_state::ready || state_ == server_state::failed || state_ == server_state::stopped;
+        return state_ == server_state::ready || state_ == server_state::failed ||
+               state_ == server_state::stopped;
     });
     return state_ == server_state::ready;
 }
@@ -88,8 +94,10 @@ void managed_server::stop() {
     }
     if (c) c->close(); // ends the child (stdin EOF, SIGTERM, SIGKILL) before the thread is joined
     if (t.joinable()) {
-        if (t.get_id() == std::this_thread::get_id()) t.detach(); // stop() from one of our callbacks
-        else t.join();
+        if (t.get_id() == std::this_thread::get_id())
+            t.detach(); // stop() from one of our callbacks
+        else
+            t.join();
     }
 }
 
@@ -122,9 +130,7 @@ server_status managed_server::status() const {
 std::shared_ptr<mcp::client> managed_server::ready_client() const {
     std::lock_guard lock(mu_);
     if (state_ == server_state::ready && client_) return client_;
-    std::string why = "server \"" + config_.name + "\" is " + std::string(to_string(state_));
-    if (!error_.empty()) why += ": " + error_;
-    throw error(error_code::connection_closed, why);
+    throw error(error_code::connection_closed, not_ready_reason(config_.name, state_, error_));
 }
 
 bool managed_server::tool_allowed(const std::string& name) const {
@@ -197,7 +203,8 @@ std::string managed_server::death_message() const {
     }
     std::string m = "server exited";
     if (auto child = std::dynamic_pointer_cast<child_process_transport>(transport_)) {
-        if (auto st = child->exit_status()) m += *st < 0 ? " (signal " + std::to_string(-*st) + ")" : " (status " + std::to_string(*st) + ")";
+        if (auto st = child->exit_status())
+            m += *st < 0 ? " (signal " + std::to_string(-*st) + ")" : " (status " + std::to_string(*st) + ")";
         if (auto tail = stderr_summary(transport_); !tail.empty()) m += ": " + tail;
     }
     return m;
@@ -213,7 +220,9 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     to.inherit_stderr = opts.inherit_server_stderr;
     to.connect_timeout = opts.connect_timeout;
     if (opts.on_server_stderr)
-        to.on_stderr_line = [cb = opts.on_server_stderr, name = config_.name](std::string_view line) { cb(name, line); };
+        to.on_stderr_line = [cb = opts.on_server_stderr, name = config_.name](std::string_view line) {
+            cb(name, line);
+        };
     transport_ptr t;
     int gen;
     {
@@ -257,8 +266,9 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
                                           request_context&) { return p->create_message(name, r); },
                                 p->supports_tools(), false);
     if (auto p = opts.elicitation)
-        c->set_elicitation_handler([p, name](const elicit_request& r, request_context&) { return p->elicit(name, r); }, true,
-                                   p->supports_url());
+        c->set_elicitation_handler(
+            [p, name](const elicit_request& r, request_context&) { return p->elicit(name, r); }, true,
+            p->supports_url());
     const auto on = [self, gen](unsigned ev) {
         return [self, gen, ev] {
             if (auto s = self.lock()) s->signal(gen, ev);
@@ -270,7 +280,8 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     c->on_close([self, gen] {
         if (auto s = self.lock()) s->signal_closed(gen);
     });
-    if (opts.on_log) c->on_log_message([cb = opts.on_log, name](const logging_message_notification& m) { cb(name, m); });
+    if (opts.on_log)
+        c->on_log_message([cb = opts.on_log, name](const logging_message_notification& m) { cb(name, m); });
 
     std::vector<mcp::tool> tools;
     std::vector<resource> resources;

@@ -11,23 +11,48 @@ namespace mcp::host {
 
 std::string_view to_string(server_state s) noexcept {
     switch (s) {
-    case server_state::starting: return "starting";
-    case server_state::ready: return "ready";
-    case server_state::restarting: return "restarting";
-    case server_state::failed: return "failed";
-    case server_state::stopped: return "stopped";
+    case server_state::starting:
+        return "starting";
+    case server_state::ready:
+        return "ready";
+    case server_state::restarting:
+        return "restarting";
+    case server_state::failed:
+        return "failed";
+    case server_state::stopped:
+        return "stopped";
     }
     return "?";
+}
+
+std::string not_ready_reason(std::string_view name, server_state state, std::string_view error) {
+    const std::string server = "server \"" + std::string(name) + "\"";
+    const std::string why(error);
+    switch (state) {
+    case server_state::starting:
+        return server + " is still starting";
+    case server_state::ready:
+        return server + " is ready";
+    case server_state::restarting:
+        return server + " is restarting" + (why.empty() ? "" : " (it stopped: " + why + ")");
+    case server_state::failed:
+        return server + " failed" + (why.empty() ? "" : ": " + why);
+    case server_state::stopped:
+        return server + " has been stopped" + (why.empty() ? "" : " (" + why + ")");
+    }
+    return server + " is not ready";
 }
 
 std::string file_uri(const std::filesystem::path& p) {
     static const char* hex = "0123456789ABCDEF";
     std::string out = "file://";
     for (unsigned char c : p.generic_string()) {
-        const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
-                                c == '.' || c == '_' || c == '~' || c == '/';
-        if (unreserved) out.push_back(static_cast<char>(c));
-        else out += {'%', hex[c >> 4], hex[c & 15]};
+        const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                                c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+        if (unreserved)
+            out.push_back(static_cast<char>(c));
+        else
+            out += {'%', hex[c >> 4], hex[c & 15]};
     }
     return out;
 }
@@ -75,23 +100,26 @@ manager::manager(manager_options options) : impl_(std::make_shared<impl>()) {
     impl_->shared->options = std::move(options);
 }
 
-manager::~manager() { close(); }
+manager::~manager() {
+    close();
+}
 
 void manager::add_server(server_config config) {
     std::lock_guard lock(impl_->mu);
     for (const auto& s : impl_->servers)
-        if (s->config().name == config.name) throw std::invalid_argument("duplicate server name \"" + config.name + "\"");
+        if (s->config().name == config.name)
+            throw std::invalid_argument("duplicate server name \"" + config.name + "\"");
     impl_->servers.push_back(std::make_shared<detail::managed_server>(std::move(config), impl_->shared));
 }
 
 void manager::connect_all() {
     auto servers = impl_->all();
     for (auto& s : servers) s->start(); // each starts on its own thread: all at once
-    const auto deadline = std::chrono::steady_clock::now() + impl_->shared->options.connect_timeout +
-                          std::chrono::seconds(5);
+    const auto deadline =
+        std::chrono::steady_clock::now() + impl_->shared->options.connect_timeout + std::chrono::seconds(5);
     for (auto& s : servers)
-        s->wait_settled(std::chrono::duration_cast<std::chrono::milliseconds>(
-            std::max(deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero())));
+        s->wait_settled(std::chrono::duration_cast<std::chrono::milliseconds>(std::max(
+            deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero())));
 }
 
 bool manager::connect(const std::string& name) {
@@ -144,26 +172,35 @@ std::optional<tool_entry> manager::find_tool(const std::string& qualified_name) 
     return std::nullopt;
 }
 
-std::vector<resource> manager::resources(const std::string& server) const { return impl_->get(server)->resources(); }
+std::vector<resource> manager::resources(const std::string& server) const {
+    return impl_->get(server)->resources();
+}
 std::vector<resource_template> manager::resource_templates(const std::string& server) const {
     return impl_->get(server)->resource_templates();
 }
-std::vector<prompt> manager::prompts(const std::string& server) const { return impl_->get(server)->prompts(); }
+std::vector<prompt> manager::prompts(const std::string& server) const {
+    return impl_->get(server)->prompts();
+}
 
-std::shared_ptr<mcp::client> manager::client(const std::string& server) const { return impl_->get(server)->ready_client(); }
+std::shared_ptr<mcp::client> manager::client(const std::string& server) const {
+    return impl_->get(server)->ready_client();
+}
 
-call_tool_result manager::call_tool(const std::string& qualified_name, json::object arguments, tool_call_options options) {
+call_tool_result manager::call_tool(const std::string& qualified_name, json::object arguments,
+                                    tool_call_options options) {
     auto entry = find_tool(qualified_name);
-    if (!entry) throw error(error_code::invalid_params, "no tool named \"" + qualified_name + "\" in the catalogue");
+    if (!entry)
+        throw error(error_code::invalid_params, "no tool named \"" + qualified_name + "\" in the catalogue");
     return call_tool(entry->server, entry->tool.name, std::move(arguments), std::move(options));
 }
 
-call_tool_result manager::call_tool(const std::string& server, const std::string& tool, json::object arguments,
-                                    tool_call_options options) {
+call_tool_result manager::call_tool(const std::string& server, const std::string& tool,
+                                    json::object arguments, tool_call_options options) {
     const auto& o = impl_->shared->options;
     auto s = impl_->get(server);
     if (!s->tool_allowed(tool))
-        throw error(error_code::invalid_params, "tool \"" + tool + "\" of server \"" + server + "\" is excluded by its config");
+        throw error(error_code::invalid_params,
+                    "tool \"" + tool + "\" of server \"" + server + "\" is excluded by its config");
     auto c = s->ready_client();
 
     audit_record record{.time = std::chrono::system_clock::now(), .server = server, .tool = tool};
@@ -196,19 +233,23 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
     }
     record.approval = std::string(to_string(*decision));
     if (*decision == approval_kind::denied) {
-        const std::string why = o.approver ? "the user denied the call" : "the call needs approval and there is no approver";
+        const std::string why =
+            o.approver ? "the user denied the call" : "the call needs approval and there is no approver";
         audit("denied", why);
         throw call_denied("tool \"" + tool + "\" of server \"" + server + "\": " + why);
     }
 
     call_options co;
-    co.timeout = options.timeout ? options.timeout : s->config().timeout ? s->config().timeout : o.call_timeout;
+    co.timeout = options.timeout       ? options.timeout
+                 : s->config().timeout ? s->config().timeout
+                                       : o.call_timeout;
     co.on_progress = std::move(options.on_progress);
     co.cancel = options.cancel;
     co.meta = std::move(options.meta);
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed = [&] {
-        return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - started);
+        return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() -
+                                                                     started);
     };
     try {
         auto result = c->call_tool(tool, std::move(arguments), std::move(co));
@@ -233,7 +274,9 @@ void manager::set_roots(std::vector<std::filesystem::path> roots) {
     for (const auto& s : impl_->all()) s->roots_changed();
 }
 
-std::vector<root> manager::roots() const { return impl_->shared->current_roots(); }
+std::vector<root> manager::roots() const {
+    return impl_->shared->current_roots();
+}
 
 void manager::close() {
     if (!impl_) return;

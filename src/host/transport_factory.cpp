@@ -22,9 +22,12 @@ bool executable_file(const std::string& path) {
 // The same search the child process transport does, so that "found" here means it will start.
 bool on_path(const std::string& command, const std::map<std::string, std::string>& env) {
     std::string path;
-    if (auto it = env.find("PATH"); it != env.end()) path = it->second;
-    else if (const char* p = std::getenv("PATH")) path = p;
-    else path = "/usr/local/bin:/usr/bin:/bin";
+    if (auto it = env.find("PATH"); it != env.end())
+        path = it->second;
+    else if (const char* p = std::getenv("PATH"))
+        path = p;
+    else
+        path = "/usr/local/bin:/usr/bin:/bin";
     std::size_t start = 0;
     while (start <= path.size()) {
         auto end = path.find(':', start);
@@ -35,6 +38,22 @@ bool on_path(const std::string& command, const std::map<std::string, std::string
         start = end + 1;
     }
     return false;
+}
+
+/// What is wrong with a server's URL, in words a person can act on (Boost.URL's own reasons,
+/// such as "mismatch", say nothing to them); nullopt when it is a usable http(s) URL.
+std::optional<std::string> url_problem(std::string_view text) {
+    constexpr const char* needs_scheme = "an http:// or https:// URL is needed";
+    if (text.empty()) return "it is empty";
+    auto url = boost::urls::parse_uri(text);
+    if (!url) {
+        if (text.find("://") == std::string_view::npos) return needs_scheme; // "127.0.0.1:8080/mcp"
+        if (text.find_first_of(" \t\r\n") != std::string_view::npos) return "a URL cannot contain spaces";
+        return "expected http(s)://HOST[:PORT]/PATH, with special characters percent-encoded";
+    }
+    if (url->scheme() != "http" && url->scheme() != "https") return needs_scheme; // "localhost:8080/mcp" too
+    if (!url->has_authority() || url->host().empty()) return "it has no host";
+    return std::nullopt;
 }
 
 } // namespace
@@ -63,16 +82,14 @@ std::optional<std::string> check_startable(const server_config& s) {
         }
         if (s.cwd) {
             struct stat st {};
-            if (::stat(s.cwd->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return "working directory does not exist: " + *s.cwd;
+            if (::stat(s.cwd->c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+                return "working directory does not exist: " + *s.cwd;
         }
         return std::nullopt;
     }
     // The URL is shown without its user info, query or fragment: those may hold a token.
     const auto shown = url_for_display(s.url);
-    auto url = boost::urls::parse_uri(s.url);
-    if (!url) return "not a valid URL: \"" + shown + "\" (" + url.error().message() + ")";
-    if (url->scheme() != "http" && url->scheme() != "https") return "not an http(s) URL: \"" + shown + "\"";
-    if (!url->has_authority() || url->host().empty()) return "URL has no host: \"" + shown + "\"";
+    if (auto why = url_problem(s.url)) return "not a valid URL: \"" + shown + "\" (" + *why + ")";
     return std::nullopt;
 }
 

@@ -29,6 +29,11 @@
 namespace mcp::schema::detail {
 namespace {
 
+/// "1 character", "3 characters": messages read as English whatever the number.
+std::string count_of(std::uint64_t n, const char* singular, const char* plural) {
+    return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
 constexpr unsigned max_depth = 400;
 constexpr std::uint64_t min_step_budget = 1'000'000; // ~20 ms
 constexpr std::uint64_t steps_per_value = 256;
@@ -78,8 +83,10 @@ public:
             validation_error e{"", s_.root->location, "$ref",
                                "schema evaluation exceeded its budget of " + std::to_string(step_budget_) +
                                    " steps (a pathological schema: references multiply the work)"};
-            if (errors_->size() >= max_errors_ && !errors_->empty()) errors_->back() = std::move(e);
-            else errors_->push_back(std::move(e));
+            if (errors_->size() >= max_errors_ && !errors_->empty())
+                errors_->back() = std::move(e);
+            else
+                errors_->push_back(std::move(e));
         }
         return false;
     }
@@ -95,7 +102,7 @@ private:
     std::vector<validation_error>* errors_;
     std::size_t max_errors_;
     bool collect_;
-    unsigned quiet_ = 0;  // >0 inside speculative subschemas: fail fast, record nothing
+    unsigned quiet_ = 0; // >0 inside speculative subschemas: fail fast, record nothing
     unsigned depth_ = 0;
     unsigned explaining_ = 0; // >0 while re-running an anyOf/oneOf branch to explain a failure
     std::vector<path_seg> path_;
@@ -124,18 +131,19 @@ private:
         std::string out;
         for (const auto& seg : path_) {
             out += '/';
-            if (seg.index == no_index) append_pointer_token(out, seg.key);
-            else out += std::to_string(seg.index);
+            if (seg.index == no_index)
+                append_pointer_token(out, seg.key);
+            else
+                out += std::to_string(seg.index);
         }
         return out;
     }
 
     /// Record a failure when collecting; returns whether evaluation should continue.
-    template <class MakeMessage>
-    bool fail(const node& n, std::string_view keyword, MakeMessage&& make) {
+    template <class MakeMessage> bool fail(const node& n, std::string_view keyword, MakeMessage&& make) {
         if (!collecting()) return false;
-        errors_->push_back({instance_pointer(), n.location + "/" + std::string(keyword), std::string(keyword),
-                            make()});
+        errors_->push_back(
+            {instance_pointer(), n.location + "/" + std::string(keyword), std::string(keyword), make()});
         return errors_->size() < max_errors_;
     }
 
@@ -169,7 +177,9 @@ private:
         // loop forever. Entries for one instance are contiguous at the top of the stack.
         for (auto it = active_refs_.rbegin(); it != active_refs_.rend() && it->second == &v; ++it)
             if (it->first == &target) {
-                fail(from, kw, [] { return std::string("infinite $ref cycle (the reference does not consume the instance)"); });
+                fail(from, kw, [] {
+                    return std::string("infinite $ref cycle (the reference does not consume the instance)");
+                });
                 return false;
             }
         active_refs_.emplace_back(&target, &v);
@@ -192,8 +202,8 @@ private:
     bool eval_array(const node& n, const json::array& arr, marks* m);
     bool eval_object(const node& n, const json::object& obj, marks* m);
     bool eval_applicators(const node& n, const json::value& v, marks* m);
-    bool eval_alternatives(const node& n, const std::vector<const node*>& subs, const json::value& v, marks* m,
-                           bool one);
+    bool eval_alternatives(const node& n, const std::vector<const node*>& subs, const json::value& v,
+                           marks* m, bool one);
 };
 
 bool evaluator::eval(const node& n, const json::value& v, marks* m) {
@@ -284,7 +294,8 @@ bool evaluator::eval(const node& n, const json::value& v, marks* m) {
             if (!collecting()) return false;
         }
         break;
-    default: break;
+    default:
+        break;
     }
     if (n.has_applicators && !eval_applicators(n, v, mk)) {
         ok = false;
@@ -319,7 +330,8 @@ bool evaluator::eval(const node& n, const json::value& v, marks* m) {
                 const node& sub = *n.unevaluated_items;
                 if (sub.is_bool && !sub.bool_value) {
                     ok = false;
-                    if (!fail(n, "unevaluatedItems", [&] { return "item " + std::to_string(i) + " is not allowed (unevaluated)"; }))
+                    if (!fail(n, "unevaluatedItems",
+                              [&] { return "item " + std::to_string(i) + " is not allowed (unevaluated)"; }))
                         return false;
                 } else if (!eval_child(sub, arr[i], {}, i)) {
                     ok = false;
@@ -335,18 +347,30 @@ bool evaluator::eval(const node& n, const json::value& v, marks* m) {
 
 bool evaluator::eval_number(const node& n, const json::value& v) {
     bool ok = true;
-    auto check = [&](const std::optional<json::value>& limit, std::string_view kw, auto pred, const char* what) {
+    auto check = [&](const std::optional<json::value>& limit, std::string_view kw, auto pred,
+                     const char* what) {
         if (!limit || pred(compare_numbers(v, *limit))) return true;
         ok = false;
-        return fail(n, kw, [&] { return "must be " + std::string(what) + " " + to_json(*limit) + ", got " + to_json(v); });
+        return fail(n, kw, [&] {
+            return "must be " + std::string(what) + " " + to_json(*limit) + ", got " + to_json(v);
+        });
     };
-    if (!check(n.minimum, "minimum", [](int c) { return c >= 0; }, ">=")) return false;
-    if (!check(n.maximum, "maximum", [](int c) { return c <= 0; }, "<=")) return false;
-    if (!check(n.exclusive_minimum, "exclusiveMinimum", [](int c) { return c > 0; }, ">")) return false;
-    if (!check(n.exclusive_maximum, "exclusiveMaximum", [](int c) { return c < 0; }, "<")) return false;
+    if (!check(
+            n.minimum, "minimum", [](int c) { return c >= 0; }, ">="))
+        return false;
+    if (!check(
+            n.maximum, "maximum", [](int c) { return c <= 0; }, "<="))
+        return false;
+    if (!check(
+            n.exclusive_minimum, "exclusiveMinimum", [](int c) { return c > 0; }, ">"))
+        return false;
+    if (!check(
+            n.exclusive_maximum, "exclusiveMaximum", [](int c) { return c < 0; }, "<"))
+        return false;
     if (n.multiple_of && !is_multiple_of(v, *n.multiple_of)) {
         ok = false;
-        if (!fail(n, "multipleOf", [&] { return "must be a multiple of " + to_json(*n.multiple_of); })) return false;
+        if (!fail(n, "multipleOf", [&] { return "must be a multiple of " + to_json(*n.multiple_of); }))
+            return false;
     }
     return ok;
 }
@@ -363,21 +387,24 @@ bool evaluator::eval_string(const node& n, const json::string& str) {
         if (n.min_length && len < *n.min_length) {
             ok = false;
             if (!fail(n, "minLength", [&] {
-                    return "must be at least " + std::to_string(*n.min_length) + " characters long, got " + std::to_string(len);
+                    return "must be at least " + count_of(*n.min_length, "character", "characters") +
+                           " long, got " + std::to_string(len);
                 }))
                 return false;
         }
         if (n.max_length && len > *n.max_length) {
             ok = false;
             if (!fail(n, "maxLength", [&] {
-                    return "must be at most " + std::to_string(*n.max_length) + " characters long, got " + std::to_string(len);
+                    return "must be at most " + count_of(*n.max_length, "character", "characters") +
+                           " long, got " + std::to_string(len);
                 }))
                 return false;
         }
     }
     if (n.pattern && !n.pattern->search(s)) {
         ok = false;
-        if (!fail(n, "pattern", [&] { return "must match the pattern '" + n.pattern->source + "'"; })) return false;
+        if (!fail(n, "pattern", [&] { return "must match the pattern '" + n.pattern->source + "'"; }))
+            return false;
     }
     if (n.format_assert && !check_format(n.format, s)) {
         ok = false;
@@ -391,12 +418,18 @@ bool evaluator::eval_array(const node& n, const json::array& arr, marks* m) {
     const std::size_t size = arr.size();
     if (n.min_items && size < *n.min_items) {
         ok = false;
-        if (!fail(n, "minItems", [&] { return "must have at least " + std::to_string(*n.min_items) + " items, got " + std::to_string(size); }))
+        if (!fail(n, "minItems", [&] {
+                return "must have at least " + count_of(*n.min_items, "item", "items") + ", got " +
+                       std::to_string(size);
+            }))
             return false;
     }
     if (n.max_items && size > *n.max_items) {
         ok = false;
-        if (!fail(n, "maxItems", [&] { return "must have at most " + std::to_string(*n.max_items) + " items, got " + std::to_string(size); }))
+        if (!fail(n, "maxItems", [&] {
+                return "must have at most " + count_of(*n.max_items, "item", "items") + ", got " +
+                       std::to_string(size);
+            }))
             return false;
     }
     if (n.unique_items) {
@@ -404,7 +437,9 @@ bool evaluator::eval_array(const node& n, const json::array& arr, marks* m) {
             for (std::size_t j = i + 1; j < size; ++j)
                 if (json_equal(arr[i], arr[j])) {
                     ok = false;
-                    if (!fail(n, "uniqueItems", [&] { return "items " + std::to_string(i) + " and " + std::to_string(j) + " are equal"; }))
+                    if (!fail(n, "uniqueItems", [&] {
+                            return "items " + std::to_string(i) + " and " + std::to_string(j) + " are equal";
+                        }))
                         return false;
                     i = j = size; // report once
                 }
@@ -440,15 +475,17 @@ bool evaluator::eval_array(const node& n, const json::array& arr, marks* m) {
         if (matches < min) {
             ok = false;
             if (!fail(n, n.min_contains ? "minContains" : "contains", [&] {
-                    return "must contain at least " + std::to_string(min) + " matching item" + (min == 1 ? "" : "s") +
-                           ", found " + std::to_string(matches);
+                    return "must contain at least " + std::to_string(min) + " matching item" +
+                           (min == 1 ? "" : "s") + ", found " + std::to_string(matches);
                 }))
                 return false;
         }
         if (n.max_contains && matches > *n.max_contains) {
             ok = false;
             if (!fail(n, "maxContains", [&] {
-                    return "must contain at most " + std::to_string(*n.max_contains) + " matching items, found " + std::to_string(matches);
+                    return "must contain at most " +
+                           count_of(*n.max_contains, "matching item", "matching items") + ", found " +
+                           std::to_string(matches);
                 }))
                 return false;
         }
@@ -461,12 +498,16 @@ bool evaluator::eval_object(const node& n, const json::object& obj, marks* m) {
     const std::size_t size = obj.size();
     if (n.min_properties && size < *n.min_properties) {
         ok = false;
-        if (!fail(n, "minProperties", [&] { return "must have at least " + std::to_string(*n.min_properties) + " properties"; }))
+        if (!fail(n, "minProperties", [&] {
+                return "must have at least " + count_of(*n.min_properties, "property", "properties");
+            }))
             return false;
     }
     if (n.max_properties && size > *n.max_properties) {
         ok = false;
-        if (!fail(n, "maxProperties", [&] { return "must have at most " + std::to_string(*n.max_properties) + " properties"; }))
+        if (!fail(n, "maxProperties", [&] {
+                return "must have at most " + count_of(*n.max_properties, "property", "properties");
+            }))
             return false;
     }
     for (const auto& r : n.required) {
@@ -480,12 +521,14 @@ bool evaluator::eval_object(const node& n, const json::object& obj, marks* m) {
         for (const auto& d : deps)
             if (!obj.contains(d)) {
                 ok = false;
-                if (!fail(n, "dependentRequired", [&, &p = p] { return "property '" + d + "' is required when '" + p + "' is present"; }))
+                if (!fail(n, "dependentRequired", [&, &p = p] {
+                        return "property '" + d + "' is required when '" + p + "' is present";
+                    }))
                     return false;
             }
     }
-    const bool per_member = !n.properties.empty() || !n.pattern_properties.empty() || n.additional_properties ||
-                            n.property_names;
+    const bool per_member =
+        !n.properties.empty() || !n.pattern_properties.empty() || n.additional_properties || n.property_names;
     if (per_member) {
         std::size_t i = 0;
         for (auto it = obj.begin(); it != obj.end(); ++it, ++i) {
@@ -500,7 +543,8 @@ bool evaluator::eval_object(const node& n, const json::object& obj, marks* m) {
                 }
                 if (!good) {
                     ok = false;
-                    if (!fail(n, "propertyNames", [&] { return "property name '" + std::string(key) + "' is not allowed"; }))
+                    if (!fail(n, "propertyNames",
+                              [&] { return "property name '" + std::string(key) + "' is not allowed"; }))
                         return false;
                 }
             }
@@ -526,7 +570,8 @@ bool evaluator::eval_object(const node& n, const json::object& obj, marks* m) {
                 if (n.additional_properties->is_bool && !n.additional_properties->bool_value) {
                     good = false;
                     ok = false;
-                    if (!fail(n, "additionalProperties", [&] { return "property '" + std::string(key) + "' is not allowed"; }))
+                    if (!fail(n, "additionalProperties",
+                              [&] { return "property '" + std::string(key) + "' is not allowed"; }))
                         return false;
                 } else {
                     good = eval_child(*n.additional_properties, val, key, no_index);
@@ -551,19 +596,22 @@ bool evaluator::eval_alternatives(const node& n, const std::vector<const node*>&
         for (std::size_t i = 0; i < subs.size(); ++i) {
             marks branch;
             if (!eval(*subs[i], v, m ? &branch : nullptr)) continue;
-            if (passed == 0) first = i;
-            else if (passed == 1) second = i;
+            if (passed == 0)
+                first = i;
+            else if (passed == 1)
+                second = i;
             ++passed;
             if (m) m->merge(branch); // annotations of every successful branch count
             if (one && passed > 1 && !m) break;
-            if (!one && !m) break;   // anyOf without annotation tracking: one success is enough
+            if (!one && !m) break; // anyOf without annotation tracking: one success is enough
         }
     }
     const char* kw = one ? "oneOf" : "anyOf";
     if (passed == 0) {
         if (!collecting()) return false;
         bool more = fail(n, kw, [&] {
-            return "value does not match any of the " + std::to_string(subs.size()) + " " + kw + " alternatives";
+            return "value does not match any of the " + std::to_string(subs.size()) + " " + kw +
+                   " alternatives";
         });
         if (!more || explaining_) return false; // nested explanations would cost 2^depth
         ++explaining_;
@@ -582,8 +630,10 @@ bool evaluator::eval_alternatives(const node& n, const std::vector<const node*>&
             max_errors_ = saved_max;
             std::size_t score = tmp.size();
             for (const auto& e : tmp)
-                if (e.instance_location == here && e.keyword == "type") score += 1000;
-                else if (e.keyword == "const") score += 100;
+                if (e.instance_location == here && e.keyword == "type")
+                    score += 1000;
+                else if (e.keyword == "const")
+                    score += 100;
             if (!tmp.empty() && score < best_score) {
                 best_score = score;
                 best = std::move(tmp);
@@ -639,7 +689,8 @@ bool evaluator::eval_applicators(const node& n, const json::value& v, marks* m) 
         }
         if (inner) {
             ok = false;
-            if (!fail(n, "not", [] { return std::string("value must not match the 'not' schema"); })) return false;
+            if (!fail(n, "not", [] { return std::string("value must not match the 'not' schema"); }))
+                return false;
         }
     }
     if (n.if_) {

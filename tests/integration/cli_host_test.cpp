@@ -245,7 +245,19 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_NE(r.err.find("this tool always fails"), std::string::npos) << r.err;
     EXPECT_EQ(run_cfg({"call", "nope", "echo", "--yes"}).exit_code, 2);
     EXPECT_EQ(run_cfg({"call", "everything", "nope", "--yes"}).exit_code, 2);
-    EXPECT_EQ(run_cfg({"call", "everything", "echo", "--args", "[1]", "--yes"}).exit_code, 2);
+    r = run_cfg({"call", "everything", "echo", "--args", "[1]", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args must be a JSON object\n");
+    // JSON that does not parse says so, and where.
+    r = run_cfg({"call", "everything", "echo", "--args", "{bad json", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: syntax error at byte 1\n");
+    r = run_cfg({"call", "everything", "echo", "--args", R"({"text":"x")", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: incomplete JSON at byte 11\n");
+    r = run_cfg({"call", "everything", "echo", "--args", R"({"text":"x"} {})", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: extra data at byte 13\n");
     EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
     // Roots: the current directory and every --root.
     r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
@@ -268,6 +280,160 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     r = run({"call", "needs-token", "echo", "--config", bad});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("variable \"MCPXX_SURELY_UNSET_TOKEN\" is not set"), std::string::npos) << r.err;
+}
+
+TEST_F(cli_host_test, config_problems_are_reported_by_every_command_over_several_servers) {
+    // One good entry and one with an unknown field: every command warns on stderr, and with
+    // --json puts the problem in its JSON object (the shape of `servers --json`) instead.
+    const auto mix = (dirs.root / "mix.json").string();
+    dirs.install("broken/unknown_field.json", mix);
+    const std::string problem = "server \"git\": unknown field \"comand\" (did you mean \"command\"?)";
+    for (const std::string command : {"ping", "tools", "resources", "prompts", "servers"}) {
+        auto r = run({command, "--config", mix});
+        EXPECT_EQ(r.exit_code, command == "servers" ? 2 : 0) << command << ": " << r.err;
+        if (command == "servers")
+            EXPECT_NE(r.out.find("\ngit   invalid  unknown field \"comand\""), std::string::npos) << r.out;
+        else
+            EXPECT_NE(r.err.find("warning: " + mix + ": " + problem), std::string::npos)
+                << command << ": " << r.err;
+        r = run({command, "--config", mix, "--json"});
+        EXPECT_EQ(r.err, "") << command;
+        const auto j = parse(r.out);
+        ASSERT_TRUE(j.contains("errors")) << command << ": " << r.out;
+        const auto& e = j.at("errors").at(0).as_object();
+        EXPECT_EQ(e.at("source").as_string(), mix) << command;
+        EXPECT_EQ(e.at("server"), "git") << command;
+        EXPECT_EQ(e.at("text").as_string(), mix + ": " + problem) << command;
+        EXPECT_TRUE(j.at("shadowed").is_array()) << command;
+        EXPECT_TRUE(j.at("notes").is_array()) << command;
+    }
+}
+
+TEST_F(cli_host_test, a_timeout_must_be_a_positive_number_of_seconds) {
+    const std::vector<std::vector<std::string>> commands{
+        {"servers"},
+        {"tools"},
+        {"resources"},
+        {"prompts"},
+        {"ping"},
+        {"call", "everything", "echo", "--yes"},
+        {"read", "everything", "test://static/resource/3"},
+        {"prompt", "everything", "simple_prompt"},
+        {"complete", "everything", "--prompt", "complex_prompt", "style", "f"},
+        {"shell"}};
+    for (auto args : commands) {
+        for (const std::string timeout : {"-5", "0", "abc", "inf"}) {
+            auto with = args;
+            with.insert(with.end(), {"--timeout", timeout});
+            const auto r = run_cfg(with);
+            EXPECT_EQ(r.exit_code, 2) << args[0] << " --timeout " << timeout;
+            EXPECT_NE(r.err.find("--timeout: must be a number of seconds above 0 and at most 86400, not \"" +
+                                 timeout + "\""),
+                      std::string::npos)
+                << r.err;
+            EXPECT_EQ(r.out, "") << args[0];
+        }
+    }
+    auto r = run_cfg({"ping", "echo", "--timeout", "2.5"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {
+    // As Cline, Roo Code and Windsurf write it; the disabled command does not even exist.
+    const auto cfg = (dirs.root / "disabled.json").string();
+    dirs.write(cfg, R"({"mcpServers": {
+        "echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"},
+        "a-long-disabled-name": {"command": "mcpxx-no-such-command", "disabled": true}
+    }})");
+    auto r = run({"servers", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_EQ(r.err, "");
+    // The name column fits every row.
+    EXPECT_EQ(r.out.rfind("echo                  ready    stdio ", 0), 0u) << r.out;
+    EXPECT_NE(r.out.find("\na-long-disabled-name  disabled stdio   " + cfg + "\n"), std::string::npos)
+        << r.out;
+    r = run({"servers", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto j = parse(r.out);
+    ASSERT_EQ(j.at("servers").as_array().size(), 2u);
+    EXPECT_EQ(j.at("servers").at(1).at("name"), "a-long-disabled-name");
+    EXPECT_EQ(j.at("servers").at(1).at("status"), "disabled");
+    EXPECT_TRUE(j.at("errors").as_array().empty());
+    // Not started by the commands over every server, and a usage error when named.
+    r = run({"ping", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 1u);
+    r = run({"call", "a-long-disabled-name", "echo", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err,
+              "mcpxx: server \"a-long-disabled-name\" is disabled in " + cfg + " (\"disabled\": true)\n");
+}
+
+TEST_F(cli_host_test, servers_reads_as_english) {
+    const auto cfg = (dirs.root / "words.json").string();
+    dirs.write(cfg, R"({"mcpServers": {
+        "echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"},
+        "no-scheme": {"url": "127.0.0.1:21555/mcp"},
+        "a-much-longer-broken-name": {"comand": "x"}
+    }})");
+    auto r = run({"servers", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    // One of a thing is singular; every row's columns line up, the invalid one's too.
+    EXPECT_NE(
+        r.out.find("echo                       ready    stdio 2026-07-28  1 tool, 0 resources, 0 templates, "
+                   "0 prompts"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(
+        r.out.find("\nno-scheme                  failed   http  not a valid URL: \"127.0.0.1:21555/mcp\" (an "
+                   "http:// or https:// URL is needed)"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\na-much-longer-broken-name  invalid  unknown field \"comand\""), std::string::npos)
+        << r.out;
+    // A server that is not up, in natural words.
+    r = run({"call", "no-scheme", "x", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(r.err,
+              "mcpxx: server \"no-scheme\" failed: not a valid URL: \"127.0.0.1:21555/mcp\" (an http:// or "
+              "https:// URL is needed)\n");
+    // Schema messages too: "at least 1 character".
+    r = run_cfg({"call", "everything", "get_weather", "--args", R"({"city":"","days":1})", "--yes"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("/city: must be at least 1 character long, got 0"), std::string::npos) << r.err;
+}
+
+TEST_F(cli_host_test, elicitation_form_answers_are_checked_against_the_schema) {
+    // everything_server's ask_user: name (string, required), age (integer, minimum 0), color
+    // (enum, default blue). A bad answer is asked again with the reason; the end of input
+    // cancels instead of sending what was typed.
+    auto r = run_cfg({"call", "everything", "ask_user", "--yes"}, "y\nBob\nabc\npurple\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "User action: cancel\n");
+    EXPECT_NE(r.err.find("  name* - Name (text): Bob\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("  age (a whole number; at least 0): abc\n    \"abc\" is not a whole number\n"),
+              std::string::npos)
+        << r.err;
+    r = run_cfg({"call", "everything", "ask_user", "--yes"}, "y\n\nBob\n-1\n30\npurple\nGreen\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "User action: accept, content: {\"name\":\"Bob\",\"age\":30,\"color\":\"green\"}\n");
+    EXPECT_NE(r.err.find("  name* - Name (text): \n    an answer is required\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    -1 is below the minimum, 0\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    \"purple\" is not one of: red, green, blue\n"), std::string::npos) << r.err;
+    // Optional fields left empty are left out (the server's defaults apply).
+    r = run_cfg({"call", "everything", "ask_user", "--yes"}, "y\nAda\n\n\n");
+    EXPECT_EQ(r.out, "User action: accept, content: {\"name\":\"Ada\"}\n") << r.err;
+    // The typed form of book_table: a range, a date format, an enum, a boolean.
+    r = run_cfg({"call", "everything", "book_table", "--yes"},
+                "y\nAda\n20\n4\n2025-13-01\n2025-12-01\nroof\nterrace\nmaybe\ny\n");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Booked a table for 4 (Ada) on 2025-12-01, \"terrace\"\n") << r.err;
+    EXPECT_NE(r.err.find("    20 is above the maximum, 12\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    \"2025-13-01\" is not a date like 2025-01-31\n"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("    \"maybe\" is not yes or no (answer y or n)\n"), std::string::npos) << r.err;
+    // Declined and cancelled before the form.
+    EXPECT_EQ(run_cfg({"call", "everything", "ask_user", "--yes"}, "n\n").out, "User action: decline\n");
+    EXPECT_EQ(run_cfg({"call", "everything", "ask_user", "--yes"}).out, "User action: cancel\n");
 }
 
 TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {

@@ -1,8 +1,8 @@
 // `mcpxx shell` as a user meets it: in a real terminal (tmux) with line editing, Tab completion
 // from completion/complete, approval typed at the prompt, Ctrl-C during a slow call; and as a
 // script, with commands piped in. The servers are the example servers, run as child processes.
-#include "support/program_output.hpp"
 #include "support/host_fixture.hpp"
+#include "support/program_output.hpp"
 #include "support/tmux_session.hpp"
 
 #include <gtest/gtest.h>
@@ -101,7 +101,7 @@ TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
                           "tools\n", // never read
                           {"--trust", "echo"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(has(r.out, "everything  ready   stdio 2026-07-28  ")) << r.out;
+    EXPECT_TRUE(has(r.out, "everything  ready    stdio 2026-07-28  ")) << r.out;
     EXPECT_TRUE(has(r.out, "echo__echo  Echo back the given text [read-only]\n")) << r.out;
     EXPECT_TRUE(has(r.out, "{\"sum\":3")) << r.out;
     EXPECT_TRUE(has(r.out, "user: Complex prompt: temperature=0.3, style=formal\nassistant: Understood.\n"))

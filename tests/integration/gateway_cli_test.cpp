@@ -290,4 +290,18 @@ TEST_F(gateway_cli, ABrokenTokenFileIsAUsageError) {
     EXPECT_THAT(p.stderr_text(), HasSubstr("tokens[0]: a bearer token must have at least 8 characters"));
 }
 
+TEST_F(gateway_cli, ATimeoutThatIsNotAPositiveNumberIsAUsageError) {
+    for (const char* timeout : {"-5", "0", "soon"}) {
+        raw_process p(
+            {built("mcpxx"), "gateway", "--config", (dir_ / "mcp.json").string(), "--timeout", timeout});
+        auto code = p.wait(std::chrono::seconds(10));
+        ASSERT_TRUE(code) << timeout;
+        EXPECT_EQ(*code, 2) << timeout;
+        EXPECT_THAT(p.stderr_text(),
+                    HasSubstr(std::string("--timeout: must be a number of seconds above 0 and at "
+                                          "most 86400, not \"") +
+                              timeout + "\""));
+    }
+}
+
 } // namespace

@@ -91,7 +91,8 @@ struct guarded_server {
     static mcp::server_options server_options(bool initialize_era_only) {
         mcp::server_options o{.info = {.name = "guarded", .version = "1.0"}};
         if (initialize_era_only)
-            o.revisions = {mcp::revision::v2025_11_25, mcp::revision::v2025_06_18, mcp::revision::v2025_03_26};
+            o.revisions = {mcp::revision::v2025_11_25, mcp::revision::v2025_06_18,
+                           mcp::revision::v2025_03_26};
         return o;
     }
 };
@@ -172,10 +173,32 @@ TEST(host_remote, headers_are_sent_and_never_shown) {
     EXPECT_NE(broken.error.find("\"X-Key\""), std::string::npos) << broken.error;
     auto ftp = m.status("not-http");
     EXPECT_EQ(ftp.state, server_state::failed);
-    EXPECT_EQ(ftp.error, "not an http(s) URL: \"ftp://example.com/mcp\"");
+    EXPECT_EQ(ftp.error, "not a valid URL: \"ftp://example.com/mcp\" (an http:// or https:// URL is needed)");
     for (const auto& s : m.servers())
         for (const char* secret : {"s3cret", "wr0ng", "h4x", "pa55word", "qu3ry"})
             EXPECT_EQ(s.error.find(secret), std::string::npos) << s.name << ": " << s.error;
+}
+
+TEST(host_remote, a_bad_url_is_explained_in_plain_words) {
+    const auto problem = [](const std::string& url) {
+        server_config s;
+        s.name = "r";
+        s.transport = transport_kind::streamable_http;
+        s.url = url;
+        return check_startable(s).value_or("(startable)");
+    };
+    EXPECT_EQ(problem("127.0.0.1:21555/mcp"),
+              "not a valid URL: \"127.0.0.1:21555/mcp\" (an http:// or https:// URL is needed)");
+    EXPECT_EQ(problem("localhost:8080/mcp"),
+              "not a valid URL: \"localhost:8080/mcp\" (an http:// or https:// URL is needed)");
+    EXPECT_EQ(problem("http://exa mple.com/mcp"),
+              "not a valid URL: \"http://exa mple.com/mcp\" (a URL cannot contain spaces)");
+    EXPECT_EQ(problem("http://a/%zz"),
+              "not a valid URL: \"http://a/%zz\" (expected http(s)://HOST[:PORT]/PATH, with "
+              "special characters percent-encoded)");
+    EXPECT_EQ(problem("http:///mcp"), "not a valid URL: \"http:///mcp\" (it has no host)");
+    EXPECT_EQ(problem(""), "not a valid URL: \"\" (it is empty)");
+    EXPECT_EQ(problem("https://127.0.0.1:8443/mcp"), "(startable)");
 }
 
 TEST(host_remote, url_for_display_drops_user_info_query_and_fragment) {

@@ -40,13 +40,19 @@ struct host_config_test : ::testing::Test {
     discovery_result discover_here() {
         return discover({.home = dirs.home, .cwd = dirs.project, .environment = env_of(env)});
     }
-    discovery_result parse_file(const std::string& data_file, config_format f, config_scope scope = config_scope::user) {
+    discovery_result parse_file(const std::string& data_file, config_format f,
+                                config_scope scope = config_scope::user) {
         std::ifstream in(mcp::test::host_configs_dir() / data_file);
         std::stringstream ss;
         ss << in.rdbuf();
         discovery_result r;
-        parse_config(ss.str(), {.source = data_file, .format = f, .scope = scope, .home = dirs.home, .cwd = dirs.project,
-                                .environment = env_of(env)},
+        parse_config(ss.str(),
+                     {.source = data_file,
+                      .format = f,
+                      .scope = scope,
+                      .home = dirs.home,
+                      .cwd = dirs.project,
+                      .environment = env_of(env)},
                      r);
         return r;
     }
@@ -66,14 +72,18 @@ std::string all_errors(const discovery_result& r) {
 // ------------------------------------------------------------------ variables
 
 TEST(host_variables, every_syntax) {
-    expansion_options o{.environment = env_of({{"A", "1"}, {"EMPTY", ""}}), .user_home = "/home/u",
+    expansion_options o{.environment = env_of({{"A", "1"}, {"EMPTY", ""}}),
+                        .user_home = "/home/u",
                         .workspace_folder = "/w/proj"};
     EXPECT_EQ(expand_variables("x${A}y${env:A}", o), "x1y1");
     EXPECT_EQ(expand_variables("${B:-fallback}/${A:-no}/${EMPTY:-d}", o), "fallback/1/d");
-    EXPECT_EQ(expand_variables("${userHome}|${workspaceFolder}|${workspaceFolderBasename}", o), "/home/u|/w/proj|proj");
+    EXPECT_EQ(expand_variables("${userHome}|${workspaceFolder}|${workspaceFolderBasename}", o),
+              "/home/u|/w/proj|proj");
     EXPECT_EQ(expand_variables("$A and $ alone, 100$", o), "$A and $ alone, 100$"); // bare $ only for Gemini
     o.bare_dollar = true;
-    EXPECT_EQ(expand_variables("$A/$A_x", {.environment = env_of({{"A", "1"}, {"A_x", "2"}}), .bare_dollar = true}), "1/2");
+    EXPECT_EQ(
+        expand_variables("$A/$A_x", {.environment = env_of({{"A", "1"}, {"A_x", "2"}}), .bare_dollar = true}),
+        "1/2");
 }
 
 TEST(host_variables, errors_name_the_variable) {
@@ -103,7 +113,9 @@ TEST_F(host_config_test, claude_desktop) {
     EXPECT_EQ(get(r, "desktop-everything").env.at("MCPXX_TEST_TOKEN"), "desktop-default");
     env["MCPXX_TEST_TOKEN"] = "set";
     EXPECT_EQ(get(parse_file("claude_desktop/claude_desktop_config.json", config_format::claude_desktop),
-                  "desktop-everything").env.at("MCPXX_TEST_TOKEN"), "set");
+                  "desktop-everything")
+                  .env.at("MCPXX_TEST_TOKEN"),
+              "set");
 }
 
 TEST_F(host_config_test, claude_code_project_file) {
@@ -159,8 +171,10 @@ TEST_F(host_config_test, vscode_servers_types_and_inputs) {
     // The input prompt cannot be answered here: that entry alone fails, and the file says why.
     ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
     EXPECT_EQ(r.errors[0].server, "needs-input");
-    EXPECT_NE(r.errors[0].to_string().find("vscode/mcp.json: server \"needs-input\": \"env\": ${input:api-key} is a VS Code input"),
-              std::string::npos) << r.errors[0].to_string();
+    EXPECT_NE(r.errors[0].to_string().find(
+                  "vscode/mcp.json: server \"needs-input\": \"env\": ${input:api-key} is a VS Code input"),
+              std::string::npos)
+        << r.errors[0].to_string();
     ASSERT_EQ(r.notes.size(), 1u);
     EXPECT_NE(r.notes[0].find("\"inputs\""), std::string::npos);
 }
@@ -211,13 +225,17 @@ TEST_F(host_config_test, unknown_field_names_file_and_entry_and_the_rest_still_w
 TEST_F(host_config_test, missing_variable_and_bad_json) {
     auto r = discover({.explicit_files = {mcp::test::host_configs_dir() / "broken/missing_variable.json",
                                           mcp::test::host_configs_dir() / "broken/bad_json.json"},
-                       .home = dirs.home, .cwd = dirs.project, .environment = env_of(env)});
+                       .home = dirs.home,
+                       .cwd = dirs.project,
+                       .environment = env_of(env)});
     ASSERT_EQ(r.errors.size(), 2u) << all_errors(r);
     EXPECT_NE(r.errors[0].to_string().find("missing_variable.json: server \"needs-token\": \"env\": variable "
                                            "\"MCPXX_SURELY_UNSET_TOKEN\" is not set"),
-              std::string::npos) << r.errors[0].to_string();
+              std::string::npos)
+        << r.errors[0].to_string();
     EXPECT_EQ(r.errors[1].server, "");
-    EXPECT_NE(r.errors[1].to_string().find("bad_json.json: not valid JSON: "), std::string::npos) << r.errors[1].to_string();
+    EXPECT_NE(r.errors[1].to_string().find("bad_json.json: not valid JSON: "), std::string::npos)
+        << r.errors[1].to_string();
     EXPECT_NE(r.errors[1].to_string().find("line 3"), std::string::npos) << r.errors[1].to_string();
     ASSERT_EQ(r.servers.size(), 1u);
     EXPECT_EQ(r.servers[0].name, "echo");
@@ -226,8 +244,12 @@ TEST_F(host_config_test, missing_variable_and_bad_json) {
 TEST_F(host_config_test, bad_entries) {
     const auto check = [&](const std::string& entry, const std::string& expected) {
         discovery_result r;
-        parse_config("{\"mcpServers\":{\"s\":" + entry + "}}", {.source = "f.json", .format = config_format::claude_code,
-                                                                .home = dirs.home, .cwd = dirs.project, .environment = env_of(env)},
+        parse_config("{\"mcpServers\":{\"s\":" + entry + "}}",
+                     {.source = "f.json",
+                      .format = config_format::claude_code,
+                      .home = dirs.home,
+                      .cwd = dirs.project,
+                      .environment = env_of(env)},
                      r);
         ASSERT_EQ(r.errors.size(), 1u) << entry;
         EXPECT_EQ(r.errors[0].to_string(), "f.json: server \"s\": " + expected) << entry;
@@ -238,13 +260,15 @@ TEST_F(host_config_test, bad_entries) {
     check(R"({"command":"x","args":"--stdio"})", "\"args\" must be an array of strings");
     check(R"({"command":"x","args":["a",1]})", "\"args\"[1] must be a string");
     check(R"({"command":"x","env":{"A":1}})", "\"env\".A must be a string");
-    check(R"({"type":"websocket","url":"ws://a"})", "\"type\" must be \"stdio\", \"http\" or \"sse\", not \"websocket\"");
+    check(R"({"type":"websocket","url":"ws://a"})",
+          "\"type\" must be \"stdio\", \"http\" or \"sse\", not \"websocket\"");
     check(R"({"type":"http","command":"x"})", "\"type\" is \"http\" but the entry has a \"command\"");
     check(R"({"command":""})", "\"command\" is empty");
     check(R"({"command":"x","timeout":-3})", "\"timeout\" must be a number of milliseconds");
     check(R"({"url":"http://a","env":{}})", "\"env\" is for local (command) servers, not remote ones");
-    check(R"({"command":"x","httpUrl":"http://a"})", "unknown field \"httpUrl\"");           // Gemini's, not Claude Code's
-    check(R"({"command":"x","disabled":true})", "disabled in this file");
+    check(R"({"command":"x","httpUrl":"http://a"})",
+          "unknown field \"httpUrl\""); // Gemini's, not Claude Code's
+    check(R"({"command":"x","disabled":"yes"})", "\"disabled\" must be true or false");
     discovery_result r;
     parse_config("[1]", {.source = "f.json"}, r);
     EXPECT_EQ(r.errors.at(0).to_string(), "f.json: must be a JSON object");
@@ -259,10 +283,15 @@ TEST_F(host_config_test, discovers_every_host_and_the_most_specific_definition_w
     ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
     EXPECT_EQ(r.errors[0].server, "needs-input");
     EXPECT_EQ(r.files_read.size(), 9u);
-    const std::vector<std::string> expected_files{
-        "~/.config/Claude/claude_desktop_config.json", "~/.codeium/windsurf/mcp_config.json", "~/.cursor/mcp.json",
-        "~/.gemini/settings.json", "~/.claude.json", ".mcp.json", ".cursor/mcp.json", ".vscode/mcp.json",
-        ".gemini/settings.json"};
+    const std::vector<std::string> expected_files{"~/.config/Claude/claude_desktop_config.json",
+                                                  "~/.codeium/windsurf/mcp_config.json",
+                                                  "~/.cursor/mcp.json",
+                                                  "~/.gemini/settings.json",
+                                                  "~/.claude.json",
+                                                  ".mcp.json",
+                                                  ".cursor/mcp.json",
+                                                  ".vscode/mcp.json",
+                                                  ".gemini/settings.json"};
     EXPECT_EQ(r.files_read, expected_files);
     for (const char* n : {"echo", "desktop-everything", "everything", "api-server", "events", "user-echo",
                           "docs", "project-echo", "vscode-everything", "vscode-remote", "windsurf-remote",
@@ -274,8 +303,9 @@ TEST_F(host_config_test, discovers_every_host_and_the_most_specific_definition_w
     std::vector<std::string> hidden;
     for (const auto& s : r.shadowed)
         if (s.name == "echo") hidden.push_back(s.source);
-    EXPECT_EQ(hidden, (std::vector<std::string>{"~/.config/Claude/claude_desktop_config.json",
-                                                "~/.codeium/windsurf/mcp_config.json", "~/.cursor/mcp.json"}));
+    EXPECT_EQ(hidden,
+              (std::vector<std::string>{"~/.config/Claude/claude_desktop_config.json",
+                                        "~/.codeium/windsurf/mcp_config.json", "~/.cursor/mcp.json"}));
 }
 
 TEST_F(host_config_test, project_file_wins_over_user_file) {
@@ -287,6 +317,55 @@ TEST_F(host_config_test, project_file_wins_over_user_file) {
     ASSERT_EQ(r.shadowed.size(), 1u);
     EXPECT_EQ(r.shadowed[0].source, "~/.cursor/mcp.json");
     EXPECT_EQ(r.shadowed[0].winner, ".mcp.json");
+}
+
+TEST_F(host_config_test, disabled_entries_are_listed_and_not_started) {
+    // Cline, Roo Code and Windsurf write "disabled": true for a server that is off. It is not an
+    // error, and what else the entry says is not checked until it is enabled.
+    discovery_result r;
+    parse_config(R"({"mcpServers":{
+        "off":{"command":"x","disabled":true},
+        "off-remote":{"serverUrl":"http://127.0.0.1:9/mcp","disabled":true},
+        "off-and-broken":{"command":"x","env":{"K":"${MCPXX_SURELY_UNSET}"},"comand":"typo","disabled":true},
+        "on":{"command":"y","disabled":false}}})",
+                 {.source = "f.json",
+                  .format = config_format::windsurf,
+                  .home = dirs.home,
+                  .cwd = dirs.project,
+                  .environment = env_of(env)},
+                 r);
+    EXPECT_TRUE(r.errors.empty()) << all_errors(r);
+    ASSERT_EQ(r.servers.size(), 1u);
+    EXPECT_EQ(r.servers[0].name, "on");
+    EXPECT_FALSE(r.servers[0].disabled);
+    ASSERT_EQ(r.disabled.size(), 3u);
+    EXPECT_EQ(r.disabled[0].name, "off");
+    EXPECT_EQ(r.disabled[0].command, "x");
+    EXPECT_EQ(r.disabled[1].transport, transport_kind::streamable_http);
+    EXPECT_EQ(r.disabled[2].name, "off-and-broken");
+    EXPECT_EQ(r.disabled[2].source, "f.json");
+    for (const auto& d : r.disabled) EXPECT_TRUE(d.disabled) << d.name;
+    EXPECT_EQ(r.find("off"), nullptr);
+    EXPECT_NE(r.find_disabled("off"), nullptr);
+    EXPECT_TRUE(r.is_defined("off"));
+
+    // A disabled definition takes part in the precedence: the more specific file decides.
+    dirs.write(dirs.home / ".cursor/mcp.json",
+               R"({"mcpServers":{"a":{"command":"user-a"},"b":{"command":"user-b","disabled":true}}})");
+    dirs.write(dirs.project / ".mcp.json",
+               R"({"mcpServers":{"a":{"command":"project-a","disabled":true},"b":{"command":"project-b"}}})");
+    auto found = discover_here();
+    EXPECT_TRUE(found.errors.empty()) << all_errors(found);
+    ASSERT_EQ(found.servers.size(), 1u);
+    EXPECT_EQ(found.servers[0].command, "project-b");
+    ASSERT_EQ(found.disabled.size(), 1u);
+    EXPECT_EQ(found.disabled[0].command, "project-a");
+    EXPECT_EQ(found.shadowed.size(), 2u);
+    // An entry error does not count for a name some file defines, disabled or not.
+    dirs.write(dirs.home / ".cursor/mcp.json", R"({"mcpServers":{"a":{"comand":"typo"}}})");
+    found = discover_here();
+    EXPECT_EQ(found.errors.size(), 1u);
+    EXPECT_EQ(found.error_for("a"), nullptr);
 }
 
 TEST_F(host_config_test, home_as_project_reads_each_file_once) {
@@ -302,21 +381,24 @@ TEST_F(host_config_test, explicit_files_are_recognised_by_content) {
     dirs.write(vs, R"({"servers":{"x":{"type":"stdio","command":"x1"}}})");
     dirs.install("claude_code/claude.json", cc);
     dirs.write(dirs.home / ".cursor/mcp.json", R"({"mcpServers":{"ignored":{"command":"c"}}})");
-    auto r = discover({.explicit_files = {vs, cc}, .home = dirs.home, .cwd = dirs.project, .environment = env_of(env)});
+    auto r = discover(
+        {.explicit_files = {vs, cc}, .home = dirs.home, .cwd = dirs.project, .environment = env_of(env)});
     ASSERT_TRUE(r.errors.empty()) << all_errors(r);
     EXPECT_NE(r.find("x"), nullptr);
     EXPECT_NE(r.find("user-echo"), nullptr);
     EXPECT_NE(r.find("echo"), nullptr);
     EXPECT_EQ(r.find("ignored"), nullptr); // with --config the hosts' files are not read
-    auto missing = discover({.explicit_files = {dirs.root / "nope.json"}, .home = dirs.home, .cwd = dirs.project});
+    auto missing =
+        discover({.explicit_files = {dirs.root / "nope.json"}, .home = dirs.home, .cwd = dirs.project});
     ASSERT_EQ(missing.errors.size(), 1u);
     EXPECT_NE(missing.errors[0].to_string().find("nope.json: no such file"), std::string::npos);
 }
 
 TEST_F(host_config_test, env_file_and_relative_cwd) {
     dirs.write(dirs.project / ".env", "# comment\nexport A=1\nB=\"two words\"\n\nC='3'\n");
-    dirs.write(dirs.project / ".cursor/mcp.json",
-               R"({"mcpServers":{"s":{"command":"c","envFile":"${workspaceFolder}/.env","env":{"A":"override"},"cwd":"sub/../tools"}}})");
+    dirs.write(
+        dirs.project / ".cursor/mcp.json",
+        R"({"mcpServers":{"s":{"command":"c","envFile":"${workspaceFolder}/.env","env":{"A":"override"},"cwd":"sub/../tools"}}})");
     auto r = discover_here();
     ASSERT_TRUE(r.errors.empty()) << all_errors(r);
     const auto& s = *r.find("s");

@@ -129,7 +129,8 @@ TEST(SchemaValidator, RejectsUnsupportedDialects) {
         }
     }
     EXPECT_THROW(compile(R"({"$schema":"https://example.com/my-dialect"})"), compile_error);
-    EXPECT_EQ(compile(R"({"$schema":"http://json-schema.org/draft-07/schema#"})").root_dialect(), dialect::draft07);
+    EXPECT_EQ(compile(R"({"$schema":"http://json-schema.org/draft-07/schema#"})").root_dialect(),
+              dialect::draft07);
     EXPECT_EQ(compile(R"({"$schema":"https://json-schema.org/draft/2020-12/schema"})").root_dialect(),
               dialect::draft2020_12);
 }
@@ -157,10 +158,10 @@ TEST(SchemaValidator, RegistryProvidesRemoteSchemas) {
 
 TEST(SchemaValidator, RejectsMalformedSchemas) {
     for (auto bad : {R"(42)", R"("string")", R"({"type":5})", R"({"type":"text"})", R"({"minLength":-1})",
-                     R"({"minLength":1.5})", R"({"required":"a"})", R"({"required":[1]})", R"({"pattern":"("})",
-                     R"({"properties":[]})", R"({"allOf":[]})", R"({"allOf":{}})", R"({"items":[{}]})",
-                     R"({"multipleOf":0})", R"({"enum":1})", R"({"$ref":1})", R"({"$ref":"#/%zz"})",
-                     R"({"$ref":"#/a~2"})", R"({"properties":{"a":3}})"}) {
+                     R"({"minLength":1.5})", R"({"required":"a"})", R"({"required":[1]})",
+                     R"({"pattern":"("})", R"({"properties":[]})", R"({"allOf":[]})", R"({"allOf":{}})",
+                     R"({"items":[{}]})", R"({"multipleOf":0})", R"({"enum":1})", R"({"$ref":1})",
+                     R"({"$ref":"#/%zz"})", R"({"$ref":"#/a~2"})", R"({"properties":{"a":3}})"}) {
         EXPECT_THROW(compile(bad), compile_error) << bad;
     }
 }
@@ -177,11 +178,11 @@ TEST(SchemaValidator, BuiltInMetaSchemasValidateSchemas) {
 // ---------------------------------------------------------------- termination
 
 TEST(SchemaValidator, RefCyclesTerminate) {
-    for (auto s : {R"({"$ref":"#"})",
-                   R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"})",
-                   R"({"anyOf":[{"$ref":"#"},{"$ref":"#"}]})",
-                   R"({"allOf":[{"$ref":"#"}],"not":{"$ref":"#"}})",
-                   R"({"definitions":{"a":{"$ref":"#/definitions/a"}},"$ref":"#/definitions/a"})"}) {
+    for (auto s :
+         {R"({"$ref":"#"})",
+          R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"})",
+          R"({"anyOf":[{"$ref":"#"},{"$ref":"#"}]})", R"({"allOf":[{"$ref":"#"}],"not":{"$ref":"#"}})",
+          R"({"definitions":{"a":{"$ref":"#/definitions/a"}},"$ref":"#/definitions/a"})"}) {
         compile_options o;
         auto v = validator::compile(json::parse(s), o);
         EXPECT_FALSE(v.is_valid(json::parse("{}"))) << s;
@@ -262,20 +263,23 @@ TEST(SchemaValidator, FormatChecks) {
 TEST(SchemaValidator, InternationalizedHostNames) {
     using mcp::schema::check_format;
     // A-labels are checked by decoding them (RFC 3492) and re-encoding (RFC 5891 5.4).
-    for (auto good : {"xn--mnchen-3ya.de", "xn--bcher-kva.example", "xn--wgv71a119e.jp", "xn--mgbh0fb.xn--kgbechtv",
-                      "xn--6dbbec0c.example", "XN--E1AFMKFD.example"})
+    for (auto good : {"xn--mnchen-3ya.de", "xn--bcher-kva.example", "xn--wgv71a119e.jp",
+                      "xn--mgbh0fb.xn--kgbechtv", "xn--6dbbec0c.example", "XN--E1AFMKFD.example"})
         EXPECT_TRUE(check_format("hostname", good)) << good;
     for (auto bad : {"xn--.de", "xn--mnchen-3yb!.de", "xn--abc-.de", "xn--mnchen.de", "m\xC3\xBCnchen.de"})
         EXPECT_FALSE(check_format("hostname", bad)) << bad;
     // U-labels in idn-hostname, with the IDNA2008 rules.
     for (auto good : {"m\xC3\xBCnchen.de", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E.jp", // münchen.de, 日本語.jp
-                      "\xD7\x93\xD7\x95\xD7\x92\xD7\x9E\xD7\x94.example",                // דוגמה.example
-                      "\xD0\xBF\xD1\x80\xD0\xB8\xD0\xBC\xD0\xB5\xD1\x80\xE3\x80\x82rf"})  // пример。rf
+                      "\xD7\x93\xD7\x95\xD7\x92\xD7\x9E\xD7\x94.example",             // דוגמה.example
+                      "\xD0\xBF\xD1\x80\xD0\xB8\xD0\xBC\xD0\xB5\xD1\x80\xE3\x80\x82rf"}) // пример。rf
         EXPECT_TRUE(check_format("idn-hostname", good)) << good;
-    for (auto bad : {"M\xC3\x9CNCHEN.de",      // uppercase is DISALLOWED (unstable under case folding)
-                     "\xEF\xBD\x81" "bc.example", // fullwidth 'a': a compatibility form
-                     "a\xC2\xA1" "b.example",      // U+00A1 is punctuation
-                     "\xCC\x80" "abc.example"})    // a leading combining mark
+    for (auto bad : {"M\xC3\x9CNCHEN.de", // uppercase is DISALLOWED (unstable under case folding)
+                     "\xEF\xBD\x81"
+                     "bc.example", // fullwidth 'a': a compatibility form
+                     "a\xC2\xA1"
+                     "b.example", // U+00A1 is punctuation
+                     "\xCC\x80"
+                     "abc.example"}) // a leading combining mark
         EXPECT_FALSE(check_format("idn-hostname", bad)) << bad;
 }
 
@@ -283,7 +287,7 @@ TEST(SchemaValidator, DurationTemplateAndRegexFormats) {
     using mcp::schema::check_format;
     EXPECT_TRUE(check_format("duration", "P1Y2M3DT4H5M6S"));
     EXPECT_TRUE(check_format("duration", "PT1M2S"));
-    EXPECT_FALSE(check_format("duration", "P1Y2D"));  // a unit skipped in the middle
+    EXPECT_FALSE(check_format("duration", "P1Y2D")); // a unit skipped in the middle
     EXPECT_FALSE(check_format("duration", "PT1H2S"));
     EXPECT_FALSE(check_format("duration", "P1W2D"));
     EXPECT_FALSE(check_format("duration", "P" + std::string(100000, '1'))); // long input: no recursion
@@ -303,8 +307,8 @@ TEST(SchemaValidator, DurationTemplateAndRegexFormats) {
 TEST(SchemaValidator, LengthCountsCodePoints) {
     auto v = compile(R"({"minLength":2,"maxLength":2})");
     EXPECT_TRUE(v.is_valid(json::value("\xF0\x9F\x98\x80\xF0\x9F\x98\x80"))); // two emoji, 8 bytes
-    EXPECT_TRUE(v.is_valid(json::value("\xC3\xA9t")));                       // "ét", 3 bytes
-    EXPECT_FALSE(v.is_valid(json::value("\xF0\x9F\x98\x80")));               // one emoji, 4 bytes
+    EXPECT_TRUE(v.is_valid(json::value("\xC3\xA9t")));                        // "ét", 3 bytes
+    EXPECT_FALSE(v.is_valid(json::value("\xF0\x9F\x98\x80")));                // one emoji, 4 bytes
     EXPECT_FALSE(v.is_valid(json::value("abc")));
 }
 
@@ -355,7 +359,8 @@ TEST(SchemaValidator, ValidatesAgainstMcp2025_11_25Definitions) {
     auto call = validator::compile_ref(doc, "/$defs/CallToolRequest");
     EXPECT_TRUE(call.is_valid(json::parse(
         R"({"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"}}})")));
-    EXPECT_FALSE(call.is_valid(json::parse(R"({"jsonrpc":"2.0","id":"a","method":"tools/call","params":{}})")));
+    EXPECT_FALSE(
+        call.is_valid(json::parse(R"({"jsonrpc":"2.0","id":"a","method":"tools/call","params":{}})")));
 
     auto message = validator::compile_ref(doc, "/$defs/JSONRPCMessage");
     EXPECT_TRUE(message.is_valid(json::parse(R"({"jsonrpc":"2.0","method":"notifications/initialized"})")));
@@ -389,7 +394,8 @@ TEST(SchemaValidator, ValidatesAgainstMcp2025_06_18Definitions) {
 }
 
 TEST(SchemaValidator, CompiledValidatorIsSharedAcrossThreads) {
-    auto v = compile(R"({"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]})");
+    auto v =
+        compile(R"({"type":"object","properties":{"n":{"type":"integer","minimum":0}},"required":["n"]})");
     auto good = json::parse(R"({"n":5})"), bad = json::parse(R"({"n":-5})");
     std::vector<std::thread> threads;
     std::atomic<int> mismatches{0};
@@ -402,7 +408,8 @@ TEST(SchemaValidator, CompiledValidatorIsSharedAcrossThreads) {
     EXPECT_EQ(mismatches.load(), 0);
 }
 
-// ---------------------------------------------------------------- dialects (issue: "a clear compile_error naming the dialect")
+// ---------------------------------------------------------------- dialects (issue: "a clear compile_error
+// naming the dialect")
 
 TEST(SchemaValidator, UnsupportedDialectErrorNamesTheDialect) {
     auto message_of = [](const json::value& schema, const compile_options& o = {}) -> std::string {
@@ -413,27 +420,31 @@ TEST(SchemaValidator, UnsupportedDialectErrorNamesTheDialect) {
         }
         return "(compiled)";
     };
-    for (std::string uri : {"http://json-schema.org/draft-03/schema#", "http://json-schema.org/draft-04/schema#",
-                            "http://json-schema.org/draft-06/schema#", "https://json-schema.org/draft/2019-09/schema",
-                            "http://json-schema.org/schema#", "https://example.com/my-own-dialect"}) {
+    for (std::string uri :
+         {"http://json-schema.org/draft-03/schema#", "http://json-schema.org/draft-04/schema#",
+          "http://json-schema.org/draft-06/schema#", "https://json-schema.org/draft/2019-09/schema",
+          "http://json-schema.org/schema#", "https://example.com/my-own-dialect"}) {
         json::object schema{{"$schema", uri}, {"type", "object"}};
         const std::string m = message_of(schema);
         EXPECT_NE(m.find("unsupported $schema '" + uri + "'"), std::string::npos) << m;
     }
     // ... also when the old dialect is declared by an embedded resource or a registry document.
-    const std::string embedded = message_of(json::parse(R"({"$defs":{"legacy":{"$id":"https://example.com/legacy",
+    const std::string embedded =
+        message_of(json::parse(R"({"$defs":{"legacy":{"$id":"https://example.com/legacy",
         "$schema":"http://json-schema.org/draft-04/schema#","type":"string"}}})"));
     EXPECT_NE(embedded.find("draft-04"), std::string::npos) << embedded;
     schema_registry reg;
-    reg.add("https://example.com/old.json", json::parse(R"({"$schema":"https://json-schema.org/draft/2019-09/schema"})"));
+    reg.add("https://example.com/old.json",
+            json::parse(R"({"$schema":"https://json-schema.org/draft/2019-09/schema"})"));
     compile_options o;
     o.registry = &reg;
     const std::string remote = message_of(json::parse(R"({"$ref":"https://example.com/old.json"})"), o);
     EXPECT_NE(remote.find("2019-09"), std::string::npos) << remote;
     // The supported ones, spelled the ways they are found in the wild.
-    for (auto uri : {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema",
-                     "https://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema",
-                     "https://json-schema.org/draft/2020-12/schema#"})
+    for (auto uri :
+         {"http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema",
+          "https://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema",
+          "https://json-schema.org/draft/2020-12/schema#"})
         EXPECT_NO_THROW((void)validator::compile(json::object{{"$schema", uri}})) << uri;
 }
 
@@ -454,7 +465,8 @@ TEST(SchemaValidator, ErrorsCarryInstanceAndKeywordLocations) {
       "additionalProperties": false,
       "dependentRequired": {"kind": ["v"]}
     })");
-    auto errors = v.validate(json::parse(R"({"a/b": [{"id": 1, "c~d": 0}, {"c~d": 3}], "name": "Long1", "kind": "z",
+    auto errors =
+        v.validate(json::parse(R"({"a/b": [{"id": 1, "c~d": 0}, {"c~d": 3}], "name": "Long1", "kind": "z",
                                             "tags": ["u"], "extra_long": 1})"));
     struct expected {
         std::string instance_location, keyword_location, keyword, message;
@@ -463,7 +475,8 @@ TEST(SchemaValidator, ErrorsCarryInstanceAndKeywordLocations) {
         {"", "/dependentRequired", "dependentRequired", "property 'v' is required when 'kind' is present"},
         {"/a~1b/0/c~0d", "/properties/a~1b/items/properties/c~0d/minimum", "minimum", "must be >= 1, got 0"},
         {"/a~1b/1", "/properties/a~1b/items/required", "required", "missing required property 'id'"},
-        {"/a~1b/1/c~0d", "/properties/a~1b/items/properties/c~0d/multipleOf", "multipleOf", "must be a multiple of 2"},
+        {"/a~1b/1/c~0d", "/properties/a~1b/items/properties/c~0d/multipleOf", "multipleOf",
+         "must be a multiple of 2"},
         {"/name", "/properties/name/maxLength", "maxLength", "must be at most 3 characters long, got 5"},
         {"/name", "/properties/name/pattern", "pattern", "must match the pattern '^[a-z]+$'"},
         {"/kind", "/properties/kind/enum", "enum", "value must be one of \"x\", \"y\""},
@@ -480,6 +493,22 @@ TEST(SchemaValidator, ErrorsCarryInstanceAndKeywordLocations) {
         EXPECT_EQ(it->keyword_location, w.keyword_location) << w.keyword;
         EXPECT_EQ(it->message, w.message) << w.keyword;
     }
+}
+
+TEST(SchemaValidator, CountsInMessagesAreSingularForOne) {
+    const auto message = [](const char* schema, const char* instance) {
+        auto errors = compile(schema).validate(json::parse(instance));
+        return errors.empty() ? std::string("(valid)") : errors.front().message;
+    };
+    EXPECT_EQ(message(R"({"minLength": 1})", R"("")"), "must be at least 1 character long, got 0");
+    EXPECT_EQ(message(R"({"maxLength": 1})", R"("ab")"), "must be at most 1 character long, got 2");
+    EXPECT_EQ(message(R"({"minLength": 2})", R"("a")"), "must be at least 2 characters long, got 1");
+    EXPECT_EQ(message(R"({"minItems": 1})", "[]"), "must have at least 1 item, got 0");
+    EXPECT_EQ(message(R"({"maxItems": 1})", "[1, 2]"), "must have at most 1 item, got 2");
+    EXPECT_EQ(message(R"({"minProperties": 1})", "{}"), "must have at least 1 property");
+    EXPECT_EQ(message(R"({"maxProperties": 2})", R"({"a":1,"b":2,"c":3})"), "must have at most 2 properties");
+    EXPECT_EQ(message(R"({"contains": {"const": 1}, "maxContains": 1})", "[1, 1]"),
+              "must contain at most 1 matching item, found 2");
 }
 
 TEST(SchemaValidator, ErrorLocationsThroughReferencesAndArrays) {
@@ -575,7 +604,8 @@ TEST(SchemaValidator, NetworkReferencesOutsideTheRegistryAreCompileErrors) {
 // ---------------------------------------------------------------- termination and hostile schemas
 
 TEST(SchemaValidator, RefCyclesAndDepthFailWithClearErrors) {
-    auto cycle = compile(R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"})");
+    auto cycle = compile(
+        R"({"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"anyOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"})");
     EXPECT_FALSE(cycle.is_valid(json::value(1)));
     auto e = cycle.validate(json::value(1));
     ASSERT_FALSE(e.empty());
@@ -601,7 +631,8 @@ TEST(SchemaValidator, ExponentialReferenceChainsRunOutOfBudget) {
     json::object defs;
     for (int i = 0; i < 40; ++i) {
         std::string next = "#/$defs/a" + std::to_string(i + 1);
-        defs["a" + std::to_string(i)] = json::object{{"allOf", json::array{json::object{{"$ref", next}}, json::object{{"$ref", next}}}}};
+        defs["a" + std::to_string(i)] =
+            json::object{{"allOf", json::array{json::object{{"$ref", next}}, json::object{{"$ref", next}}}}};
     }
     defs["a40"] = json::object{{"type", "object"}};
     json::object schema{{"$ref", "#/$defs/a0"}};
@@ -618,7 +649,8 @@ TEST(SchemaValidator, ExponentialReferenceChainsRunOutOfBudget) {
     EXPECT_FALSE(validator::compile(negated).is_valid(json::object()));
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20)); // ~0.1 s in Release
     // A big instance against an ordinary schema is nowhere near the budget.
-    auto items = compile(R"({"type":"array","items":{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"integer"}}}]}})");
+    auto items = compile(
+        R"({"type":"array","items":{"anyOf":[{"type":"string"},{"type":"object","properties":{"a":{"type":"integer"}}}]}})");
     json::array big;
     for (int i = 0; i < 20000; ++i) big.push_back(json::object{{"a", i}});
     EXPECT_TRUE(items.is_valid(big));

@@ -25,7 +25,9 @@
 // Strings in command, args, env, cwd, url and headers expand ${VAR}, ${env:VAR},
 // ${VAR:-default}, ${userHome} and ${workspaceFolder} (see variables.hpp); Gemini CLI files
 // also expand $VAR. A problem with one entry (unknown field, wrong type, missing variable) is a
-// config_error naming the file and the entry; the other entries are still read.
+// config_error naming the file and the entry; the other entries are still read. An entry with
+// `"disabled": true` (Cline, Roo Code, Windsurf) is listed in `disabled`, not started, and not an
+// error: what else it says is not checked until it is enabled.
 #pragma once
 
 #include <chrono>
@@ -49,14 +51,14 @@ std::string_view to_string(transport_kind k) noexcept;
 
 /// The file formats this module reads.
 enum class config_format {
-    detect,          ///< recognise from the content (explicit --config files)
-    claude_desktop,  ///< {"mcpServers": {...}}
-    claude_code,     ///< .mcp.json: mcpServers with type stdio/http/sse
-    claude_code_user,///< ~/.claude.json: mcpServers and projects[<dir>].mcpServers
-    cursor,          ///< mcpServers, ${env:VAR}, envFile
-    vscode,          ///< {"servers": {...}, "inputs": [...]}, type stdio/http/sse
-    windsurf,        ///< mcpServers, remote as serverUrl
-    gemini,          ///< mcpServers, remote as httpUrl (Streamable HTTP) or url (SSE), trust, timeout
+    detect,           ///< recognise from the content (explicit --config files)
+    claude_desktop,   ///< {"mcpServers": {...}}
+    claude_code,      ///< .mcp.json: mcpServers with type stdio/http/sse
+    claude_code_user, ///< ~/.claude.json: mcpServers and projects[<dir>].mcpServers
+    cursor,           ///< mcpServers, ${env:VAR}, envFile
+    vscode,           ///< {"servers": {...}, "inputs": [...]}, type stdio/http/sse
+    windsurf,         ///< mcpServers, remote as serverUrl
+    gemini,           ///< mcpServers, remote as httpUrl (Streamable HTTP) or url (SSE), trust, timeout
 };
 std::string_view to_string(config_format f) noexcept;
 
@@ -80,12 +82,13 @@ struct server_config {
     /// `serverUrl`); false for `"type": "http"` and Gemini's `httpUrl`.
     bool sse_fallback = false;
     // policy
-    bool trusted = false;                              ///< `trust: true` (read-only tools run without asking)
-    std::optional<std::chrono::milliseconds> timeout;  ///< per-call timeout (`timeout`, ms)
-    std::vector<std::string> include_tools;            ///< only these tools (empty: all)
-    std::vector<std::string> exclude_tools;            ///< never these tools (wins over include)
+    bool trusted = false;                             ///< `trust: true` (read-only tools run without asking)
+    std::optional<std::chrono::milliseconds> timeout; ///< per-call timeout (`timeout`, ms)
+    bool disabled = false;                            ///< `disabled: true`: defined, not to be started
+    std::vector<std::string> include_tools;           ///< only these tools (empty: all)
+    std::vector<std::string> exclude_tools;           ///< never these tools (wins over include)
     // provenance
-    std::string source;          ///< the file as shown to the user: "~/.cursor/mcp.json"
+    std::string source; ///< the file as shown to the user: "~/.cursor/mcp.json"
     config_format format = config_format::detect;
     config_scope scope = config_scope::user;
     std::vector<std::string> notes; ///< things worth telling the user (ignored fields, ...)
@@ -103,19 +106,25 @@ struct config_error {
 /// A server hidden by a more specific definition of the same name.
 struct shadowed_server {
     std::string name;
-    std::string source;     ///< the file of the hidden definition
-    std::string winner;     ///< the file whose definition is used
+    std::string source; ///< the file of the hidden definition
+    std::string winner; ///< the file whose definition is used
 };
 
 struct discovery_result {
-    std::vector<server_config> servers;  ///< in order of first appearance, one per name
+    std::vector<server_config> servers; ///< in order of first appearance, one per name
+    /// Entries with `"disabled": true` (when the most specific definition of the name is one).
+    std::vector<server_config> disabled;
     std::vector<config_error> errors;
     std::vector<shadowed_server> shadowed;
     std::vector<std::string> notes;      ///< file-level remarks ("inputs are not supported")
     std::vector<std::string> files_read; ///< the files that exist and were read (as shown)
     /// The error of the entry named `name`, if it had one (and no other file defined it).
     const config_error* error_for(std::string_view name) const noexcept;
+    /// The server named `name` (not a disabled one).
     const server_config* find(std::string_view name) const noexcept;
+    const server_config* find_disabled(std::string_view name) const noexcept;
+    /// Whether some file defines `name` usably: as a server, or as a disabled one.
+    bool is_defined(std::string_view name) const noexcept { return find(name) || find_disabled(name); }
 };
 
 /// Looks up environment variables; the default reads the process environment.
@@ -135,8 +144,8 @@ struct discovery_options {
 discovery_result discover(const discovery_options& options = {});
 
 /// What one file contributes, for callers that read files themselves. `text` is the file's
-/// content, `source` its name as shown. Errors and notes are appended to `out`; servers too (in
-/// the file's order; duplicates are not resolved here).
+/// content, `source` its name as shown. Errors and notes are appended to `out`; servers (and
+/// disabled ones) too, in the file's order (duplicates are not resolved here).
 struct file_context {
     std::string source;
     config_format format = config_format::detect;

@@ -42,6 +42,10 @@ enum class server_state {
     stopped,    ///< closed by the manager
 };
 std::string_view to_string(server_state s) noexcept;
+/// Why a server in `state` cannot take a request, in words: `server "x" failed: ERROR`,
+/// `server "x" is still starting`, `server "x" is restarting (it stopped: ERROR)`,
+/// `server "x" has been stopped`. `error` may be empty.
+std::string not_ready_reason(std::string_view name, server_state state, std::string_view error);
 
 struct server_status {
     std::string name;
@@ -51,8 +55,8 @@ struct server_status {
     std::optional<revision> protocol_version;
     std::optional<implementation> server_info;
     std::size_t tools = 0, resources = 0, resource_templates = 0, prompts = 0;
-    std::string error;  ///< why it failed or last died
-    int restarts = 0;   ///< successful restarts so far
+    std::string error;      ///< why it failed or last died
+    int restarts = 0;       ///< successful restarts so far
     std::optional<int> pid; ///< of a running stdio server
 };
 
@@ -65,7 +69,7 @@ struct restart_policy {
 
 /// One tool of the combined catalogue.
 struct tool_entry {
-    std::string name;   ///< unique, model-safe: server__tool
+    std::string name; ///< unique, model-safe: server__tool
     std::string server;
     mcp::tool tool;
     bool server_trusted = false;
@@ -147,7 +151,8 @@ public:
     /// says, audits, and returns the result as received (isError included). Throws call_denied,
     /// or mcp::error: not connected, unknown or excluded tool, timeout (request_timeout),
     /// cancelled (request_cancelled), or an error the server answered with.
-    call_tool_result call_tool(const std::string& qualified_name, json::object arguments, tool_call_options options = {});
+    call_tool_result call_tool(const std::string& qualified_name, json::object arguments,
+                               tool_call_options options = {});
     call_tool_result call_tool(const std::string& server, const std::string& tool, json::object arguments,
                                tool_call_options options = {});
 
