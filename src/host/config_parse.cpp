@@ -328,7 +328,9 @@ std::optional<json::value> parse_with_position(std::string_view text, std::strin
     po.allow_trailing_commas = true;
     json::stream_parser p(json::storage_ptr(), po);
     boost::system::error_code ec;
-    const std::size_t used = p.write_some(text.data(), text.size(), ec);
+    // write(), not write_some(): text after the value (other than spaces and comments) is an
+    // error at its position, not a document cut short.
+    const std::size_t used = p.write(text.data(), text.size(), ec);
     if (!ec) p.finish(ec);
     if (!ec) return p.release();
     std::size_t line = 1, col = 1;

@@ -272,6 +272,16 @@ TEST_F(host_config_test, bad_entries) {
     discovery_result r;
     parse_config("[1]", {.source = "f.json"}, r);
     EXPECT_EQ(r.errors.at(0).to_string(), "f.json: must be a JSON object");
+    // Text after the document is an error at its place; spaces and comments after it are not.
+    discovery_result junk;
+    parse_config("{\"mcpServers\":{}}\n}x", {.source = "f.json"}, junk);
+    ASSERT_EQ(junk.errors.size(), 1u);
+    EXPECT_NE(junk.errors[0].to_string().find("at line 2, column 1"), std::string::npos)
+        << junk.errors[0].to_string();
+    EXPECT_EQ(junk.errors[0].to_string().find("incomplete"), std::string::npos) << junk.errors[0].to_string();
+    discovery_result trailing;
+    parse_config("{\"mcpServers\":{}} // the end\n\n", {.source = "f.json"}, trailing);
+    EXPECT_TRUE(trailing.errors.empty()) << trailing.errors.at(0).to_string();
 }
 
 // ------------------------------------------------------------------ discovery and precedence
