@@ -395,9 +395,10 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
                     "Requests per second per token (per address without tokens); 0: unlimited");
     cmd->add_option("--burst", o->burst, "Requests allowed at once above the rate (default: the rate)");
     cmd->add_option("--trust", o->trusted, "Trust this server: its read-only tools run (repeatable)");
-    cmd->add_flag(
-        "--approve-all,--yes,-y", o->approve_all,
-        "Run every tool call (default: only read-only tools of trusted servers; others get isError)");
+    cmd->add_flag("--approve-all,--yes,-y", o->approve_all,
+                  "Run every tool call (default: read-only tools of trusted servers run; others are put to "
+                  "the client's user "
+                  "through elicitation, or get isError when it cannot ask)");
     add_timeout_option(cmd, o->timeout_seconds, "Seconds to wait for each call (default 60)");
     cmd->add_option("--audit-log", o->audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o->redact,

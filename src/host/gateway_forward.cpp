@@ -10,6 +10,7 @@
 // either finds the client's answer in this round or ends the handler with an
 // InputRequiredResult, leaving the call parked (still running at the server, waiting for that
 // answer) until the client's retry names it through the requestState.
+#include "crypto/crypto.hpp"
 #include "host/gateway_state.hpp"
 #include "server/request_state.hpp"
 
@@ -65,7 +66,7 @@ std::string_view key_base(const input_request& r) {
 
 template <class R>
 R gateway::impl::forward(context& ctx, const std::string& server,
-                         const std::function<R(const call_hooks&)>& run) {
+                         const std::function<R(const call_hooks&)>& run, json::object state) {
     using detail::forwarded_call;
     auto hooks_for = [](const std::shared_ptr<forwarded_call>& call, const context& c) {
         call_hooks h;
@@ -138,7 +139,8 @@ R gateway::impl::forward(context& ctx, const std::string& server,
     } else {
         call->attach(ctx);
     }
-    ctx.set_request_state(json::object{{"call", call->id}});
+    state["call"] = call->id;
+    ctx.set_request_state(std::move(state));
     auto end = [&](const error& why) {
         call->detach();
         call->cancel.cancel(why.what());
@@ -198,26 +200,74 @@ R gateway::impl::forward(context& ctx, const std::string& server,
 
 // ------------------------------------------------------------------------------- the methods
 
+namespace {
+/// The key of the approval question among a round's inputs (other keys are the servers').
+constexpr std::string_view approval_input_key = "dev.mcpxx/approval";
+} // namespace
+
+bool gateway::impl::ask_approval(context& ctx, const approval_request& request) {
+    const auto& caps = ctx.client_caps().elicitation;
+    if (!caps || !caps->supports_form()) return false; // nobody to ask: the policy's "no"
+    std::string message = "Run the tool \"" + request.tool + "\" of the server \"" + request.server + "\"";
+    if (!request.server_trusted) message += " (a server you have not marked trusted)";
+    message += "?\nArguments: " + to_json(json::value(request.arguments));
+    if (request.definition && request.definition->description)
+        message += "\nThe tool says: " + *request.definition->description;
+    const json::object schema{
+        {"type", "object"},
+        {"properties", json::object{{"run", json::object{{"type", "boolean"},
+                                                         {"title", "Run this tool call"},
+                                                         {"description",
+                                                          "Yes to let the gateway run the call as shown"}}}}},
+        {"required", json::array{"run"}}};
+    try {
+        const auto answer = ctx.elicit({.message = std::move(message), .requested_schema = schema},
+                                       std::nullopt, std::string(approval_input_key));
+        if (answer.action != elicit_action::accept || !answer.content) return false;
+        const auto* run = answer.content->if_contains("run");
+        return run && run->is_bool() && run->get_bool();
+    } catch (const client_request_failed&) {
+        return false; // the client could not ask (refused, timed out): not approved
+    }
+}
+
 call_tool_result gateway::impl::call_tool(const route& to, const json::object& arguments, context& ctx) {
-    std::function<call_tool_result(const call_hooks&)> run = [self = weak_from_this(), to,
-                                                              arguments](const call_hooks& h) {
+    // The human in the loop: a call the policy does not allow by itself is put to the user of
+    // the calling client (form elicitation) before it reaches the server. A 2026-07-28 client
+    // answers in a second round; the approval then travels in the sealed requestState, bound to
+    // this exact call (its digest), so that later rounds neither ask again nor run another call.
+    std::optional<bool> user_decision;
+    json::object state;
+    if (auto request = mgr->approval_needed(to.server, to.name, arguments)) {
+        const std::string digest =
+            mcp::detail::sha256_hex(to.server + '\n' + to.name + '\n' + to_json(json::value(arguments)));
+        const auto* earlier = ctx.request_state().if_object();
+        const bool approved_before =
+            earlier && find_string(*earlier, "approved").value_or("") == std::string_view(digest);
+        user_decision = approved_before || ask_approval(ctx, *request);
+        if (*user_decision) state["approved"] = digest;
+    }
+    std::function<call_tool_result(const call_hooks&)> run = [self = weak_from_this(), to, arguments,
+                                                              user_decision](const call_hooks& h) {
         auto gw = self.lock();
         if (!gw) throw error(error_code::connection_closed, "the gateway is closing");
         tool_call_options o;
         o.meta = h.meta;
         o.on_progress = h.on_progress;
         o.cancel = h.cancel;
+        o.user_decision = user_decision;
         return gw->mgr->call_tool(to.server, to.name, arguments, std::move(o));
     };
     try {
-        auto r = forward(ctx, to.server, run);
+        auto r = forward(ctx, to.server, run, std::move(state));
         if (opts.qualify_names) rewrite(to.server, r);
         return r;
     } catch (const call_denied& e) {
-        // No terminal to ask: the policy decided. The model reads why.
-        return error_result(
-            std::string("The gateway did not run this call: ") + e.what() +
-            " (the gateway approves calls by policy: --approve-all, or trusted servers' read-only tools)");
+        // The policy said no and the client's user did too (or could not be asked). The model
+        // reads why.
+        return error_result(std::string("The gateway did not run this call: ") + e.what() +
+                            " (calls run when the user approves them, when the client can ask its user, or "
+                            "by the gateway's policy: --approve-all, or trusted servers' read-only tools)");
     } catch (const error& e) {
         if (e.code() != error_code::connection_closed) throw;
         return error_result(std::string("The server behind this tool is not available: ") + e.what());

@@ -73,8 +73,13 @@ struct gateway::impl : std::enable_shared_from_this<gateway::impl> {
         cancellation_token cancel;
     };
     /// Run `run` (a request to `server`) for the handler of `ctx`, in the caller's era.
+    /// `state`: members kept in the requestState of every later round (2026-07-28).
     template <class R>
-    R forward(context& ctx, const std::string& server, const std::function<R(const call_hooks&)>& run);
+    R forward(context& ctx, const std::string& server, const std::function<R(const call_hooks&)>& run,
+              json::object state = {});
+    /// Ask the user of the client behind `ctx` (form elicitation) whether `request` may run;
+    /// see gateway.hpp. Throws input_required (2026-07-28, first round) as ctx.elicit does.
+    bool ask_approval(context& ctx, const approval_request& request);
     call_tool_result call_tool(const route& to, const json::object& arguments, context& ctx);
     get_prompt_result get_prompt(const route& to, const std::map<std::string, std::string>& arguments,
                                  context& ctx);

@@ -92,6 +92,12 @@ struct manager::impl {
         std::lock_guard lock(mu);
         return servers;
     }
+    /// The catalogue name of a server's tool ("" when it is not listed).
+    static std::string qualified_name(const manager& m, const std::string& server, const std::string& tool) {
+        for (auto& t : m.tools())
+            if (t.server == server && t.tool.name == tool) return std::move(t.name);
+        return {};
+    }
 };
 
 manager::manager(manager_options options) : impl_(std::make_shared<impl>()) {
@@ -182,6 +188,22 @@ std::vector<prompt> manager::prompts(const std::string& server) const {
     return impl_->get(server)->prompts();
 }
 
+std::optional<approval_request> manager::approval_needed(const std::string& server, const std::string& tool,
+                                                         const json::object& arguments) const {
+    const auto& o = impl_->shared->options;
+    if (o.approval.approve_all) return std::nullopt;
+    auto s = impl_->get(server);
+    if (!s->tool_allowed(tool)) return std::nullopt;
+    approval_request request{.server = server,
+                             .tool = tool,
+                             .arguments = arguments,
+                             .definition = s->listed_tool(tool),
+                             .server_trusted = s->config().trusted};
+    if (policy_decision(o.approval, request)) return std::nullopt;
+    request.qualified_name = impl_->qualified_name(*this, server, tool);
+    return request;
+}
+
 std::shared_ptr<mcp::client> manager::client(const std::string& server) const {
     return impl_->get(server)->ready_client();
 }
@@ -215,7 +237,9 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
     // The request (a copy of the arguments and of the tool's definition) is only built when
     // the policy needs to look: a gateway that approves everything pays nothing for it.
     std::optional<approval_kind> decision;
-    if (o.approval.approve_all) {
+    if (options.user_decision) {
+        decision = *options.user_decision ? approval_kind::user : approval_kind::denied;
+    } else if (o.approval.approve_all) {
         decision = approval_kind::not_needed_all;
     } else {
         approval_request request{.server = server,
@@ -225,16 +249,16 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
                                  .server_trusted = s->config().trusted};
         decision = policy_decision(o.approval, request);
         if (!decision) {
-            for (const auto& t : tools())
-                if (t.server == server && t.tool.name == tool) request.qualified_name = t.name;
+            request.qualified_name = impl_->qualified_name(*this, server, tool);
             const bool yes = o.approver && o.approver->approve(request);
             decision = yes ? approval_kind::user : approval_kind::denied;
         }
     }
     record.approval = std::string(to_string(*decision));
     if (*decision == approval_kind::denied) {
-        const std::string why =
-            o.approver ? "the user denied the call" : "the call needs approval and there is no approver";
+        const std::string why = options.user_decision || o.approver
+                                    ? "the user denied the call"
+                                    : "the call needs approval and there is no approver";
         audit("denied", why);
         throw call_denied("tool \"" + tool + "\" of server \"" + server + "\": " + why);
     }

@@ -36,6 +36,90 @@ TEST(GatewayStateless, ListsAndCallsWithTheEraDecorations) {
     EXPECT_EQ(f.gateway().waiting_calls(), 0u);
 }
 
+TEST(GatewayStateless, ApprovalIsARoundOfItsOwnAndBoundToTheCall) {
+    gateway_fixture f({stdio_server("everything", "everything_server")},
+                      [](mcp::host::gateway_options& o) { o.manager.approval.approve_all = false; });
+    const object caps{{"elicitation", object{{"form", object{}}}}};
+    const object args{{"text", "ok to run"}};
+    auto first = f.stateless("tools/call", {{"name", "everything__echo"}, {"arguments", args}}, caps);
+    ASSERT_EQ(first.status, 200) << mcp::to_json(first.message);
+    ASSERT_EQ(first.result().at("resultType").as_string(), "input_required") << mcp::to_json(first.message);
+    const auto& asked = first.result().at("inputRequests").as_object();
+    ASSERT_TRUE(asked.contains("dev.mcpxx/approval")) << mcp::to_json(first.message);
+    EXPECT_THAT(std::string(asked.at("dev.mcpxx/approval").at("params").at("message").as_string()),
+                HasSubstr("Run the tool \"echo\""));
+    EXPECT_EQ(f.gateway().waiting_calls(), 0u); // nothing reached the server yet
+
+    // Approved: the call runs.
+    const object yes{{"dev.mcpxx/approval", accept(object{{"run", true}})}};
+    auto second = f.stateless("tools/call",
+                              {{"name", "everything__echo"},
+                               {"arguments", args},
+                               {"inputResponses", yes},
+                               {"requestState", first.result().at("requestState")}},
+                              caps);
+    ASSERT_EQ(second.status, 200) << mcp::to_json(second.message);
+    EXPECT_EQ(second.result().at("resultType").as_string(), "complete");
+    EXPECT_EQ(text_of(second.result()), "ok to run");
+
+    // Declined: a tool error; nothing ran.
+    auto declined =
+        f.stateless("tools/call",
+                    {{"name", "everything__echo"},
+                     {"arguments", args},
+                     {"inputResponses", object{{"dev.mcpxx/approval", object{{"action", "decline"}}}}},
+                     {"requestState", first.result().at("requestState")}},
+                    caps);
+    ASSERT_EQ(declined.status, 200) << mcp::to_json(declined.message);
+    EXPECT_TRUE(declined.result().at("isError").as_bool());
+    EXPECT_THAT(text_of(declined.result()), HasSubstr("the user denied the call"));
+
+    // Without elicitation the client cannot be asked: the policy's no.
+    auto mute = f.stateless("tools/call", {{"name", "everything__echo"}, {"arguments", args}});
+    EXPECT_TRUE(mute.result().at("isError").as_bool()) << mcp::to_json(mute.message);
+}
+
+TEST(GatewayStateless, AnApprovalDoesNotCarryOverToOtherArguments) {
+    gateway_fixture f({stdio_server("everything", "everything_server")},
+                      [](mcp::host::gateway_options& o) { o.manager.approval.approve_all = false; });
+    const object caps{{"elicitation", object{{"form", object{}}}}};
+    // ask_user needs approval and then asks a question of its own: the call is parked with the
+    // approval in its requestState.
+    auto first = f.stateless("tools/call", {{"name", "everything__ask_user"}, {"arguments", object{}}}, caps);
+    ASSERT_FALSE(first.is_error()) << mcp::to_json(first.message);
+    const object yes{{"dev.mcpxx/approval", accept(object{{"run", true}})}};
+    auto second = f.stateless("tools/call",
+                              {{"name", "everything__ask_user"},
+                               {"arguments", object{}},
+                               {"inputResponses", yes},
+                               {"requestState", first.result().at("requestState")}},
+                              caps);
+    ASSERT_FALSE(second.is_error()) << mcp::to_json(second.message);
+    ASSERT_EQ(second.result().at("resultType").as_string(), "input_required") << mcp::to_json(second.message);
+    ASSERT_TRUE(second.result().at("inputRequests").as_object().contains("elicitation"));
+    const auto state = second.result().at("requestState");
+    // The same state with other arguments: refused (a requestState is sealed to its request),
+    // and nothing ran.
+    auto swapped = f.stateless("tools/call",
+                               {{"name", "everything__ask_user"},
+                                {"arguments", object{{"sneaky", true}}},
+                                {"inputResponses", object{{"elicitation", accept(object{{"name", "x"}})}}},
+                                {"requestState", state}},
+                               caps);
+    ASSERT_TRUE(swapped.is_error()) << mcp::to_json(swapped.message);
+    EXPECT_EQ(swapped.error_code(), -32602);
+    // The approved call goes on without being asked again.
+    auto third = f.stateless("tools/call",
+                             {{"name", "everything__ask_user"},
+                              {"arguments", object{}},
+                              {"inputResponses", object{{"elicitation", accept(object{{"name", "Grace"}})}}},
+                              {"requestState", state}},
+                             caps);
+    ASSERT_FALSE(third.is_error()) << mcp::to_json(third.message);
+    ASSERT_EQ(third.result().at("resultType").as_string(), "complete") << mcp::to_json(third.message);
+    EXPECT_THAT(text_of(third.result()), HasSubstr("Grace"));
+}
+
 TEST(GatewayStateless, ElicitationWaitsAtTheServerBetweenRounds) {
     gateway_fixture f({stdio_server("everything", "everything_server")});
     const object caps{{"elicitation", object{{"form", object{}}}}};

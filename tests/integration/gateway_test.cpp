@@ -302,6 +302,46 @@ TEST(Gateway, PolicyDecidesWithoutATerminal) {
     EXPECT_THAT(text_of(denied), HasSubstr("did not run"));
 }
 
+TEST(Gateway, TheClientsUserApprovesWhatThePolicyDoesNot) {
+    gateway_fixture f({stdio_server("everything", "everything_server")},
+                      [](mcp::host::gateway_options& o) { o.manager.approval.approve_all = false; });
+    // A client that can ask its user (form elicitation): the gateway asks before running.
+    std::mutex mu;
+    std::vector<std::string> asked;
+    bool say_yes = true;
+    auto c = f.connect([&](mcp::client& cl) {
+        cl.set_elicitation_handler(
+            [&](const mcp::elicit_request& r, mcp::request_context&) {
+                std::lock_guard lock(mu);
+                asked.push_back(r.message);
+                if (!say_yes) return mcp::elicit_result{.action = mcp::elicit_action::decline};
+                return mcp::elicit_result{.action = mcp::elicit_action::accept,
+                                          .content = object{{"run", true}}};
+            },
+            true, false);
+    });
+    auto ran = c->call_tool("everything__echo", {{"text", "approved"}});
+    EXPECT_FALSE(ran.is_error.value_or(false)) << text_of(ran);
+    EXPECT_EQ(text_of(ran), "approved");
+    {
+        std::lock_guard lock(mu);
+        ASSERT_EQ(asked.size(), 1u);
+        EXPECT_THAT(asked[0], HasSubstr("Run the tool \"echo\" of the server \"everything\""));
+        EXPECT_THAT(asked[0], HasSubstr(R"(Arguments: {"text":"approved"})"));
+        say_yes = false;
+    }
+    auto refused = c->call_tool("everything__echo", {{"text", "refused"}});
+    EXPECT_TRUE(refused.is_error.value_or(false));
+    EXPECT_THAT(text_of(refused), HasSubstr("the user denied the call"));
+    // A client that cannot ask: the policy's answer stands.
+    auto mute = f.connect();
+    auto denied = mute->call_tool("everything__echo", {{"text", "x"}});
+    EXPECT_TRUE(denied.is_error.value_or(false));
+    EXPECT_THAT(text_of(denied), HasSubstr("did not run"));
+    std::lock_guard lock(mu);
+    EXPECT_EQ(asked.size(), 2u);
+}
+
 TEST(Gateway, PlainNamesHideCollisionsAndSayWhich) {
     gateway_fixture f(
         {stdio_server("first", "everything_server"), stdio_server("second", "everything_server")},

@@ -37,9 +37,12 @@
 // between the rounds (up to `input_wait`), and finds it again through the requestState it
 // issued. See docs/design.md ("Gateway") for the reasoning and the rough edges.
 //
-// Tool calls go through the manager: approval policy (there is no terminal: set
-// manager.approval.approve_all, trusted servers, or an approver), audit log, timeouts. A denied
-// call, or one to a server that is down, is a tool result with isError: true saying so.
+// Tool calls go through the manager: approval policy, audit log, timeouts. There is no
+// terminal: a call the policy does not allow by itself (manager.approval: approve_all, trusted
+// servers' read-only tools) is put to the user of the calling client, as a form elicitation
+// (key "dev.mcpxx/approval"; in the stateless era a round of its own, the approval then kept in
+// the sealed requestState of the call's later rounds). A client without form elicitation, a
+// "no", or a call to a server that is down is a tool result with isError: true saying so.
 #pragma once
 
 #include <mcp/host/manager.hpp>

@@ -81,6 +81,11 @@ struct tool_call_options {
     cancellation_token cancel;
     /// Extra members for the request's params._meta.
     json::object meta;
+    /// The user's decision when the caller asked already (after approval_needed() said so, e.g.
+    /// a gateway asking the user of its client through elicitation): true runs the call as
+    /// approved by the user, false refuses it (audited as denied, call_denied thrown). Unset:
+    /// the policy decides, then the manager's approver.
+    std::optional<bool> user_decision;
 };
 
 struct manager_options {
@@ -155,6 +160,12 @@ public:
                                tool_call_options options = {});
     call_tool_result call_tool(const std::string& server, const std::string& tool, json::object arguments,
                                tool_call_options options = {});
+
+    /// What the approver would be asked before this call, or nullopt when the policy lets it run
+    /// without asking (or the tool is unknown: call_tool will say so). For a host that asks the
+    /// user elsewhere and passes the answer as tool_call_options::user_decision.
+    std::optional<approval_request> approval_needed(const std::string& server, const std::string& tool,
+                                                    const json::object& arguments) const;
 
     /// The client of a ready server, for everything else (read, get_prompt, complete, ping).
     /// Throws mcp::error(connection_closed) naming the server and its state when not ready.
