@@ -251,7 +251,19 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     co.timeout = opts.connect_timeout;
     co.session.name = config_.name;
     co.session.ordered_responses = opts.ordered_responses;
-    if (opts.protocol_version) co.protocol_version = *opts.protocol_version;
+    bool used_remembered = false;
+    if (opts.protocol_version) {
+        co.protocol_version = *opts.protocol_version;
+    } else {
+        // A server found to be of the initialize era is asked for that revision again when it
+        // is restarted or reconnected: no server/discover probe (which a silent older server
+        // answers only with the probe's timeout). If that fails, the next attempt probes again.
+        std::lock_guard lock(mu_);
+        if (remembered_revision_) {
+            co.protocol_version = *remembered_revision_;
+            used_remembered = true;
+        }
+    }
     auto c = std::make_shared<mcp::client>(co);
     const std::string name = config_.name;
     c->set_roots_request_handler(
@@ -310,9 +322,20 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         c->close();
         error_out = e.what();
         if (auto tail = stderr_summary(t); !tail.empty()) error_out += ": " + tail;
+        if (used_remembered) {
+            std::lock_guard lock(mu_);
+            remembered_revision_.reset(); // the server may have changed: probe next time
+        }
         return false;
     }
     std::lock_guard lock(mu_);
+    if (!opts.protocol_version) {
+        const auto negotiated = c->protocol_version();
+        if (is_initialize_era(negotiated))
+            remembered_revision_ = negotiated;
+        else
+            remembered_revision_.reset();
+    }
     if (stop_) {
         // stop() ran while we were connecting: it could not see this client, so close it here.
         c->close();

@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace mcp::host::detail {
@@ -73,6 +74,8 @@ private:
     server_state state_ = server_state::starting;
     std::string error_;
     int restarts_ = 0;
+    /// The initialize-era revision the server spoke last time (see connect_once).
+    std::optional<revision> remembered_revision_;
     std::shared_ptr<mcp::client> client_;
     transport_ptr transport_;
     std::vector<mcp::tool> tools_;

@@ -248,6 +248,11 @@ TEST(host_remote, reconnects_when_the_server_went_away_and_came_back) {
 
 TEST(host_remote, a_forgotten_session_is_a_reconnect) {
     guarded_server srv("t", /*initialize_era_only=*/true); // sessions exist only in that era
+    std::atomic<int> probes{0};
+    srv.mcp.use([&](mcp::incoming_call& call, const mcp::receive_next& next) {
+        if (call.method() == "server/discover") ++probes;
+        return next(call);
+    });
     auto o = options();
     o.restart = {.max_attempts = 100, .initial_delay = 20ms, .max_delay = 100ms};
     manager m(o);
@@ -264,6 +269,9 @@ TEST(host_remote, a_forgotten_session_is_a_reconnect) {
             return false; // the request that met the 404, or one made while reconnecting
         }
     })) << m.status("r").error;
+    // The era was learnt once: the reconnect asked for 2025-11-25 without probing again.
+    EXPECT_EQ(probes.load(), 1);
+    EXPECT_EQ(m.status("r").protocol_version, mcp::revision::v2025_11_25);
 }
 
 TEST(host_remote, a_server_that_stays_away_is_given_up) {
