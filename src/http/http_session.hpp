@@ -9,6 +9,13 @@
 // the stream is still open, carries the rest. A broken connection does not cancel anything
 // (2025-11-25: disconnection is not cancellation). A stream ends with its request's response.
 //
+// Replicas. This object is one process's copy of the session; other replicas sharing the
+// stores may hold copies too. Stream ids start with a random prefix per copy (see
+// mcp/http/event_store.hpp), so events of every copy can share the event store. A GET that
+// resumes a stream of another copy gets what the store holds; a request stream then ends (its
+// request runs elsewhere: the client resumes again later), while the session's standalone
+// stream goes on as this copy's.
+//
 // Response shape per POST (server_options::responses): JSON when the response is the only thing
 // to send, SSE once anything else belongs to the request first (automatic), or always SSE.
 //
@@ -86,6 +93,7 @@ private:
     void touch();
 
     const std::string id_;
+    const std::string stream_prefix_; ///< "<copy>.": makes stream ids unique across replicas
     const std::shared_ptr<host_state> host_;
     transport_handler handler_;
     std::mutex deliver_mu_; // one message at a time into the engine

@@ -3,11 +3,23 @@
 #include <mcp/http/event_store.hpp>
 #include <mcp/http/session_store.hpp>
 
+#include <charconv>
 #include <deque>
 #include <map>
 #include <mutex>
 
 namespace mcp::http {
+
+std::optional<event_id_parts> parse_event_id(std::string_view id) noexcept {
+    const auto dash = id.rfind('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 == id.size()) return std::nullopt;
+    event_id_parts parts;
+    parts.stream = id.substr(0, dash);
+    const char* end = id.data() + id.size();
+    auto [stop, ec] = std::from_chars(id.data() + dash + 1, end, parts.sequence);
+    if (ec != std::errc() || stop != end) return std::nullopt;
+    return parts;
+}
 
 // ------------------------------------------------------------------------ memory_event_store
 

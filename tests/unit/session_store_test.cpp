@@ -1,5 +1,6 @@
-// The session store as replicas use it: the JSON of a session record (encode/decode_session_data)
-// and memory_session_store's versions.
+// The session store and event store as replicas use them: the JSON of a session record
+// (encode/decode_session_data), memory_session_store's versions, parse_event_id.
+#include <mcp/http/event_store.hpp>
 #include <mcp/http/session_store.hpp>
 
 #include <gtest/gtest.h>
@@ -79,6 +80,18 @@ TEST(memory_session_store, versions_count_puts_and_touch_says_whether_the_record
     EXPECT_TRUE(store.idle_since(t0 + 5s).empty());
     EXPECT_FALSE(store.get("b"));
     EXPECT_EQ(store.put({"b", {}, t0}), 1u); // a new record starts again
+}
+
+TEST(event_ids, name_their_stream_and_place) {
+    auto parts = mcp::http::parse_event_id("0123456789abcdef.3-12");
+    ASSERT_TRUE(parts);
+    EXPECT_EQ(parts->stream, "0123456789abcdef.3");
+    EXPECT_EQ(parts->sequence, 12u);
+    parts = mcp::http::parse_event_id("a-b-0");
+    ASSERT_TRUE(parts);
+    EXPECT_EQ(parts->stream, "a-b");
+    for (const char* bad : {"", "x", "-1", "a-", "a-1x", "a-+1", "a-99999999999999999999999"})
+        EXPECT_FALSE(mcp::http::parse_event_id(bad)) << bad;
 }
 
 } // namespace
