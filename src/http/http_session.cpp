@@ -368,7 +368,7 @@ void http_session::close() {
             host_->live_streams.fetch_sub(streams_.size(), std::memory_order_relaxed);
             streams_.clear();
             by_request_.clear();
-            if (host_->events) host_->events->forget_session(id_);
+            // The event store is left alone: other replicas may go on serving the session.
         }
         if (!close_notified_) {
             close_notified_ = true;
