@@ -3,6 +3,8 @@
 
 #include "http/sse.hpp"
 
+#include "crypto/crypto.hpp"
+
 #include <mcp/jsonrpc/message.hpp>
 
 namespace mcp::http::detail {
@@ -16,12 +18,18 @@ std::string error_body(int code, const std::string& message) {
     jsonrpc::serialize_error(out, std::nullopt, mcp::error(code, message));
     return out;
 }
+
+// "<copy>.0" is the standalone stream of some copy of the session (mcp/http/event_store.hpp).
+bool is_standalone_stream(std::string_view stream) {
+    return stream.size() > 2 && stream.substr(stream.size() - 2) == ".0";
+}
 } // namespace
 
 http_session::http_session(std::string id, std::shared_ptr<host_state> host)
-    : id_(std::move(id)), host_(std::move(host)), last_used_(std::chrono::steady_clock::now()) {
+    : id_(std::move(id)), stream_prefix_(mcp::detail::to_hex(mcp::detail::random_bytes(8)) + "."),
+      host_(std::move(host)), last_used_(std::chrono::steady_clock::now()) {
     standalone_ = std::make_shared<stream>();
-    standalone_->id = "0";
+    standalone_->id = stream_prefix_ + "0";
     standalone_->standalone = true;
 }
 
@@ -242,7 +250,7 @@ void http_session::post(const std::string& text, const json::value& parsed,
                 writer->respond(200, json_headers(), std::move(body));
                 return;
             }
-        s->id = std::to_string(next_stream_++);
+        s->id = stream_prefix_ + std::to_string(next_stream_++);
         s->requests = ids;
         s->writer = writer;
         streams_.emplace(s->id, s);
@@ -293,13 +301,18 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
         return;
     }
     std::shared_ptr<stream> s;
+    // The standalone stream of another copy (another replica, or this one before a restore): the
+    // session has one such stream, and here it goes on as this copy's.
+    bool adopted_standalone = false;
     if (replay->stream == standalone_->id)
         s = standalone_;
     else if (auto it = streams_.find(replay->stream); it != streams_.end())
         s = it->second;
+    else if (is_standalone_stream(replay->stream))
+        s = standalone_, adopted_standalone = true;
     if (!writer->start_stream(200, sse_headers())) return;
     for (const auto& e : replay->events) writer->write(sse_event(e.id, e.data));
-    if (!s) { // the stream has ended: what was replayed is all there is
+    if (!s) { // ended, or its request runs on another replica: what was replayed is all there is
         writer->end();
         return;
     }
@@ -309,6 +322,13 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
     }
     s->writer = writer;
     s->sse = true;
+    if (adopted_standalone && host_->events) {
+        // Move the client's Last-Event-ID onto this copy's stream, so that a later resumption
+        // replays what this copy sent meanwhile (a number of its own, as every priming event).
+        const std::string prime = s->id + "-" + std::to_string(++s->seq);
+        host_->events->append(id_, s->id, stored_event{prime, {}});
+        writer->write(sse_priming(prime, host_->opts.sse_retry));
+    }
     lock.unlock();
     watch(s, writer);
 }
@@ -348,7 +368,7 @@ void http_session::close() {
             host_->live_streams.fetch_sub(streams_.size(), std::memory_order_relaxed);
             streams_.clear();
             by_request_.clear();
-            if (host_->events) host_->events->forget_session(id_);
+            // The event store is left alone: other replicas may go on serving the session.
         }
         if (!close_notified_) {
             close_notified_ = true;

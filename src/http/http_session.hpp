@@ -9,6 +9,14 @@
 // the stream is still open, carries the rest. A broken connection does not cancel anything
 // (2025-11-25: disconnection is not cancellation). A stream ends with its request's response.
 //
+// Replicas. This object is one process's copy of the session; other replicas sharing the
+// stores may hold copies too. Stream ids start with a random prefix per copy (see
+// mcp/http/event_store.hpp), so events of every copy can share the event store. A GET that
+// resumes a stream of another copy gets what the store holds; a request stream then ends (its
+// request runs elsewhere: the client resumes again later), while the session's standalone
+// stream goes on as this copy's. Closing a copy leaves the stores alone: whether the session
+// ended is the router's to say.
+//
 // Response shape per POST (server_options::responses): JSON when the response is the only thing
 // to send, SSE once anything else belongs to the request first (automatic), or always SSE.
 //
@@ -22,6 +30,7 @@
 
 #include <mcp/transport/transport.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -58,6 +67,9 @@ public:
     std::chrono::steady_clock::time_point last_used() const;
     bool is_closed() const;
     std::size_t stream_count() const; ///< logical streams not finished (for leak tests)
+    /// The version of the session store's record this copy's state reflects (the router's).
+    std::uint64_t record_version() const noexcept { return record_version_.load(std::memory_order_acquire); }
+    void set_record_version(std::uint64_t v) noexcept { record_version_.store(v, std::memory_order_release); }
 
 private:
     struct stream {
@@ -86,7 +98,9 @@ private:
     void touch();
 
     const std::string id_;
+    const std::string stream_prefix_; ///< "<copy>.": makes stream ids unique across replicas
     const std::shared_ptr<host_state> host_;
+    std::atomic<std::uint64_t> record_version_{0};
     transport_handler handler_;
     std::mutex deliver_mu_; // one message at a time into the engine
 

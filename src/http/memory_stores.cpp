@@ -3,11 +3,23 @@
 #include <mcp/http/event_store.hpp>
 #include <mcp/http/session_store.hpp>
 
+#include <charconv>
 #include <deque>
 #include <map>
 #include <mutex>
 
 namespace mcp::http {
+
+std::optional<event_id_parts> parse_event_id(std::string_view id) noexcept {
+    const auto dash = id.rfind('-');
+    if (dash == std::string_view::npos || dash == 0 || dash + 1 == id.size()) return std::nullopt;
+    event_id_parts parts;
+    parts.stream = id.substr(0, dash);
+    const char* end = id.data() + id.size();
+    auto [stop, ec] = std::from_chars(id.data() + dash + 1, end, parts.sequence);
+    if (ec != std::errc() || stop != end) return std::nullopt;
+    return parts;
+}
 
 // ------------------------------------------------------------------------ memory_event_store
 
@@ -132,28 +144,53 @@ std::size_t memory_event_store::bytes() const {
 // ---------------------------------------------------------------------- memory_session_store
 
 struct memory_session_store::impl {
+    // The data is kept as JSON text: a few hundred bytes per session instead of a DOM several
+    // times that, which matters with 10,000 idle sessions; it is parsed only by get(), which a
+    // replica calls once per session it restores (and when another replica changed it).
+    struct record {
+        std::string data;
+        std::chrono::system_clock::time_point last_used;
+        std::uint64_t version = 0;
+    };
     mutable std::mutex mu;
-    std::map<std::string, session_record, std::less<>> records;
+    std::map<std::string, record, std::less<>> records;
 };
 
 memory_session_store::memory_session_store() : impl_(std::make_unique<impl>()) {}
 memory_session_store::~memory_session_store() = default;
 
-void memory_session_store::put(const session_record& record) {
+std::uint64_t memory_session_store::put(const session_record& record) {
+    std::string data = record.data.empty() ? std::string() : to_json(json::value(record.data));
     std::lock_guard lock(impl_->mu);
-    impl_->records.insert_or_assign(record.id, record);
+    auto [it, created] = impl_->records.try_emplace(record.id);
+    const std::uint64_t version = created ? 1 : it->second.version + 1;
+    it->second = impl::record{std::move(data), record.last_used, version};
+    return version;
 }
 
 std::optional<session_record> memory_session_store::get(std::string_view id) {
+    session_record out;
+    std::string data;
+    {
+        std::lock_guard lock(impl_->mu);
+        auto it = impl_->records.find(id);
+        if (it == impl_->records.end()) return std::nullopt;
+        out.id = it->first;
+        out.last_used = it->second.last_used;
+        out.version = it->second.version;
+        data = it->second.data;
+    }
+    if (!data.empty()) out.data = json::parse(data).as_object(); // our own serialization
+    return out;
+}
+
+std::optional<std::uint64_t> memory_session_store::touch(std::string_view id,
+                                                         std::chrono::system_clock::time_point when) {
     std::lock_guard lock(impl_->mu);
     auto it = impl_->records.find(id);
     if (it == impl_->records.end()) return std::nullopt;
-    return it->second;
-}
-
-void memory_session_store::touch(std::string_view id, std::chrono::system_clock::time_point when) {
-    std::lock_guard lock(impl_->mu);
-    if (auto it = impl_->records.find(id); it != impl_->records.end()) it->second.last_used = when;
+    it->second.last_used = when;
+    return it->second.version;
 }
 
 void memory_session_store::remove(std::string_view id) {

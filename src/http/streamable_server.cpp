@@ -133,7 +133,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     std::unique_ptr<detail::legacy_sse_endpoint> legacy;
 
     mutable std::mutex sessions_mu;
-    std::unordered_map<std::string, session_entry> sessions;
+    std::unordered_map<std::string, session_entry> sessions; ///< this process's copies
+    std::mutex restore_mu;                                   ///< see restore()
 
     std::mutex listen_mu; // stateless listen streams, for keep-alive
     std::map<std::uint64_t, std::weak_ptr<detail::stateless_stream>> listen_streams;
@@ -284,7 +285,12 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
         const auto session_id = req.header("Mcp-Session-Id");
         if (session_id) {
-            auto entry = find_session(*session_id);
+            bool at_capacity = false;
+            auto entry = session_for(*session_id, at_capacity);
+            if (!entry && at_capacity) {
+                respond_at_capacity(w, readable_id(*parsed));
+                return;
+            }
             if (!entry) {
                 respond_error(
                     w, 404, error_code::invalid_request,
@@ -481,11 +487,138 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     }
 
     // ------------------------------------------------------------------ sessions
+    //
+    // `sessions` holds this process's copies; the session store says which sessions exist, when
+    // each was last used and what it negotiated (mcp/http/session_store.hpp). A copy is created
+    // by initialize or restored from the store's record, and released (closed here, the record
+    // and its events left for other replicas) when unused here for an idle timeout, when its
+    // record is gone, or when the server stops; a session ends everywhere (record and events
+    // removed) on DELETE, on idle expiry, or when the mcp::server closes it.
+
+    /// This process's copy of session `id`, as it is (no store access).
     std::optional<session_entry> find_session(std::string_view id) {
         std::lock_guard lock(sessions_mu);
         auto it = sessions.find(std::string(id));
         if (it == sessions.end()) return std::nullopt;
         return it->second;
+    }
+
+    /// The session `id` names, ready to serve a request here: this process's copy, once the
+    /// store confirms the session still exists (taking changes other replicas made), or a copy
+    /// restored from the store's record. Null when there is no such session (404): also when
+    /// this process had a copy but the session ended elsewhere (the copy is released), and,
+    /// with `at_capacity` set, when restoring would exceed max_sessions (503).
+    std::optional<session_entry> session_for(std::string_view id, bool& at_capacity) {
+        const auto now = std::chrono::system_clock::now();
+        if (auto local = find_session(id)) {
+            // Every request touches the record, as requests of one session may reach any replica
+            // and only the store sees them all; the same call says whether the session still
+            // exists. For memory_session_store it is a map lookup under a mutex; for a remote
+            // store, a round trip per request. Touching at most every few seconds would save
+            // most of those, but a DELETE or an expiry on another replica would then go unnoticed
+            // here for as long, so we pay it.
+            const auto version = host->store->touch(id, now);
+            if (!version) {
+                release_local(std::string(id));
+                return std::nullopt;
+            }
+            if (*version != local->transport->record_version() && !refresh(*local)) return std::nullopt;
+            return local;
+        }
+        return restore(id, now, at_capacity);
+    }
+
+    /// Another replica changed the session (log level, subscriptions): take the change. False
+    /// when the record has gone meanwhile (the copy is released).
+    bool refresh(const session_entry& e) {
+        const auto record = host->store->get(e.transport->id());
+        if (!record) {
+            release_local(e.transport->id());
+            return false;
+        }
+        if (e.peer)
+            if (auto snapshot = decode_session_data(record->data)) e.peer->adopt(*snapshot);
+        e.transport->set_record_version(record->version);
+        return true;
+    }
+
+    std::optional<session_entry> restore(std::string_view id, std::chrono::system_clock::time_point now,
+                                         bool& at_capacity) {
+        // One restore at a time: two requests of a session new here must not make two copies.
+        // Restoring happens once per session and replica, so this lock is rarely contended.
+        std::lock_guard restoring(restore_mu);
+        if (auto local = find_session(id)) return local; // restored by a request that came first
+        auto record = host->store->get(id);
+        if (!record) return std::nullopt;
+        std::optional<session_snapshot> snapshot;
+        if (!record->data.empty()) {
+            snapshot = decode_session_data(record->data);
+            // Written by a version of mcpxx that this one cannot read: the client initializes again.
+            if (!snapshot) return std::nullopt;
+        } // empty: initialize was not answered yet, the copy starts uninitialized
+        {
+            std::lock_guard lock(sessions_mu); // the cap bounds this process's copies, restored or not
+            if (sessions.size() >= host->opts.max_sessions) {
+                at_capacity = true;
+                return std::nullopt;
+            }
+        }
+        const std::string session_id(id);
+        auto transport = std::make_shared<http_session>(session_id, host);
+        std::shared_ptr<mcp::server_session> peer;
+        try {
+            peer =
+                snapshot ? host->mcp->restore_session(transport, *snapshot) : host->mcp->connect(transport);
+        } catch (const std::invalid_argument&) {
+            return std::nullopt; // a revision this replica does not offer
+        }
+        transport->set_record_version(record->version);
+        keep_record_current(peer, transport);
+        session_entry entry{transport, peer};
+        {
+            std::lock_guard lock(sessions_mu);
+            sessions.emplace(session_id, entry);
+        }
+        watch_peer(peer, transport);
+        host->store->touch(id, now);
+        arm_ticker();
+        return entry;
+    }
+
+    /// Write the session's snapshot to its record whenever it changes (before the response of
+    /// the request that changed it). A change made just as another replica ends the session
+    /// writes the record again: the session then lives until it is idle (a put-if-present in
+    /// the store interface would close that window).
+    void keep_record_current(const std::shared_ptr<mcp::server_session>& peer,
+                             const std::shared_ptr<http_session>& transport) {
+        std::weak_ptr<http_session> weak = transport;
+        peer->on_snapshot_changed(
+            [store = host->store, weak, id = transport->id()](const session_snapshot& s) {
+                const auto version =
+                    store->put(session_record{id, encode_session_data(s), std::chrono::system_clock::now()});
+                if (auto t = weak.lock()) t->set_record_version(version);
+            });
+    }
+
+    /// When the engine closes a copy that is still in `sessions` (released copies are taken out
+    /// first), the mcp::server ended the session itself (server::shutdown): it ends everywhere.
+    void watch_peer(const std::shared_ptr<mcp::server_session>& peer,
+                    const std::shared_ptr<http_session>& transport) {
+        std::weak_ptr<impl> weak = shared_from_this();
+        peer->rpc().on_close([weak, id = transport->id(), copy = transport.get()] {
+            auto self = weak.lock();
+            if (!self) return;
+            session_entry gone;
+            {
+                std::lock_guard lock(self->sessions_mu);
+                auto it = self->sessions.find(id);
+                if (it == self->sessions.end() || it->second.transport.get() != copy) return;
+                gone = std::move(it->second);
+                self->sessions.erase(it);
+            }
+            self->forget_everywhere(id);
+            gone.transport->close(); // the engine is closing already: only the copy is left
+        });
     }
 
     void start_session(core::request& req, const json::value& parsed, const writer_ptr& w,
@@ -495,29 +628,34 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
         {
             std::lock_guard lock(sessions_mu);
             if (sessions.size() >= host->opts.max_sessions) {
-                respond_error(w, 503, error_code::internal_error,
-                              "Service Unavailable: too many sessions (limit " +
-                                  std::to_string(host->opts.max_sessions) + "); retry later",
-                              readable_id(parsed), {{"Retry-After", "5"}});
+                respond_at_capacity(w, readable_id(parsed));
                 return;
             }
             sessions.emplace(id, session_entry{transport, nullptr});
         }
         auto peer = host->mcp->connect(transport);
+        keep_record_current(peer, transport); // before initialize reaches it
         {
             std::lock_guard lock(sessions_mu);
             if (auto it = sessions.find(id); it != sessions.end()) it->second.peer = peer;
         }
-        std::weak_ptr<impl> weak = shared_from_this();
-        peer->rpc().on_close([weak, id] {
-            if (auto self = weak.lock()) self->forget_session(id);
-        });
-        host->store->put(session_record{id, json::object{}, std::chrono::system_clock::now()});
+        watch_peer(peer, transport);
+        // The id exists from now on (initialize fills the record in when it is answered).
+        transport->set_record_version(
+            host->store->put(session_record{id, json::object{}, std::chrono::system_clock::now()}));
         arm_ticker();
         transport->post(req.body, parsed, origin_of(req, std::move(principal)), w);
     }
 
-    void forget_session(const std::string& id) {
+    void respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id) {
+        respond_error(w, 503, error_code::internal_error,
+                      "Service Unavailable: too many sessions (limit " +
+                          std::to_string(host->opts.max_sessions) + "); retry later",
+                      id, {{"Retry-After", "5"}});
+    }
+
+    /// Close this process's copy of session `id`, leaving its record and events to other replicas.
+    void release_local(const std::string& id) {
         session_entry gone;
         {
             std::lock_guard lock(sessions_mu);
@@ -526,15 +664,20 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
             gone = std::move(it->second);
             sessions.erase(it);
         }
-        host->store->remove(id);
+        if (gone.peer) gone.peer->close(); // the engine closes the transport
         if (gone.transport) gone.transport->close();
     }
 
+    /// End session `id` everywhere: its record and events go, and so does the copy here (copies
+    /// on other replicas go when they next find the record missing).
     void end_session(const std::string& id) {
-        auto entry = find_session(id);
-        if (!entry) return;
-        if (entry->peer) entry->peer->close(); // the engine closes the transport; forget_session follows
-        forget_session(id);
+        forget_everywhere(id);
+        release_local(id);
+    }
+
+    void forget_everywhere(const std::string& id) {
+        host->store->remove(id);
+        if (host->events) host->events->forget_session(id);
     }
 
     // ------------------------------------------------------------------ GET, DELETE
@@ -569,7 +712,12 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
                           std::nullopt, {{"Allow", "POST"}});
             return;
         }
-        auto entry = find_session(*session_id);
+        bool at_capacity = false;
+        auto entry = session_for(*session_id, at_capacity);
+        if (!entry && at_capacity) {
+            respond_at_capacity(w, std::nullopt);
+            return;
+        }
         if (!entry) {
             respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
             return;
@@ -593,11 +741,13 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
                           {{"Allow", "POST"}});
             return;
         }
-        if (!find_session(*session_id)) {
+        const std::string id(*session_id);
+        if (!host->store->get(id)) {
+            release_local(id); // a copy of a session that ended elsewhere
             respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
             return;
         }
-        end_session(std::string(*session_id));
+        end_session(id);
         w->respond(200, {}, {});
     }
 
@@ -629,19 +779,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
             tick_armed = false;
         }
         if (stopping.load()) return;
-        std::vector<session_entry> all;
-        {
-            std::lock_guard lock(sessions_mu);
-            all.reserve(sessions.size());
-            for (auto& [id, e] : sessions) all.push_back(e);
-        }
-        const auto now = std::chrono::steady_clock::now();
-        for (auto& e : all) {
-            if (now - e.transport->last_used() > host->opts.session_idle_timeout &&
-                e.transport->stream_count() == 0)
-                end_session(e.transport->id());
-            else
-                e.transport->keep_alive();
+        try {
+            expire_sessions();
+        } catch (const std::exception&) {
+            // The session store failed (a remote one unreachable): the next tick tries again.
         }
         bool listening = false;
         {
@@ -656,12 +797,42 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
             listening = !listen_streams.empty();
         }
         if (legacy) legacy->keep_alive();
-        bool more = listening || (legacy && legacy->sessions() > 0);
+        // A stateful server ticks while it runs, copies or not: sessions held only by other
+        // replicas expire through any of them.
+        if (host->opts.stateful || listening || (legacy && legacy->sessions() > 0)) arm_ticker();
+    }
+
+    /// Idle expiry (through the store) and keep-alive of this process's copies.
+    void expire_sessions() {
+        std::vector<session_entry> all;
         {
             std::lock_guard lock(sessions_mu);
-            more = more || !sessions.empty();
+            all.reserve(sessions.size());
+            for (auto& [id, e] : sessions) all.push_back(e);
         }
-        if (more) arm_ticker();
+        const auto now = std::chrono::system_clock::now();
+        const auto steady_now = std::chrono::steady_clock::now();
+        const auto timeout = host->opts.session_idle_timeout;
+        std::vector<std::string> unused_here;
+        for (auto& e : all) {
+            if (e.transport->stream_count() > 0) {
+                // Requests in progress here: in use, though no request came lately. A copy
+                // whose record is gone was ended elsewhere.
+                if (!host->store->touch(e.transport->id(), now)) {
+                    release_local(e.transport->id());
+                    continue;
+                }
+            } else if (steady_now - e.transport->last_used() > timeout) {
+                unused_here.push_back(e.transport->id());
+                continue;
+            }
+            e.transport->keep_alive();
+        }
+        // Any replica expires any session: the store knows when each was last used anywhere.
+        for (const auto& id : host->store->idle_since(now - timeout)) end_session(id);
+        // Unused here for a whole timeout: the copy goes; the session lives on if it is used
+        // elsewhere (and is restored if it comes back).
+        for (const auto& id : unused_here) release_local(id);
     }
 };
 
@@ -689,6 +860,7 @@ void server::start() {
             w->respond(503, {}, {});
     });
     impl_->http->start();
+    if (o.stateful) impl_->arm_ticker(); // idle expiry, also of sessions held only by other replicas
 }
 
 unsigned short server::port() const {
@@ -718,7 +890,8 @@ void server::stop(std::chrono::milliseconds grace) {
         std::lock_guard lock(impl_->sessions_mu);
         for (auto& [id, e] : impl_->sessions) ids.push_back(id);
     }
-    for (auto& id : ids) impl_->end_session(id);
+    // Copies only: with a shared store, other replicas go on serving these sessions.
+    for (auto& id : ids) impl_->release_local(id);
 }
 
 std::size_t server::sessions() const {

@@ -4,6 +4,7 @@
 #include "server/request_state.hpp"
 #include "server/server_state.hpp"
 
+#include <cstring>
 #include <stdexcept>
 #include <thread>
 
@@ -374,11 +375,79 @@ json::object capabilities_json(const declared_features& d, revision r) {
     return caps;
 }
 
+server_capabilities to_server_capabilities(const declared_features& d) {
+    server_capabilities c;
+    if (!d.experimental.empty()) c.experimental = d.experimental;
+    c.logging = d.logging;
+    c.completions = d.completions;
+    if (d.prompts) c.prompts = prompts_capability{true};
+    if (d.resources) c.resources = resources_capability{d.resources_subscribe, true};
+    if (d.tools) c.tools = tools_capability{true};
+    if (!d.extensions.empty()) c.extensions = d.extensions;
+    return c;
+}
+
+declared_features declared_from(const server_capabilities& c) {
+    declared_features d;
+    d.tools = c.tools.has_value();
+    d.resources = c.resources.has_value();
+    d.resources_subscribe = d.resources && c.resources->subscribe.value_or(false);
+    d.prompts = c.prompts.has_value();
+    d.logging = c.logging;
+    d.completions = c.completions;
+    d.experimental = c.experimental.value_or(json::object());
+    d.extensions = c.extensions.value_or(json::object());
+    return d;
+}
+
 // ------------------------------------------------------------------ connecting
 
 std::shared_ptr<server_session> server::connect(transport_ptr transport) {
-    auto rpc = session::create(std::move(transport), impl_->opts.session);
+    return attach(session::create(std::move(transport), impl_->opts.session),
+                  std::make_shared<server_session::state>());
+}
+
+std::shared_ptr<server_session> server::restore_session(transport_ptr transport,
+                                                        const session_snapshot& snapshot) {
+    const auto r = snapshot.protocol_version;
+    bool offered = false;
+    for (auto o : impl_->opts.revisions) offered = offered || o == r;
+    if (!is_initialize_era(r) || !offered)
+        throw std::invalid_argument("mcp::server::restore_session: protocol revision " +
+                                    std::string(to_string(r)) +
+                                    " is not an initialize-era revision this server offers");
+    auto who = std::make_shared<caller_info>();
+    who->protocol_version = r;
+    who->client = snapshot.client_info;
+    try {
+        who->capabilities = from_json<client_capabilities>(json::value(snapshot.client_capabilities));
+    } catch (const error& e) {
+        throw std::invalid_argument(std::string("mcp::server::restore_session: client capabilities: ") +
+                                    e.what());
+    }
+    who->capabilities_json = snapshot.client_capabilities;
     auto st = std::make_shared<server_session::state>();
+    st->initialize_done = true;
+    st->initialized_notified = snapshot.initialized;
+    st->caller = std::move(who);
+    st->declared = declared_from(snapshot.declared);
+    st->level = snapshot.log_level;
+    st->subscriptions = snapshot.subscriptions;
+    auto rpc = session::create(std::move(transport), impl_->opts.session);
+    rpc->set_protocol_revision(r); // what the initialize handler does after negotiating
+    // Requests to the client get ids from a random point in [2^32, 2^52) - exact in any JSON
+    // reader - instead of 1, so that an answer to a request of the process that served the
+    // session before (or of another replica) is not taken for one of ours.
+    const auto draw = detail::random_bytes(sizeof(std::uint64_t));
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, draw.data(), sizeof bits);
+    constexpr std::uint64_t low = std::uint64_t{1} << 32, high = std::uint64_t{1} << 52;
+    rpc->set_next_request_id(static_cast<std::int64_t>(low + bits % (high - low)));
+    return attach(std::move(rpc), std::move(st));
+}
+
+std::shared_ptr<server_session> server::attach(std::shared_ptr<mcp::session> rpc,
+                                               std::shared_ptr<server_session::state> st) {
     auto ss = std::make_shared<server_session>(rpc, st);
     {
         std::lock_guard lock(impl_->sessions_mu);
@@ -525,6 +594,7 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
                 st->initialize_done = true;
             }
             ctx.peer().set_protocol_revision(chosen);
+            publish_snapshot(*st);
             return result;
         });
     });
@@ -596,6 +666,7 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
             if (!st->initialize_done || st->initialized_notified) return;
             st->initialized_notified = true;
         }
+        publish_snapshot(*st);
         run_callbacks(&impl::initialized_callbacks);
     });
     rpc.set_notification_handler("notifications/roots/list_changed", [run_callbacks](const json::object&) {

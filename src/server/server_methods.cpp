@@ -158,16 +158,22 @@ json::value resources_subscribe(impl& srv, request_context& rpc, detail::call_st
                     "Resource not found: " + uri + " (this server does not let you subscribe to it)",
                     json::object{{"uri", uri}});
     auto& st = call.peer->internal_state();
-    std::lock_guard lock(st.mu);
-    st.subscriptions.insert(std::move(uri));
+    {
+        std::lock_guard lock(st.mu);
+        st.subscriptions.insert(std::move(uri));
+    }
+    publish_snapshot(st);
     return json::object();
 }
 
 json::value resources_unsubscribe(impl&, request_context& rpc, detail::call_state& call) {
     auto uri = required_string(rpc.params(), "uri", "resources/unsubscribe");
     auto& st = call.peer->internal_state();
-    std::lock_guard lock(st.mu);
-    st.subscriptions.erase(uri);
+    {
+        std::lock_guard lock(st.mu);
+        st.subscriptions.erase(uri);
+    }
+    publish_snapshot(st);
     return json::object();
 }
 
@@ -256,8 +262,11 @@ json::value logging_set_level(impl&, request_context& rpc, detail::call_state& c
     if (!level) throw error(error_code::invalid_params, "Invalid params: logging/setLevel needs \"level\"");
     auto parsed = from_json<logging_level>(*level);
     auto& st = call.peer->internal_state();
-    std::lock_guard lock(st.mu);
-    st.level = parsed;
+    {
+        std::lock_guard lock(st.mu);
+        st.level = parsed;
+    }
+    publish_snapshot(st);
     return json::object();
 }
 

@@ -99,4 +99,42 @@ void server_session::log(logging_level level, json::value data, std::optional<st
         rpc_->notify("notifications/message", std::move(*params));
 }
 
+std::optional<session_snapshot> snapshot_of(const server_session::state& st) {
+    std::lock_guard lock(st.mu);
+    if (!st.initialize_done) return std::nullopt;
+    session_snapshot s;
+    s.protocol_version = st.caller->protocol_version;
+    s.client_info = st.caller->client;
+    s.client_capabilities = st.caller->capabilities_json;
+    s.declared = to_server_capabilities(st.declared);
+    s.initialized = st.initialized_notified;
+    s.log_level = st.level;
+    s.subscriptions = st.subscriptions;
+    return s;
+}
+
+std::optional<session_snapshot> server_session::snapshot() const {
+    return snapshot_of(*state_);
+}
+
+void server_session::on_snapshot_changed(std::function<void(const session_snapshot&)> callback) {
+    std::lock_guard lock(state_->publish_mu);
+    state_->on_snapshot_changed = std::move(callback);
+}
+
+void server_session::adopt(const session_snapshot& newer) {
+    std::lock_guard lock(state_->mu);
+    state_->level = newer.log_level;
+    state_->subscriptions = newer.subscriptions;
+    // on_initialized ran wherever notifications/initialized arrived; it must not run again here.
+    if (newer.initialized) state_->initialized_notified = true;
+}
+
+void publish_snapshot(server_session::state& st) {
+    std::lock_guard lock(st.publish_mu);
+    if (!st.on_snapshot_changed) return;
+    // Taken under publish_mu: of two changes racing, the later snapshot is published last.
+    if (auto snapshot = snapshot_of(st)) st.on_snapshot_changed(*snapshot);
+}
+
 } // namespace mcp

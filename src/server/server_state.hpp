@@ -36,6 +36,9 @@ struct declared_features {
 
 /// The ServerCapabilities object for `d`, as revision `r` defines it.
 json::object capabilities_json(const declared_features& d, revision r);
+/// `d` as the typed ServerCapabilities of a session_snapshot, and back (lossless both ways).
+server_capabilities to_server_capabilities(const declared_features& d);
+declared_features declared_from(const server_capabilities& c);
 
 struct server_session::state {
     mutable std::mutex mu;
@@ -45,7 +48,17 @@ struct server_session::state {
     declared_features declared; ///< what we declared in the initialize result
     std::optional<logging_level> level;
     std::set<std::string> subscriptions;
+    /// server_session::on_snapshot_changed. Called under `publish_mu` (not `mu`), so that
+    /// snapshots reach it one at a time, in the order of the changes they carry.
+    std::mutex publish_mu;
+    std::function<void(const session_snapshot&)> on_snapshot_changed;
 };
+
+/// server_session::snapshot() of the peer whose state is `st`.
+std::optional<session_snapshot> snapshot_of(const server_session::state& st);
+/// Hand the peer's new snapshot to its on_snapshot_changed callback, if any (after a change of
+/// what server_session::snapshot() returns, before the response of the request that made it).
+void publish_snapshot(server_session::state& st);
 
 namespace detail {
 

@@ -295,6 +295,9 @@ void session::set_batches_allowed(bool allowed) noexcept {
 void session::set_unknown_id_style(jsonrpc::unknown_id_style style) noexcept {
     impl_->id_style.store(style);
 }
+void session::set_next_request_id(std::int64_t first) noexcept {
+    impl_->next_id.store(first, std::memory_order_relaxed);
+}
 const session_options& session::options() const noexcept {
     return impl_->opts;
 }

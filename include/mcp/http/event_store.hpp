@@ -4,9 +4,16 @@
 //
 // The interface is what a shared store (Redis, a later issue) implements so that any replica
 // behind a load balancer can replay a stream; memory_event_store is the bounded in-process one.
+//
+// Ids. A stream id is "<copy>.<n>": <copy> is 16 hex digits (64 random bits) drawn when a process
+// creates or restores its copy of the session, <n> counts that copy's streams (0 is its
+// standalone GET stream). An event id is "<stream>-<sequence>". So two replicas serving one
+// session never issue the same id, and an event's stream (and its place in it) can be read
+// from the id alone, with no state of the process that wrote it (parse_event_id).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +26,13 @@ struct stored_event {
     std::string id;   ///< the SSE event id: "<stream>-<sequence>"
     std::string data; ///< one JSON-RPC message (empty for a priming event)
 };
+
+/// The parts of an event id "<stream>-<sequence>" (see above); nullopt when `id` is not one.
+struct event_id_parts {
+    std::string_view stream;
+    std::uint64_t sequence = 0;
+};
+std::optional<event_id_parts> parse_event_id(std::string_view id) noexcept;
 
 class event_store {
 public:

@@ -20,6 +20,29 @@
 //     ended session is 404. Without sessions (`stateful = false`) every request is served on
 //     its own, as the revision in MCP-Protocol-Version, and initialize returns no session id.
 //
+// Replicas. Several servers (processes, or objects in one process) may share `sessions` and
+// `events` - a shared implementation of the two store interfaces - behind a load balancer
+// without sticky routing. Any of them serves any request of any session: a session this process
+// does not hold is restored from its record (mcp::server::restore_session: initialized, with the
+// revision, client, capabilities, log level and subscriptions the client set, wherever it set
+// them); every request touches the record, so idle expiry (by any replica) sees use anywhere;
+// DELETE or expiry on one replica is a 404 on all; a GET with Last-Event-ID replays, from the
+// event store, what any replica wrote (event ids are unique across replicas). Replicas should
+// run the same tools and the same options (session_idle_timeout above all). What stays with
+// the process that has it:
+//   * a request the server sent the client (sampling, elicitation, roots) waits on the replica
+//     that sent it: the client's answer POSTed to another replica is dropped (each copy numbers
+//     its requests apart, so it is never taken for that replica's own), and the request times
+//     out;
+//   * a request in progress runs where it arrived: notifications/cancelled sent to another
+//     replica does not reach it, and a stream resumed on another replica gets what is stored
+//     so far and ends (the client resumes again for the rest);
+//   * notifications the server raises on one replica (list_changed, resources/updated, log
+//     messages) go to the streams that replica holds; each replica holding a copy has its own
+//     standalone GET stream (a shared bus for these is a later issue);
+//   * changes to one session made on two replicas at the same moment: the last one written wins.
+// stop() releases this process's copies and leaves the stores alone, so other replicas go on.
+//
 // Security defaults: bound to 127.0.0.1; Host must name a loopback host and Origin (when sent)
 // a loopback origin, else 403 (DNS rebinding); bodies over max_body_bytes get 413; a session cap
 // (503 beyond it) and an idle expiry. stop() finishes requests in progress for `grace`.
@@ -93,7 +116,9 @@ struct server_options {
     /// memory_event_store when null) and each stream opens with a priming event.
     bool resumable = true;
     std::shared_ptr<event_store> events;
-    std::shared_ptr<session_store> sessions; ///< a memory_session_store when null
+    /// Which sessions exist and what each negotiated (a memory_session_store when null). Share
+    /// it, and `events`, between replicas (see above).
+    std::shared_ptr<session_store> sessions;
 
     /// Also serve the 2024-11-05 HTTP+SSE transport: GET `legacy_sse_path` opens a stream whose
     /// first event (`endpoint`) names `legacy_messages_path?sessionId=...` for the POSTs.
@@ -125,11 +150,12 @@ public:
     /// The endpoint URL, e.g. "http://127.0.0.1:8080/mcp".
     std::string url() const;
     /// Stop accepting, end standalone and listen streams, let requests in progress finish for
-    /// up to `grace`, then close every connection and session. Idempotent.
+    /// up to `grace`, then close every connection and this process's copy of every session (the
+    /// sessions stay in the session store, for other replicas). Idempotent.
     void stop(std::chrono::milliseconds grace = std::chrono::seconds(5));
 
     // --- observability (tests count these to show nothing leaks) ---
-    std::size_t sessions() const;     ///< live initialize-era sessions
+    std::size_t sessions() const;     ///< initialize-era sessions held by this process
     std::size_t open_streams() const; ///< SSE responses being written
     std::size_t open_connections() const;
 

@@ -173,6 +173,16 @@ public:
     // --- serving ---
     /// Start serving one peer over `transport`; returns at once.
     std::shared_ptr<server_session> connect(transport_ptr transport);
+    /// Serve a peer that initialized with another process (a replica behind the same load
+    /// balancer, which kept server_session::snapshot() in a shared store): like connect(), but
+    /// the session starts initialized as `snapshot` says - revision, client, capabilities,
+    /// declared features, log level, subscriptions - so that the peer's next message is served
+    /// as it would have been where initialize happened. Nothing is sent to the peer; on_initialized
+    /// callbacks run only if notifications/initialized had not arrived yet and arrives here.
+    /// Throws std::invalid_argument when the snapshot's revision is not an initialize-era
+    /// revision this server offers, or its client capabilities do not parse.
+    std::shared_ptr<server_session> restore_session(transport_ptr transport,
+                                                    const session_snapshot& snapshot);
     /// Serve one request without a session and return at once; its notifications and response
     /// go to `stream` (from a handler thread). Without `initialize_era` it is a request of the
     /// stateless era: its _meta is checked (-32602 when missing, -32022 for an unsupported
@@ -202,6 +212,9 @@ public:
     struct impl;
 
 private:
+    /// connect() and restore_session(): start serving `rpc` with the peer state `st`.
+    std::shared_ptr<server_session> attach(std::shared_ptr<mcp::session> rpc,
+                                           std::shared_ptr<server_session::state> st);
     /// add_tool with the arguments validator already compiled (null: compile inputSchema).
     void register_tool(tool definition, tool_handler handler,
                        std::shared_ptr<const schema::validator> arguments);

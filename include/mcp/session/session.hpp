@@ -255,6 +255,11 @@ public:
     void set_batches_allowed(bool allowed) noexcept;
     /// How error replies to messages with an unreadable id are written.
     void set_unknown_id_style(jsonrpc::unknown_id_style style) noexcept;
+    /// Number the requests this session sends from `first` on (default 1). For a session that
+    /// continues one another process served (a restored HTTP session): ids drawn apart from that
+    /// process's keep an answer meant for it from being taken for one of ours. Call before the
+    /// first request.
+    void set_next_request_id(std::int64_t first) noexcept;
 
     const session_options& options() const noexcept;
     /// Statistics, for tests and metrics.
