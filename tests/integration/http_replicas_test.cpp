@@ -6,7 +6,7 @@
 // written on one is resumed on the other. Everything on real sockets, byte for byte.
 #include <mcp/http/server.hpp>
 
-#include "support/raw_http_client.hpp"
+#include "support/streamable_wire.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,24 +16,9 @@ using namespace std::chrono_literals;
 using mcp::json::object;
 using mcp::test::eventually;
 using mcp::test::raw_client;
+using namespace mcp::test; // the wire helpers (streamable_wire.hpp)
 
 namespace {
-
-const std::string accept_both = "Accept: application/json, text/event-stream\r\n";
-
-std::string http_post(std::string_view body, std::string_view extra = "") {
-    return "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: " + std::to_string(body.size()) +
-           "\r\nContent-Type: application/json\r\n" + accept_both + std::string(extra) + "\r\n" +
-           std::string(body);
-}
-
-std::string http_request(std::string_view method, std::string_view extra = "") {
-    return std::string(method) + " /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n" + std::string(extra) + "\r\n";
-}
-
-std::string session_headers(const std::string& sid) {
-    return "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
-}
 
 std::string request_body(int id, std::string_view method, std::string_view params = "{}") {
     return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + std::string(method) +
@@ -45,60 +30,6 @@ std::string call_body(int id, std::string_view tool, std::string_view arguments 
                         R"({"name":")" + std::string(tool) + R"(","arguments":)" + std::string(arguments) +
                             "}");
 }
-
-object body_json(const mcp::test::response& r) {
-    return mcp::json::parse(r.body).as_object();
-}
-
-struct sse_event {
-    std::string id, data;
-};
-
-// SSE events read off a chunked response, as they arrive.
-class sse_reader {
-public:
-    explicit sse_reader(raw_client& c) : c_(c) {}
-    std::optional<sse_event> next() {
-        for (;;) {
-            const auto end = pending_.find("\n\n");
-            if (end != std::string::npos) {
-                std::string block = pending_.substr(0, end);
-                pending_.erase(0, end + 2);
-                sse_event e;
-                bool any = false;
-                std::size_t pos = 0;
-                while (pos <= block.size()) {
-                    auto nl = block.find('\n', pos);
-                    std::string line =
-                        block.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-                    if (line.rfind("id: ", 0) == 0)
-                        e.id = line.substr(4), any = true;
-                    else if (line.rfind("data: ", 0) == 0)
-                        e.data += line.substr(6), any = true;
-                    else if (line.rfind("retry: ", 0) == 0)
-                        any = true;
-                    if (nl == std::string::npos) break;
-                    pos = nl + 1;
-                }
-                if (any) return e; // comments (keep-alive) alone are skipped
-                continue;
-            }
-            auto chunk = c_.read_chunk();
-            if (!chunk || chunk->empty()) return std::nullopt; // end of the stream
-            pending_ += *chunk;
-        }
-    }
-    /// The next event with data (priming events skipped).
-    std::optional<object> next_message() {
-        while (auto e = next())
-            if (!e->data.empty()) return mcp::json::parse(e->data).as_object();
-        return std::nullopt;
-    }
-
-private:
-    raw_client& c_;
-    std::string pending_;
-};
 
 // The same tools and resources on every replica (what a deployment of one build looks like).
 void install_features(mcp::server& s) {
@@ -265,7 +196,8 @@ TEST_F(replicas_fixture, subscriptions_made_on_one_replica_are_honoured_by_the_o
     }
     // B's standalone stream (the GET restores the session on B).
     raw_client listener(b->port());
-    ASSERT_TRUE(listener.send(http_request("GET", "Accept: text/event-stream\r\n" + session_headers(sid))));
+    ASSERT_TRUE(
+        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
     auto head = listener.read_head();
     ASSERT_TRUE(head);
     ASSERT_EQ(head->status, 200);
@@ -293,7 +225,7 @@ TEST_F(replicas_fixture, delete_on_one_replica_ends_the_session_on_both) {
     start();
     const auto sid = open_session(a->port());
     EXPECT_EQ(echo_on(b->port(), sid, "x"), "x");
-    auto deleted = exchange(b->port(), http_request("DELETE", "Mcp-Session-Id: " + sid + "\r\n"));
+    auto deleted = exchange(b->port(), http_request("DELETE", "/mcp", "Mcp-Session-Id: " + sid + "\r\n"));
     EXPECT_EQ(deleted.status, 200);
     EXPECT_EQ(b->sessions(), 0u);
     EXPECT_EQ(sessions->size(), 0u);
@@ -303,15 +235,17 @@ TEST_F(replicas_fixture, delete_on_one_replica_ends_the_session_on_both) {
     EXPECT_EQ(a->sessions(), 0u);
     EXPECT_EQ(server_a.sessions().size(), 0u);
     EXPECT_EQ(echo_on(b->port(), sid, "x"), "HTTP 404");
-    EXPECT_EQ(exchange(a->port(), http_request("DELETE", "Mcp-Session-Id: " + sid + "\r\n")).status, 404);
+    EXPECT_EQ(exchange(a->port(), http_request("DELETE", "/mcp", "Mcp-Session-Id: " + sid + "\r\n")).status,
+              404);
     // A GET stream on a copy whose session ended elsewhere is refused the same way.
     const auto other = open_session(a->port());
     EXPECT_EQ(echo_on(b->port(), other, "y"), "y");
-    EXPECT_EQ(exchange(a->port(), http_request("DELETE", "Mcp-Session-Id: " + other + "\r\n")).status, 200);
-    EXPECT_EQ(
-        exchange(b->port(), http_request("GET", "Accept: text/event-stream\r\n" + session_headers(other)))
-            .status,
-        404);
+    EXPECT_EQ(exchange(a->port(), http_request("DELETE", "/mcp", "Mcp-Session-Id: " + other + "\r\n")).status,
+              200);
+    EXPECT_EQ(exchange(b->port(),
+                       http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(other)))
+                  .status,
+              404);
     EXPECT_EQ(b->sessions(), 0u);
 }
 
@@ -356,8 +290,9 @@ TEST_F(replicas_fixture, a_stream_written_on_one_replica_is_resumed_on_the_other
     ASSERT_TRUE(eventually(
         [&] {
             raw_client resume(b->port());
-            EXPECT_TRUE(resume.send(http_request("GET", "Accept: text/event-stream\r\nLast-Event-ID: " +
-                                                            priming->id + "\r\n" + session_headers(sid))));
+            EXPECT_TRUE(resume.send(http_request("GET", "/mcp",
+                                                 "Accept: text/event-stream\r\nLast-Event-ID: " +
+                                                     priming->id + "\r\n" + session_headers(sid))));
             auto head = resume.read_head();
             if (!head || head->status != 200) return false;
             sse_reader replay(resume);
@@ -386,8 +321,8 @@ TEST_F(replicas_fixture, the_standalone_stream_moves_to_the_other_replica) {
     std::string last_id;
     {
         raw_client listener(a->port());
-        ASSERT_TRUE(
-            listener.send(http_request("GET", "Accept: text/event-stream\r\n" + session_headers(sid))));
+        ASSERT_TRUE(listener.send(
+            http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
         ASSERT_TRUE(listener.read_head());
         sse_reader sse(listener);
         auto priming = sse.next();
@@ -399,8 +334,9 @@ TEST_F(replicas_fixture, the_standalone_stream_moves_to_the_other_replica) {
     server_a.add_tool({.name = "late_a", .input_schema = object{{"type", "object"}}},
                       [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
     raw_client resumed(b->port());
-    ASSERT_TRUE(resumed.send(http_request("GET", "Accept: text/event-stream\r\nLast-Event-ID: " + last_id +
-                                                     "\r\n" + session_headers(sid))));
+    ASSERT_TRUE(resumed.send(http_request("GET", "/mcp",
+                                          "Accept: text/event-stream\r\nLast-Event-ID: " + last_id + "\r\n" +
+                                              session_headers(sid))));
     auto head = resumed.read_head();
     ASSERT_TRUE(head);
     ASSERT_EQ(head->status, 200);
@@ -436,11 +372,12 @@ TEST_F(replicas_fixture, an_unknown_session_is_404_on_both) {
     const std::string nobody = "0123456789abcdef0123456789abcdef";
     for (auto port : {a->port(), b->port()}) {
         EXPECT_EQ(echo_on(port, nobody, "x"), "HTTP 404");
-        EXPECT_EQ(
-            exchange(port, http_request("GET", "Accept: text/event-stream\r\n" + session_headers(nobody)))
-                .status,
-            404);
-        EXPECT_EQ(exchange(port, http_request("DELETE", "Mcp-Session-Id: " + nobody + "\r\n")).status, 404);
+        EXPECT_EQ(exchange(port, http_request("GET", "/mcp",
+                                              "Accept: text/event-stream\r\n" + session_headers(nobody)))
+                      .status,
+                  404);
+        EXPECT_EQ(exchange(port, http_request("DELETE", "/mcp", "Mcp-Session-Id: " + nobody + "\r\n")).status,
+                  404);
     }
     EXPECT_EQ(a->sessions() + b->sessions(), 0u);
     EXPECT_EQ(sessions->size(), 0u);

@@ -5,7 +5,7 @@
 // streams and listeners are freed when clients go away.
 #include <mcp/http/server.hpp>
 
-#include "support/raw_http_client.hpp"
+#include "support/streamable_wire.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,23 +19,11 @@ using namespace std::chrono_literals;
 using mcp::json::object;
 using mcp::test::eventually;
 using mcp::test::raw_client;
+using namespace mcp::test; // the wire helpers (streamable_wire.hpp)
 
 namespace {
 
-const std::string accept_both = "Accept: application/json, text/event-stream\r\n";
 const std::string json_type = "Content-Type: application/json\r\n";
-
-std::string http_post(std::string_view body, std::string_view extra = "",
-                      std::string_view host = "127.0.0.1") {
-    return "POST /mcp HTTP/1.1\r\nHost: " + std::string(host) +
-           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + json_type + accept_both +
-           std::string(extra) + "\r\n" + std::string(body);
-}
-
-std::string http_request(std::string_view method, std::string_view target, std::string_view extra = "") {
-    return std::string(method) + " " + std::string(target) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
-           std::string(extra) + "\r\n";
-}
 
 std::string initialize_body(int id = 1, std::string_view version = "2025-11-25") {
     return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
@@ -59,61 +47,6 @@ std::string stateless_headers(std::string_view method, std::string_view name = "
     if (!name.empty()) h += "Mcp-Name: " + std::string(name) + "\r\n";
     return h;
 }
-
-object body_json(const mcp::test::response& r) {
-    return mcp::json::parse(r.body).as_object();
-}
-
-// SSE events read off a chunked response, as they arrive.
-struct sse_event {
-    std::string id, data;
-    std::optional<int> retry;
-};
-
-class sse_reader {
-public:
-    explicit sse_reader(raw_client& c) : c_(c) {}
-    std::optional<sse_event> next() {
-        for (;;) {
-            const auto end = pending_.find("\n\n");
-            if (end != std::string::npos) {
-                std::string block = pending_.substr(0, end);
-                pending_.erase(0, end + 2);
-                sse_event e;
-                bool any = false;
-                std::size_t pos = 0;
-                while (pos <= block.size()) {
-                    auto nl = block.find('\n', pos);
-                    std::string line =
-                        block.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
-                    if (line.rfind("id: ", 0) == 0)
-                        e.id = line.substr(4), any = true;
-                    else if (line.rfind("data: ", 0) == 0)
-                        e.data += line.substr(6), any = true;
-                    else if (line.rfind("retry: ", 0) == 0)
-                        e.retry = std::stoi(line.substr(7)), any = true;
-                    if (nl == std::string::npos) break;
-                    pos = nl + 1;
-                }
-                if (any) return e; // comments alone are skipped
-                continue;
-            }
-            auto chunk = c_.read_chunk();
-            if (!chunk || chunk->empty()) return std::nullopt; // end of the stream
-            pending_ += *chunk;
-        }
-    }
-    /// The next event with data (skips priming events).
-    std::optional<object> next_message() {
-        while (auto e = next())
-            if (!e->data.empty()) return mcp::json::parse(e->data).as_object();
-        return std::nullopt;
-    }
-
-private:
-    raw_client& c_;
-    std::string pending_;
-};
 
 struct http_fixture : ::testing::Test {
     mcp::server mcp_server{mcp::server_options{.info = {"http-test", "1.0"}}};
@@ -187,9 +120,6 @@ struct http_fixture : ::testing::Test {
         auto ack = c.read_response();
         EXPECT_TRUE(ack && ack->status == 202);
         return *sid;
-    }
-    static std::string session_headers(const std::string& sid) {
-        return "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
     }
 };
 
