@@ -1,0 +1,190 @@
+// The Streamable HTTP router behind mcp::http::server: its state and the parts of its work,
+// declared here once and defined by idea - routing, POST dispatch, GET and DELETE in
+// streamable_server.cpp; sessions (initialize era), keep-alive and expiry in
+// streamable_sessions.cpp; requests served without a session in streamable_sessionless.cpp.
+// Also the few helpers those files share. Private to src/http.
+#pragma once
+
+#include "http/header_check.hpp"
+#include "http/http_server.hpp"
+#include "http/http_session.hpp"
+#include "http/legacy_sse.hpp"
+#include "http/origin_check.hpp"
+#include "http/stateless_stream.hpp"
+#include "http/streamable_host.hpp"
+
+#include "session/timer_service.hpp"
+
+#include <mcp/http/server.hpp>
+#include <mcp/jsonrpc/message.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace mcp::http {
+
+namespace detail {
+
+inline std::string error_body(int code, const std::string& message,
+                              const std::optional<jsonrpc::request_id>& id = {}) {
+    std::string out;
+    jsonrpc::serialize_error(out, id, mcp::error(code, message));
+    return out;
+}
+
+/// A JSON-RPC error as the whole (application/json) response, with HTTP `status`.
+inline void respond_error(const std::shared_ptr<core::response_writer>& w, int status, int code,
+                          const std::string& message, const std::optional<jsonrpc::request_id>& id = {},
+                          core::header_list extra = {}) {
+    extra.emplace_back("Content-Type", "application/json");
+    w->respond(status, std::move(extra), error_body(code, message, id));
+}
+
+/// The id of a message, when it has one this server can echo (a string or an integer).
+inline std::optional<jsonrpc::request_id> readable_id(const json::value& v) {
+    const auto* o = v.if_object();
+    if (!o) return std::nullopt;
+    const auto* id = o->if_contains("id");
+    if (!id) return std::nullopt;
+    if (id->is_string()) return jsonrpc::request_id(std::string(id->get_string()));
+    if (id->is_int64()) return jsonrpc::request_id(id->get_int64());
+    return std::nullopt;
+}
+
+} // namespace detail
+
+using detail::host_state;
+using detail::http_session;
+using detail::readable_id;
+using detail::respond_error;
+using writer_ptr = std::shared_ptr<core::response_writer>;
+
+struct server::impl : std::enable_shared_from_this<server::impl> {
+    struct session_entry {
+        std::shared_ptr<http_session> transport;
+        std::shared_ptr<mcp::server_session> peer;
+    };
+
+    std::shared_ptr<host_state> host = std::make_shared<host_state>();
+    detail::origin_check origins;
+    std::unique_ptr<core::server> http;
+    std::unique_ptr<detail::legacy_sse_endpoint> legacy;
+
+    mutable std::mutex sessions_mu;
+    std::unordered_map<std::string, session_entry> sessions; ///< this process's copies
+    std::mutex restore_mu;                                   ///< see restore()
+
+    std::mutex listen_mu; // stateless listen streams, for keep-alive
+    std::map<std::uint64_t, std::weak_ptr<detail::stateless_stream>> listen_streams;
+    std::uint64_t next_listen = 1;
+
+    std::mutex tools_mu; // x-mcp-header annotations per tool, computed once per definition
+    std::unordered_map<std::string, std::pair<std::weak_ptr<const tool>,
+                                              std::shared_ptr<const std::vector<detail::header_param>>>>
+        header_params;
+
+    std::atomic<bool> stopping{false};
+    std::atomic<bool> started{false};
+    std::mutex tick_mu;
+    mcp::detail::timer_service::timer_id tick = 0;
+    bool tick_armed = false;
+
+    impl(mcp::server& s, server_options o);
+
+    // ------------------------------------------------------------------ entry (streamable_server.cpp)
+    void handle(core::request&& req, writer_ptr w);
+    void route(core::request&& req, const writer_ptr& w);
+    // Takes the request's headers (the request is not used for them afterwards).
+    std::shared_ptr<message_origin> origin_of(core::request& req, std::string principal);
+
+    // ------------------------------------------------------------------ POST, GET, DELETE
+    void post(core::request&& req, const writer_ptr& w, std::string principal);
+    void get(const core::request& req, const writer_ptr& w);
+    void del(const core::request& req, const writer_ptr& w);
+
+    // ------------------------------------------------------------------ without a session
+    // (streamable_sessionless.cpp)
+    void serve_sessionless(core::request& req, json::value&& message, revision era, const writer_ptr& w,
+                           std::string principal);
+    void serve_sessionless_batch(core::request& req, json::array&& elements, revision era,
+                                 const writer_ptr& w, std::string principal);
+    void post_stateless(core::request& req, json::value&& message,
+                        const std::optional<std::string>& meta_version, const writer_ptr& w,
+                        std::string principal);
+    void run_request(jsonrpc::request&& request, const writer_ptr& w,
+                     std::shared_ptr<const message_origin> origin, std::optional<revision> era,
+                     bool stateless);
+    std::shared_ptr<const std::vector<detail::header_param>> header_params_of(const std::string& name);
+
+    // ------------------------------------------------------------------ sessions (streamable_sessions.cpp)
+    //
+    // `sessions` holds this process's copies; the session store says which sessions exist, when
+    // each was last used and what it negotiated (mcp/http/session_store.hpp). A copy is created
+    // by initialize or restored from the store's record, and released (closed here, the record
+    // and its events left for other replicas) when unused here for an idle timeout, when its
+    // record is gone, or when the server stops; a session ends everywhere (record and events
+    // removed) on DELETE, on idle expiry, or when the mcp::server closes it.
+
+    /// This process's copy of session `id`, as it is (no store access).
+    std::optional<session_entry> find_session(std::string_view id);
+
+    /// The session `id` names, ready to serve a request here: this process's copy, once the
+    /// store confirms the session still exists (taking changes other replicas made), or a copy
+    /// restored from the store's record. Null when there is no such session (404): also when
+    /// this process had a copy but the session ended elsewhere (the copy is released), and,
+    /// with `at_capacity` set, when restoring would exceed max_sessions (503).
+    std::optional<session_entry> session_for(std::string_view id, bool& at_capacity);
+
+    /// Another replica changed the session (log level, subscriptions): take the change. False
+    /// when the record has gone meanwhile (the copy is released).
+    bool refresh(const session_entry& e);
+
+    std::optional<session_entry> restore(std::string_view id, std::chrono::system_clock::time_point now,
+                                         bool& at_capacity);
+
+    /// Write the session's snapshot to its record whenever it changes (before the response of
+    /// the request that changed it). A change made just as another replica ends the session
+    /// writes the record again: the session then lives until it is idle (a put-if-present in
+    /// the store interface would close that window).
+    void keep_record_current(const std::shared_ptr<mcp::server_session>& peer,
+                             const std::shared_ptr<http_session>& transport);
+
+    /// When the engine closes a copy that is still in `sessions` (released copies are taken out
+    /// first), the mcp::server ended the session itself (server::shutdown): it ends everywhere.
+    void watch_peer(const std::shared_ptr<mcp::server_session>& peer,
+                    const std::shared_ptr<http_session>& transport);
+
+    void start_session(core::request& req, const json::value& parsed, const writer_ptr& w,
+                       std::string principal);
+
+    void respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id);
+
+    /// Close this process's copy of session `id`, leaving its record and events to other replicas.
+    void release_local(const std::string& id);
+
+    /// End session `id` everywhere: its record and events go, and so does the copy here (copies
+    /// on other replicas go when they next find the record missing).
+    void end_session(const std::string& id);
+
+    void forget_everywhere(const std::string& id);
+
+    // ------------------------------------------------------------------ keep-alive and expiry
+    // (streamable_sessions.cpp)
+    std::chrono::milliseconds tick_interval() const;
+    void arm_ticker();
+    void on_tick();
+    /// Idle expiry (through the store) and keep-alive of this process's copies.
+    void expire_sessions();
+};
+
+} // namespace mcp::http

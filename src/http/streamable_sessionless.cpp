@@ -1,0 +1,137 @@
+// Requests mcp::http::server serves without a session: protocol revision 2026-07-28 (stateless,
+// with its mirrored-header checks and subscriptions/listen streams) and a server without
+// sessions in the initialize era (each request on its own, batches where the revision has them).
+// See streamable_router.hpp.
+#include "http/streamable_router.hpp"
+
+#include "http/stateless_batch.hpp"
+#include "http/stateless_stream.hpp"
+
+#include "server/request_state.hpp"
+
+namespace mcp::http {
+
+void server::impl::serve_sessionless(core::request& req, json::value&& message, revision era,
+                                     const writer_ptr& w, std::string principal) {
+    if (message.is_array()) {
+        serve_sessionless_batch(req, std::move(message.get_array()), era, w, std::move(principal));
+        return;
+    }
+    auto c = jsonrpc::classify(std::move(message));
+    if (!c.msg) {
+        respond_error(w, 400, c.err->code(), c.err->what(), c.id);
+        return;
+    }
+    auto* request = std::get_if<jsonrpc::request>(&*c.msg);
+    if (!request) { // notifications and responses need no answer without a session
+        w->respond(202, {}, {});
+        return;
+    }
+    run_request(std::move(*request), w, origin_of(req, std::move(principal)), era, false);
+}
+
+void server::impl::serve_sessionless_batch(core::request& req, json::array&& elements, revision era,
+                                           const writer_ptr& w, std::string principal) {
+    if (!allows_batches(era)) {
+        respond_error(w, 400, error_code::invalid_request,
+                      "Invalid Request: JSON-RPC batches are not part of protocol revision " +
+                          std::string(to_string(era)) + " (send one message per POST)");
+        return;
+    }
+    std::vector<jsonrpc::request> requests;
+    std::vector<std::string> replies; // errors for the elements that are no message
+    for (auto& e : elements) {
+        auto c = jsonrpc::classify(std::move(e));
+        if (!c.msg) {
+            std::string out;
+            jsonrpc::serialize_error(out, c.id, *c.err, jsonrpc::unknown_id_style::null);
+            replies.push_back(std::move(out));
+        } else if (auto* r = std::get_if<jsonrpc::request>(&*c.msg)) {
+            if (r->method == "initialize") { // 2025-03-26: it must not be part of a batch
+                std::string out;
+                jsonrpc::serialize_error(
+                    out, r->id,
+                    mcp::error(error_code::invalid_request,
+                               "Invalid Request: initialize must not be part of a batch"));
+                replies.push_back(std::move(out));
+            } else {
+                requests.push_back(std::move(*r));
+            }
+        } // notifications and responses need no answer without a session
+    }
+    if (requests.empty() && replies.empty()) {
+        w->respond(202, {}, {});
+        return;
+    }
+    auto batch = std::make_shared<detail::stateless_batch>(w, requests.size(), std::move(replies));
+    cancellation_source closed;
+    w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
+    auto origin = origin_of(req, std::move(principal));
+    for (auto& r : requests)
+        host->mcp->handle_request(std::move(r), batch->member(), closed.token(), origin, era);
+    batch->finish_if_done();
+}
+
+void server::impl::post_stateless(core::request& req, json::value&& message,
+                                  const std::optional<std::string>& meta_version, const writer_ptr& w,
+                                  std::string principal) {
+    auto c = jsonrpc::classify(std::move(message));
+    if (!c.msg) {
+        respond_error(w, 400, c.err->code(), c.err->what(), c.id);
+        return;
+    }
+    if (std::holds_alternative<jsonrpc::response>(*c.msg) ||
+        std::holds_alternative<jsonrpc::error_response>(*c.msg)) {
+        respond_error(w, 400, error_code::invalid_request,
+                      "Bad Request: clients send no responses in protocol revision 2026-07-28");
+        return;
+    }
+    if (std::holds_alternative<jsonrpc::notification>(*c.msg)) {
+        w->respond(202, {}, {}); // nothing for the server to do with one over HTTP
+        return;
+    }
+    auto& request = std::get<jsonrpc::request>(*c.msg);
+    if (meta_version) {
+        json::object as_object{{"method", request.method}};
+        if (request.params.is_object()) as_object["params"] = request.params;
+        auto lookup = [this](const std::string& name) { return header_params_of(name); };
+        if (auto mismatch = detail::check_mirrored_headers(req, as_object, *meta_version, lookup)) {
+            respond_error(w, 400, error_code::header_mismatch, *mismatch, request.id);
+            return;
+        }
+    }
+    run_request(std::move(request), w, origin_of(req, std::move(principal)), std::nullopt, true);
+}
+
+void server::impl::run_request(jsonrpc::request&& request, const writer_ptr& w,
+                               std::shared_ptr<const message_origin> origin, std::optional<revision> era,
+                               bool stateless) {
+    auto stream = std::make_shared<detail::stateless_stream>(w, stateless);
+    cancellation_source closed;
+    // Closing the response stream cancels the request (2026-07-28); once it is answered the
+    // callback finds nothing left to cancel.
+    w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
+    if (request.method == "subscriptions/listen") {
+        std::lock_guard lock(listen_mu);
+        const auto key = next_listen++;
+        listen_streams.emplace(key, stream);
+        arm_ticker();
+    }
+    host->mcp->handle_request(std::move(request), std::move(stream), closed.token(), std::move(origin), era);
+}
+
+std::shared_ptr<const std::vector<detail::header_param>>
+server::impl::header_params_of(const std::string& name) {
+    auto definition = host->mcp->find_tool(name);
+    if (!definition) return nullptr;
+    std::lock_guard lock(tools_mu);
+    auto& slot = header_params[name];
+    if (slot.first.lock() != definition) {
+        slot.first = definition;
+        slot.second = std::make_shared<const std::vector<detail::header_param>>(
+            detail::header_params_of(definition->input_schema));
+    }
+    return slot.second;
+}
+
+} // namespace mcp::http

@@ -1,0 +1,262 @@
+// The sessions of mcp::http::server (protocol revisions 2025-03-26 .. 2025-11-25 with a stateful
+// server): this process's copies, kept in step with the session store so that any replica can
+// serve any session, created by initialize or restored from the store, released or ended; and
+// the ticker that keeps streams alive and expires idle sessions. See streamable_router.hpp.
+#include "http/streamable_router.hpp"
+
+#include "server/request_state.hpp"
+
+#include <mcp/session/executor.hpp>
+
+namespace mcp::http {
+
+std::optional<server::impl::session_entry> server::impl::find_session(std::string_view id) {
+    std::lock_guard lock(sessions_mu);
+    auto it = sessions.find(std::string(id));
+    if (it == sessions.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<server::impl::session_entry> server::impl::session_for(std::string_view id, bool& at_capacity) {
+    const auto now = std::chrono::system_clock::now();
+    if (auto local = find_session(id)) {
+        // Every request touches the record, as requests of one session may reach any replica
+        // and only the store sees them all; the same call says whether the session still
+        // exists. For memory_session_store it is a map lookup under a mutex; for a remote
+        // store, a round trip per request. Touching at most every few seconds would save
+        // most of those, but a DELETE or an expiry on another replica would then go unnoticed
+        // here for as long, so we pay it.
+        const auto version = host->store->touch(id, now);
+        if (!version) {
+            release_local(std::string(id));
+            return std::nullopt;
+        }
+        if (*version != local->transport->record_version() && !refresh(*local)) return std::nullopt;
+        return local;
+    }
+    return restore(id, now, at_capacity);
+}
+
+bool server::impl::refresh(const session_entry& e) {
+    const auto record = host->store->get(e.transport->id());
+    if (!record) {
+        release_local(e.transport->id());
+        return false;
+    }
+    if (e.peer)
+        if (auto snapshot = decode_session_data(record->data)) e.peer->adopt(*snapshot);
+    e.transport->set_record_version(record->version);
+    return true;
+}
+
+std::optional<server::impl::session_entry>
+server::impl::restore(std::string_view id, std::chrono::system_clock::time_point now, bool& at_capacity) {
+    // One restore at a time: two requests of a session new here must not make two copies.
+    // Restoring happens once per session and replica, so this lock is rarely contended.
+    std::lock_guard restoring(restore_mu);
+    if (auto local = find_session(id)) return local; // restored by a request that came first
+    auto record = host->store->get(id);
+    if (!record) return std::nullopt;
+    std::optional<session_snapshot> snapshot;
+    if (!record->data.empty()) {
+        snapshot = decode_session_data(record->data);
+        // Written by a version of mcpxx that this one cannot read: the client initializes again.
+        if (!snapshot) return std::nullopt;
+    } // empty: initialize was not answered yet, the copy starts uninitialized
+    {
+        std::lock_guard lock(sessions_mu); // the cap bounds this process's copies, restored or not
+        if (sessions.size() >= host->opts.max_sessions) {
+            at_capacity = true;
+            return std::nullopt;
+        }
+    }
+    const std::string session_id(id);
+    auto transport = std::make_shared<http_session>(session_id, host);
+    std::shared_ptr<mcp::server_session> peer;
+    try {
+        peer = snapshot ? host->mcp->restore_session(transport, *snapshot) : host->mcp->connect(transport);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt; // a revision this replica does not offer
+    }
+    transport->set_record_version(record->version);
+    keep_record_current(peer, transport);
+    session_entry entry{transport, peer};
+    {
+        std::lock_guard lock(sessions_mu);
+        sessions.emplace(session_id, entry);
+    }
+    watch_peer(peer, transport);
+    host->store->touch(id, now);
+    arm_ticker();
+    return entry;
+}
+
+void server::impl::keep_record_current(const std::shared_ptr<mcp::server_session>& peer,
+                                       const std::shared_ptr<http_session>& transport) {
+    std::weak_ptr<http_session> weak = transport;
+    peer->on_snapshot_changed([store = host->store, weak, id = transport->id()](const session_snapshot& s) {
+        const auto version =
+            store->put(session_record{id, encode_session_data(s), std::chrono::system_clock::now()});
+        if (auto t = weak.lock()) t->set_record_version(version);
+    });
+}
+
+void server::impl::watch_peer(const std::shared_ptr<mcp::server_session>& peer,
+                              const std::shared_ptr<http_session>& transport) {
+    std::weak_ptr<impl> weak = shared_from_this();
+    peer->rpc().on_close([weak, id = transport->id(), copy = transport.get()] {
+        auto self = weak.lock();
+        if (!self) return;
+        session_entry gone;
+        {
+            std::lock_guard lock(self->sessions_mu);
+            auto it = self->sessions.find(id);
+            if (it == self->sessions.end() || it->second.transport.get() != copy) return;
+            gone = std::move(it->second);
+            self->sessions.erase(it);
+        }
+        self->forget_everywhere(id);
+        gone.transport->close(); // the engine is closing already: only the copy is left
+    });
+}
+
+void server::impl::start_session(core::request& req, const json::value& parsed, const writer_ptr& w,
+                                 std::string principal) {
+    std::string id = mcp::detail::random_hex_id(); // 128 bits from the OS CSPRNG
+    auto transport = std::make_shared<http_session>(id, host);
+    {
+        std::lock_guard lock(sessions_mu);
+        if (sessions.size() >= host->opts.max_sessions) {
+            respond_at_capacity(w, readable_id(parsed));
+            return;
+        }
+        sessions.emplace(id, session_entry{transport, nullptr});
+    }
+    auto peer = host->mcp->connect(transport);
+    keep_record_current(peer, transport); // before initialize reaches it
+    {
+        std::lock_guard lock(sessions_mu);
+        if (auto it = sessions.find(id); it != sessions.end()) it->second.peer = peer;
+    }
+    watch_peer(peer, transport);
+    // The id exists from now on (initialize fills the record in when it is answered).
+    transport->set_record_version(
+        host->store->put(session_record{id, json::object{}, std::chrono::system_clock::now()}));
+    arm_ticker();
+    transport->post(req.body, parsed, origin_of(req, std::move(principal)), w);
+}
+
+void server::impl::respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id) {
+    respond_error(w, 503, error_code::internal_error,
+                  "Service Unavailable: too many sessions (limit " + std::to_string(host->opts.max_sessions) +
+                      "); retry later",
+                  id, {{"Retry-After", "5"}});
+}
+
+void server::impl::release_local(const std::string& id) {
+    session_entry gone;
+    {
+        std::lock_guard lock(sessions_mu);
+        auto it = sessions.find(id);
+        if (it == sessions.end()) return;
+        gone = std::move(it->second);
+        sessions.erase(it);
+    }
+    if (gone.peer) gone.peer->close(); // the engine closes the transport
+    if (gone.transport) gone.transport->close();
+}
+
+void server::impl::end_session(const std::string& id) {
+    forget_everywhere(id);
+    release_local(id);
+}
+
+void server::impl::forget_everywhere(const std::string& id) {
+    host->store->remove(id);
+    if (host->events) host->events->forget_session(id);
+}
+
+// ------------------------------------------------------------------ keep-alive and expiry
+std::chrono::milliseconds server::impl::tick_interval() const {
+    auto t = std::min(host->opts.keep_alive_interval, host->opts.session_idle_timeout / 4);
+    return std::max(t, std::chrono::milliseconds(50));
+}
+
+void server::impl::arm_ticker() {
+    std::lock_guard lock(tick_mu);
+    if (tick_armed || stopping.load()) return;
+    tick_armed = true;
+    std::weak_ptr<impl> weak = shared_from_this();
+    tick = mcp::detail::timer_service::instance().schedule(
+        mcp::detail::timer_service::clock::now() + tick_interval(), [weak] {
+            auto self = weak.lock();
+            if (!self) return;
+            // Off the timer thread: closing a session runs the engine's close path.
+            default_executor()->post([weak] {
+                if (auto s = weak.lock()) s->on_tick();
+            });
+        });
+}
+
+void server::impl::on_tick() {
+    {
+        std::lock_guard lock(tick_mu);
+        tick_armed = false;
+    }
+    if (stopping.load()) return;
+    try {
+        expire_sessions();
+    } catch (const std::exception&) {
+        // The session store failed (a remote one unreachable): the next tick tries again.
+    }
+    bool listening = false;
+    {
+        std::lock_guard lock(listen_mu);
+        for (auto it = listen_streams.begin(); it != listen_streams.end();) {
+            auto s = it->second.lock();
+            if (!s || !s->keep_alive())
+                it = listen_streams.erase(it);
+            else
+                ++it;
+        }
+        listening = !listen_streams.empty();
+    }
+    if (legacy) legacy->keep_alive();
+    // A stateful server ticks while it runs, copies or not: sessions held only by other
+    // replicas expire through any of them.
+    if (host->opts.stateful || listening || (legacy && legacy->sessions() > 0)) arm_ticker();
+}
+
+void server::impl::expire_sessions() {
+    std::vector<session_entry> all;
+    {
+        std::lock_guard lock(sessions_mu);
+        all.reserve(sessions.size());
+        for (auto& [id, e] : sessions) all.push_back(e);
+    }
+    const auto now = std::chrono::system_clock::now();
+    const auto steady_now = std::chrono::steady_clock::now();
+    const auto timeout = host->opts.session_idle_timeout;
+    std::vector<std::string> unused_here;
+    for (auto& e : all) {
+        if (e.transport->stream_count() > 0) {
+            // Requests in progress here: in use, though no request came lately. A copy
+            // whose record is gone was ended elsewhere.
+            if (!host->store->touch(e.transport->id(), now)) {
+                release_local(e.transport->id());
+                continue;
+            }
+        } else if (steady_now - e.transport->last_used() > timeout) {
+            unused_here.push_back(e.transport->id());
+            continue;
+        }
+        e.transport->keep_alive();
+    }
+    // Any replica expires any session: the store knows when each was last used anywhere.
+    for (const auto& id : host->store->idle_since(now - timeout)) end_session(id);
+    // Unused here for a whole timeout: the copy goes; the session lives on if it is used
+    // elsewhere (and is restored if it comes back).
+    for (const auto& id : unused_here) release_local(id);
+}
+
+} // namespace mcp::http
