@@ -12,9 +12,8 @@
 // server behind it.
 #include <mcp/json/json.hpp>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
+#include "support/loopback_port.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -33,18 +32,6 @@ namespace {
 
 std::string quote(const std::string& s) {
     return "'" + s + "'";
-}
-
-unsigned short free_port() {
-    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    ::close(fd);
-    return ntohs(a.sin_port);
 }
 
 struct row {
@@ -123,12 +110,12 @@ int main(int argc, char** argv) {
     std::ofstream(config) << R"({"mcpServers": {"everything": {"command": ")" + everything + R"("}}})";
 
     auto direct = [&](int c) {
-        const auto port = free_port();
+        const auto port = mcp::test::free_loopback_port();
         return drive("direct: everything_server --http", c, "echo", port,
                      quote(everything) + " --http 127.0.0.1:" + std::to_string(port), duration);
     };
     auto gateway = [&](int c, const char* level) {
-        const auto port = free_port();
+        const auto port = mcp::test::free_loopback_port();
         return drive(
             std::string("gateway -> everything_server (stdio), log ") + level, c, "everything__echo", port,
             quote(mcpxx) + " gateway --config " + quote(config.string()) +
