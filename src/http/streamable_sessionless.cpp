@@ -24,6 +24,8 @@ void server::impl::serve_sessionless(core::request& req, json::value&& message, 
     }
     auto* request = std::get_if<jsonrpc::request>(&*c.msg);
     if (!request) { // notifications and responses need no answer without a session
+        if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg))
+            host->mcp->handle_notification(std::move(*n), origin_of(req, std::move(principal)), era);
         w->respond(202, {}, {});
         return;
     }
@@ -57,7 +59,9 @@ void server::impl::serve_sessionless_batch(core::request& req, json::array&& ele
             } else {
                 requests.push_back(std::move(*r));
             }
-        } // notifications and responses need no answer without a session
+        } else if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg)) {
+            host->mcp->handle_notification(std::move(*n), origin_of(req, principal), era);
+        } // responses need no answer without a session
     }
     if (requests.empty() && replies.empty()) {
         w->respond(202, {}, {});
@@ -86,8 +90,10 @@ void server::impl::post_stateless(core::request& req, json::value&& message,
                       "Bad Request: clients send no responses in protocol revision 2026-07-28");
         return;
     }
-    if (std::holds_alternative<jsonrpc::notification>(*c.msg)) {
-        w->respond(202, {}, {}); // nothing for the server to do with one over HTTP
+    if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg)) {
+        // Nothing for the server to do with one over HTTP; its middleware still see it.
+        host->mcp->handle_notification(std::move(*n), origin_of(req, std::move(principal)));
+        w->respond(202, {}, {});
         return;
     }
     auto& request = std::get<jsonrpc::request>(*c.msg);

@@ -26,6 +26,11 @@ const std::string& incoming_call::principal() const noexcept {
     return o ? o->principal : none;
 }
 
+const std::string& incoming_notification::principal() const noexcept {
+    static const std::string none;
+    return origin_ ? origin_->principal : none;
+}
+
 // ------------------------------------------------------------------------------- rate_limiter
 
 rate_limiter::rate_limiter(double rate_per_second, double burst)

@@ -69,6 +69,45 @@ void server::use_sending(sending_middleware m) {
     impl_->senders = std::move(next);
 }
 
+void server::use_notifications(notification_middleware m) {
+    std::lock_guard lock(impl_->middleware_mu);
+    auto next = impl_->notification_watchers
+                    ? std::make_shared<std::vector<notification_middleware>>(*impl_->notification_watchers)
+                    : std::make_shared<std::vector<notification_middleware>>();
+    next->push_back(std::move(m));
+    impl_->notification_watchers = std::move(next);
+}
+
+void server::impl::receive_notification(std::string_view method, json::object& params,
+                                        const message_origin* origin, bool stateless,
+                                        const std::function<void()>& deliver) const {
+    std::shared_ptr<const std::vector<notification_middleware>> chain;
+    {
+        std::lock_guard lock(middleware_mu);
+        chain = notification_watchers;
+    }
+    if (!chain || chain->empty()) {
+        deliver();
+        return;
+    }
+    incoming_notification n(method, params, origin, stateless);
+    std::function<void(std::size_t, incoming_notification&)> step = [&](std::size_t i, incoming_notification& c) {
+        if (i == chain->size()) {
+            deliver();
+            return;
+        }
+        (*chain)[i](c, [&step, i](incoming_notification& c2) { step(i + 1, c2); });
+    };
+    step(0, n);
+}
+
+void server::handle_notification(jsonrpc::notification notification, std::shared_ptr<const message_origin> origin,
+                                 std::optional<revision> initialize_era) {
+    if (!notification.params.is_object()) notification.params = json::object{};
+    impl_->receive_notification(notification.method, notification.params.get_object(), origin.get(),
+                                !initialize_era, [] {});
+}
+
 json::value server::impl::receive(request_context& rpc, bool stateless,
                                   const std::function<json::value()>& inner) const {
     std::shared_ptr<const std::vector<receiving_middleware>> chain;
@@ -660,6 +699,12 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
         }
         for (auto& cb : callbacks) cb(*ss);
     };
+    rpc.set_notification_interceptor([weak_server](std::string_view method, json::object& params,
+                                                   const std::shared_ptr<const message_origin>& origin,
+                                                   const std::function<void()>& deliver) {
+        if (auto srv = weak_server.lock())
+            srv->receive_notification(method, params, origin.get(), false, deliver);
+    });
     rpc.set_notification_handler("notifications/initialized", [st, run_callbacks](const json::object&) {
         {
             std::lock_guard lock(st->mu);

@@ -138,12 +138,16 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     mutable std::mutex middleware_mu;
     std::shared_ptr<const std::vector<receiving_middleware>> receivers;
     std::shared_ptr<const std::vector<sending_middleware>> senders;
+    std::shared_ptr<const std::vector<notification_middleware>> notification_watchers;
     /// Run `inner` inside the receiving middleware (directly when there is none).
     json::value receive(request_context& rpc, bool stateless,
                         const std::function<json::value()>& inner) const;
     /// Run `inner` inside the sending middleware; `call.params` may be changed on the way.
     json::value send(outgoing_call& call, const std::function<json::value(outgoing_call&)>& inner) const;
     bool has_senders() const;
+    /// Run `deliver` inside the notification middleware (directly when there is none).
+    void receive_notification(std::string_view method, json::object& params, const message_origin* origin,
+                              bool stateless, const std::function<void()>& deliver) const;
 
     mutable std::mutex listeners_mu;
     std::map<std::uint64_t, std::shared_ptr<listener>> listeners;

@@ -180,6 +180,12 @@ void session::set_request_filter(request_filter filter) {
     impl_->filter = filter ? std::make_shared<const request_filter>(std::move(filter)) : nullptr;
 }
 
+void session::set_notification_interceptor(notification_interceptor interceptor) {
+    std::unique_lock lock(impl_->handlers_mu);
+    impl_->interceptor =
+        interceptor ? std::make_shared<const notification_interceptor>(std::move(interceptor)) : nullptr;
+}
+
 void session::on_close(std::function<void()> callback) {
     {
         std::lock_guard lock(impl_->close_mu);

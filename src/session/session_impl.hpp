@@ -59,6 +59,7 @@ struct session::impl {
     std::unordered_map<std::string, std::shared_ptr<const request_handler>> request_handlers;
     std::unordered_map<std::string, std::shared_ptr<const notification_handler>> notification_handlers;
     std::shared_ptr<const request_filter> filter;
+    std::shared_ptr<const notification_interceptor> interceptor;
 
     // Incoming requests being handled, by id.
     mutable std::mutex in_mu;
@@ -229,7 +230,7 @@ struct session::impl {
                 if constexpr (std::is_same_v<T, jsonrpc::request>)
                     on_request(std::move(m), batch, may_inline, origin);
                 else if constexpr (std::is_same_v<T, jsonrpc::notification>)
-                    on_notification(std::move(m));
+                    on_notification(std::move(m), origin);
                 else if constexpr (std::is_same_v<T, jsonrpc::response>)
                     on_response(m.id, std::move(m.result), std::nullopt);
                 else
@@ -369,7 +370,33 @@ struct session::impl {
         std::fwrite(line.data(), 1, line.size(), stderr);
     }
 
-    void on_notification(jsonrpc::notification&& n) {
+    void on_notification(jsonrpc::notification&& n, const std::shared_ptr<const message_origin>& origin) {
+        std::shared_ptr<const notification_interceptor> intercept;
+        {
+            std::shared_lock lock(handlers_mu);
+            intercept = interceptor;
+        }
+        if (!intercept) {
+            deliver_notification(std::move(n));
+            return;
+        }
+        if (!n.params.is_object()) n.params = json::object{};
+        bool delivered = false;
+        try {
+            // The interceptor keeps seeing `n` after it delivers, so delivery takes a copy.
+            (*intercept)(n.method, n.params.get_object(), origin, [&] {
+                if (delivered) return;
+                delivered = true;
+                deliver_notification(jsonrpc::notification{n.method, n.params});
+            });
+        } catch (const std::exception& e) {
+            log_internal("notification interceptor failed on " + n.method + ": " + e.what());
+        } catch (...) {
+            log_internal("notification interceptor failed on " + n.method);
+        }
+    }
+
+    void deliver_notification(jsonrpc::notification&& n) {
         const json::object empty;
         const json::object& params = n.params.is_object() ? n.params.get_object() : empty;
         if (n.method == "notifications/cancelled") {

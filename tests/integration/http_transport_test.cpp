@@ -530,6 +530,32 @@ TEST_F(http_fixture, without_sessions_every_request_stands_alone) {
     EXPECT_EQ(http->sessions(), 0u);
 }
 
+TEST_F(http_fixture, notifications_without_a_session_reach_the_notification_middleware) {
+    std::mutex mu;
+    std::vector<std::string> seen;
+    mcp_server.use_notifications([&](mcp::incoming_notification& n, const mcp::notification_next& next) {
+        std::lock_guard l(mu);
+        seen.push_back(std::string(n.method()) + (n.stateless() ? " stateless" : " initialize-era") + " from " +
+                       (n.origin() ? n.origin()->remote_address : "?"));
+        next(n);
+    });
+    start({.stateful = false});
+    raw_client c(port());
+    ASSERT_TRUE(c.send(http_post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                                 "MCP-Protocol-Version: 2025-06-18\r\n")));
+    auto first = c.read_response();
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->status, 202);
+    ASSERT_TRUE(c.send(http_post(R"({"jsonrpc":"2.0","method":"notifications/dev.example/hello"})",
+                                 stateless_headers("notifications/dev.example/hello"))));
+    auto second = c.read_response();
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->status, 202);
+    std::lock_guard l(mu);
+    EXPECT_EQ(seen, (std::vector<std::string>{"notifications/initialized initialize-era from 127.0.0.1",
+                                              "notifications/dev.example/hello stateless from 127.0.0.1"}));
+}
+
 TEST_F(http_fixture, without_sessions_a_2025_03_26_batch_is_served) {
     start({.stateful = false});
     raw_client c(port());

@@ -162,4 +162,61 @@ TEST_F(middleware_fixture, sending_middleware_see_and_may_drop_notifications) {
     EXPECT_TRUE(client->next_message("notifications/tools/list_changed").has_value()); // passed through
 }
 
+TEST_F(middleware_fixture, notification_middleware_see_every_incoming_notification_and_may_drop_it) {
+    std::vector<std::string> seen;
+    std::mutex mu;
+    srv.use_notifications([&](mcp::incoming_notification& n, const mcp::notification_next& next) {
+        {
+            std::lock_guard l(mu);
+            seen.emplace_back(n.method());
+        }
+        if (n.method() == "notifications/cancelled") return; // dropped: the call runs on
+        next(n);
+    });
+    std::atomic<int> roots_changed{0};
+    srv.on_roots_list_changed([&](mcp::server_session&) { ++roots_changed; });
+    srv.add_tool({.name = "slow", .input_schema = object{{"type", "object"}}}, [](const object&, mcp::context& ctx) {
+        const auto until = std::chrono::steady_clock::now() + 300ms;
+        while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
+        return mcp::call_tool_result{.content = {mcp::text(ctx.cancelled() ? "cancelled" : "finished")}};
+    });
+    connect();
+    client->initialize(mcp::latest_initialize_revision, object{{"roots", object{{"listChanged", true}}}});
+    client->notify("notifications/roots/list_changed");
+    client->notify("notifications/dev.example/unknown", object{{"x", 1}}); // no handler: still seen
+    client->send(R"({"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"slow","arguments":{}}})");
+    client->notify("notifications/cancelled", object{{"requestId", 77}, {"reason", "user"}});
+    auto r = client->wait_response(77);
+    ASSERT_TRUE(r.contains("result")) << mcp::to_json(r);
+    EXPECT_EQ(r.at("result").at("content").at(0).at("text"), "finished");
+    EXPECT_EQ(roots_changed.load(), 1);
+    std::lock_guard l(mu);
+    EXPECT_EQ(seen, (std::vector<std::string>{"notifications/initialized", "notifications/roots/list_changed",
+                                              "notifications/dev.example/unknown", "notifications/cancelled"}));
+}
+
+TEST_F(middleware_fixture, notification_middleware_may_rewrite_params) {
+    srv.use_notifications([&](mcp::incoming_notification& n, const mcp::notification_next& next) {
+        if (n.method() != "notifications/cancelled") return next(n);
+        n.params()["requestId"] = 78; // redirect
+        next(n);
+        EXPECT_EQ(n.method(), "notifications/cancelled"); // still readable after delivery
+        EXPECT_EQ(n.params().at("requestId"), 78);
+    });
+    std::atomic<int> outcome{0}; // 1 cancelled, 2 ran to the end
+    srv.add_tool({.name = "wait", .input_schema = object{{"type", "object"}}}, [&](const object&, mcp::context& ctx) {
+        const auto until = std::chrono::steady_clock::now() + 3s;
+        while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
+        outcome = ctx.cancelled() ? 1 : 2;
+        return mcp::call_tool_result{};
+    });
+    connect();
+    client->initialize();
+    client->send(R"({"jsonrpc":"2.0","id":78,"method":"tools/call","params":{"name":"wait","arguments":{}}})");
+    client->notify("notifications/cancelled", object{{"requestId", 1234}}); // names no such request
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (outcome == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+    EXPECT_EQ(outcome.load(), 1); // the rewritten requestId reached the engine
+}
+
 } // namespace

@@ -4,8 +4,7 @@
 //
 // A receiving middleware wraps the handling of each incoming request (initialize and ping
 // included), whatever carried it (stdio, a Streamable HTTP session, a stateless HTTP request)
-// and in both protocol eras. Incoming notifications are not wrapped: they have no answer to
-// refuse with, and the engine consumes cancellation and progress itself:
+// and in both protocol eras:
 //
 //   server.use([](mcp::incoming_call& call, const mcp::receive_next& next) -> mcp::json::value {
 //       auto t0 = std::chrono::steady_clock::now();
@@ -13,6 +12,11 @@
 //       log(call.method(), std::chrono::steady_clock::now() - t0);
 //       return result;                                 // or a modified copy
 //   });
+//
+// A notification middleware sees each incoming notification (initialized, cancelled, progress,
+// roots/list_changed, and any other, known to the server or not) before the server acts on it;
+// not calling `next` drops it. It runs on the reading thread, in arrival order, so it must be
+// quick: count, log, drop, rewrite params; never wait for the peer.
 //
 // Middleware run in the order they were added (the first added is the outermost). A sending
 // middleware wraps what the server sends on its own initiative: requests to the client
@@ -73,6 +77,33 @@ private:
 
 using receive_next = std::function<json::value(incoming_call&)>;
 using receiving_middleware = std::function<json::value(incoming_call&, const receive_next&)>;
+
+/// An incoming notification as notification middleware see it.
+class incoming_notification {
+public:
+    incoming_notification(std::string_view method, json::object& params, const message_origin* origin,
+                          bool stateless) noexcept
+        : method_(method), params_(params), origin_(origin), stateless_(stateless) {}
+    std::string_view method() const noexcept { return method_; }
+    /// May be changed before calling next.
+    json::object& params() const noexcept { return params_; }
+    /// The authenticated principal ("" when none).
+    const std::string& principal() const noexcept;
+    /// Headers and address when it came over HTTP; else null.
+    const message_origin* origin() const noexcept { return origin_; }
+    /// True when it came without a session in the stateless era (2026-07-28), where the server
+    /// has nothing to do with it.
+    bool stateless() const noexcept { return stateless_; }
+
+private:
+    std::string_view method_;
+    json::object& params_;
+    const message_origin* origin_;
+    bool stateless_;
+};
+
+using notification_next = std::function<void(incoming_notification&)>;
+using notification_middleware = std::function<void(incoming_notification&, const notification_next&)>;
 
 /// Something the server sends on its own initiative.
 struct outgoing_call {

@@ -164,6 +164,8 @@ public:
     void use(receiving_middleware m);
     /// Wrap every request and notification the server sends on its own initiative.
     void use_sending(sending_middleware m);
+    /// See every incoming notification before the server acts on it (see middleware.hpp).
+    void use_notifications(notification_middleware m);
 
     /// Called when a peer sends notifications/roots/list_changed.
     void on_roots_list_changed(std::function<void(server_session&)> callback);
@@ -194,6 +196,12 @@ public:
                         cancellation_token cancel = {},
                         std::shared_ptr<const message_origin> origin = nullptr,
                         std::optional<revision> initialize_era = std::nullopt);
+    /// Take a notification that arrived without a session (an HTTP POST with no session):
+    /// notification middleware see it, and then nothing is done with it, as there is no peer
+    /// state for it to change. `initialize_era` as for handle_request.
+    void handle_notification(jsonrpc::notification notification,
+                             std::shared_ptr<const message_origin> origin = nullptr,
+                             std::optional<revision> initialize_era = std::nullopt);
     /// End every subscriptions/listen stream gracefully (each gets its result) and close every
     /// session. The server stays usable (registries, new connections).
     void shutdown();

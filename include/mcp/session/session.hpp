@@ -168,6 +168,14 @@ using notification_handler = std::function<void(const json::object& params)>;
 /// Decides, before dispatch, whether an incoming request may run (lifecycle gating, capability
 /// checks). Return an error to reject it.
 using request_filter = std::function<std::optional<mcp::error>(std::string_view method)>;
+/// Sees each incoming notification before the session acts on it, on the reading thread and in
+/// arrival order (so it must be quick). `params` may be changed; `deliver` hands the
+/// notification on (cancellation and progress are acted on at once, the others are queued for
+/// their handler); not calling it drops the notification. `origin` is null when the transport
+/// tells none.
+using notification_interceptor =
+    std::function<void(std::string_view method, json::object& params,
+                       const std::shared_ptr<const message_origin>& origin, const std::function<void()>& deliver)>;
 
 /// A message as seen by tracing: direction and the JSON text.
 struct trace_event {
@@ -215,6 +223,8 @@ public:
     void set_request_handler(std::string method, request_handler handler);
     void set_notification_handler(std::string method, notification_handler handler);
     void set_request_filter(request_filter filter);
+    /// See notification_interceptor; null removes it.
+    void set_notification_interceptor(notification_interceptor interceptor);
     /// Called once when the session ends (transport closed, error, or close()).
     void on_close(std::function<void()> callback);
 
