@@ -145,6 +145,18 @@ void http_session::finish_stream_locked(const std::shared_ptr<stream>& s, gravey
     }
     if (s->writer) graveyard.push_back(std::move(s->writer));
     if (streams_.erase(s->id)) host_->live_streams.fetch_sub(1, std::memory_order_relaxed);
+    if (host_->events && s->ever_sse) {
+        const auto now = std::chrono::steady_clock::now();
+        ended_.emplace_back(now, s->id);
+        forget_ended_streams_locked(now);
+    }
+}
+
+void http_session::forget_ended_streams_locked(std::chrono::steady_clock::time_point now) {
+    while (!ended_.empty() && now - ended_.front().first >= host_->opts.replay_window) {
+        host_->events->forget_stream(id_, ended_.front().second);
+        ended_.pop_front();
+    }
 }
 
 void http_session::send(std::string message) {
@@ -345,6 +357,7 @@ void http_session::keep_alive() {
     };
     ping(*standalone_);
     for (auto& [id, s] : streams_) ping(*s);
+    if (host_->events) forget_ended_streams_locked(std::chrono::steady_clock::now());
 }
 
 void http_session::close() {

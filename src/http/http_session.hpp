@@ -32,6 +32,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -96,6 +97,8 @@ private:
     core::header_list sse_headers() const;
     void deliver(std::string_view text, const std::shared_ptr<const message_origin>& origin);
     void touch();
+    /// Tell the event store to forget the streams that ended more than replay_window ago.
+    void forget_ended_streams_locked(std::chrono::steady_clock::time_point now);
 
     const std::string id_;
     const std::string stream_prefix_; ///< "<copy>.": makes stream ids unique across replicas
@@ -109,6 +112,10 @@ private:
     std::map<jsonrpc::request_id, std::shared_ptr<stream>> by_request_;
     std::shared_ptr<stream> standalone_;
     std::uint64_t next_stream_ = 1;
+    /// Streams whose response went out, oldest first, with when: their events stay replayable
+    /// for replay_window (a client whose connection broke on the last event resumes), then the
+    /// event store is told to forget them.
+    std::deque<std::pair<std::chrono::steady_clock::time_point, std::string>> ended_;
     std::chrono::steady_clock::time_point last_used_;
     bool closed_ = false;
     bool close_notified_ = false;

@@ -332,6 +332,42 @@ TEST_F(http_fixture, notifications_before_the_response_make_it_sse) {
     EXPECT_FALSE(sse.next()); // the stream ends with the response
 }
 
+TEST_F(http_fixture, the_events_of_an_answered_stream_are_forgotten_after_the_replay_window) {
+    auto events = std::make_shared<mcp::http::memory_event_store>();
+    start({.keep_alive_interval = 20ms, .events = events, .replay_window = 300ms});
+    raw_client c(port());
+    const auto sid = open_session(c);
+    ASSERT_TRUE(c.send(http_post(
+        R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"progress","arguments":{},"_meta":{"progressToken":"t"}}})",
+        session_headers(sid))));
+    ASSERT_TRUE(c.read_head());
+    sse_reader sse(c);
+    auto priming = sse.next();
+    ASSERT_TRUE(priming);
+    while (sse.next()) {
+    }
+    EXPECT_GT(events->bytes(), 0u);
+    // Within the window a client that lost the end of the stream gets it again.
+    raw_client again(port());
+    ASSERT_TRUE(again.send(http_request(
+        "GET", "/mcp", "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id + "\r\n" + session_headers(sid))));
+    auto replay_head = again.read_head();
+    ASSERT_TRUE(replay_head);
+    EXPECT_EQ(replay_head->status, 200);
+    sse_reader replayed(again);
+    auto first = replayed.next_message();
+    ASSERT_TRUE(first);
+    EXPECT_EQ(first->at("method"), "notifications/progress");
+    // After it the store lets them go.
+    ASSERT_TRUE(eventually([&] { return events->bytes() == 0; }, 3s));
+    raw_client late(port());
+    ASSERT_TRUE(late.send(http_request(
+        "GET", "/mcp", "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id + "\r\n" + session_headers(sid))));
+    auto gone = late.read_response();
+    ASSERT_TRUE(gone);
+    EXPECT_EQ(gone->status, 400);
+}
+
 TEST_F(http_fixture, a_server_request_on_the_stream_is_answered_by_post) {
     start();
     raw_client c(port());

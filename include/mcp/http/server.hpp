@@ -116,6 +116,10 @@ struct server_options {
     /// memory_event_store when null) and each stream opens with a priming event.
     bool resumable = true;
     std::shared_ptr<event_store> events;
+    /// How long the events of a stream whose response went out stay replayable (a client whose
+    /// connection broke on the last events resumes within its retry delay); then the event store
+    /// is told to forget them. Checked when streams end and on keep-alive ticks.
+    std::chrono::milliseconds replay_window{std::chrono::minutes(1)};
     /// Which sessions exist and what each negotiated (a memory_session_store when null). Share
     /// it, and `events`, between replicas (see above).
     std::shared_ptr<session_store> sessions;
