@@ -616,6 +616,9 @@ void server::impl::install_handlers(const std::shared_ptr<server_session>& ss) {
         return std::nullopt;
     });
 
+    // A client that pipelines (`printf ... | server`) sends its first requests before the answer
+    // to initialize: they must find the session initialized.
+    rpc.set_handled_in_order("initialize");
     rpc.set_request_handler("initialize", [weak_server, st](request_context& ctx) -> json::value {
         auto srv = weak_server.lock();
         if (!srv) throw error(error_code::internal_error, "server is shutting down");

@@ -180,6 +180,11 @@ void session::set_request_filter(request_filter filter) {
     impl_->filter = filter ? std::make_shared<const request_filter>(std::move(filter)) : nullptr;
 }
 
+void session::set_handled_in_order(std::string method) {
+    std::unique_lock lock(impl_->handlers_mu);
+    impl_->ordered_methods.insert(std::move(method));
+}
+
 void session::set_notification_interceptor(notification_interceptor interceptor) {
     std::unique_lock lock(impl_->handlers_mu);
     impl_->interceptor =
@@ -225,6 +230,10 @@ void session::start() {
     h.on_close = [weak] {
         if (auto s = weak.lock()) s->impl_->on_transport_closed();
     };
+    if (impl_->opts.input_end_grace.count() > 0)
+        h.on_input_end = [weak] {
+            if (auto s = weak.lock()) s->impl_->on_input_end();
+        };
     impl_->transport->start(std::move(h));
 }
 

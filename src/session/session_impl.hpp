@@ -15,6 +15,7 @@
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace mcp {
 
@@ -60,10 +61,14 @@ struct session::impl {
     std::unordered_map<std::string, std::shared_ptr<const notification_handler>> notification_handlers;
     std::shared_ptr<const request_filter> filter;
     std::shared_ptr<const notification_interceptor> interceptor;
+    std::unordered_set<std::string> ordered_methods; // see session::set_handled_in_order
 
     // Incoming requests being handled, by id.
     mutable std::mutex in_mu;
     std::unordered_map<request_id, cancellation_source> in_flight;
+    std::atomic<std::size_t> answering{0};  // requests left in_flight whose reply is being sent
+    std::atomic<bool> input_ended{false};    // the peer will send nothing more (on_input_end)
+    std::condition_variable drained_cv;      // under in_mu: in_flight emptied after input_ended
 
     // Outgoing requests awaiting a response, by our integer id (also their progress token).
     struct pending_request {
@@ -243,11 +248,13 @@ struct session::impl {
                     const std::shared_ptr<const message_origin>& origin) {
         std::shared_ptr<const request_filter> f;
         std::shared_ptr<const request_handler> handler;
+        bool in_order = false;
         {
             std::shared_lock lock(handlers_mu);
             f = filter;
             auto it = request_handlers.find(req.method);
             if (it != request_handlers.end()) handler = it->second;
+            in_order = handler && !ordered_methods.empty() && ordered_methods.count(req.method) != 0;
         }
         if (f && *f) {
             if (auto rejected = (*f)(req.method)) {
@@ -285,6 +292,10 @@ struct session::impl {
         }
         auto s = self.lock();
         if (!s) return;
+        if (in_order) { // before anything after it is read (see session::set_handled_in_order)
+            run_handler(std::move(s), std::move(req), batch, *handler, source, origin);
+            return;
+        }
         if (may_inline && !batch && inline_dispatch) {
             // Nothing else is buffered: handle it here, without a thread hand-off. The watchdog
             // moves reading to a new thread if the handler turns out to be slow.
@@ -319,14 +330,42 @@ struct session::impl {
     // Ends an incoming request: forgets it and sends its reply (unless it was cancelled).
     void finish_request(const request_id& id, const std::shared_ptr<batch_collector>& batch,
                         const cancellation_source& source, std::string out) {
+        answering.fetch_add(1, std::memory_order_acq_rel); // counted until its reply is out
         {
             std::lock_guard lock(in_mu);
             in_flight.erase(id);
         }
         // A cancelled request gets no response (the requester has stopped waiting) unless it is
         // part of a batch, whose array must stay complete.
-        if (source.is_cancelled() && !batch) return;
-        reply(batch, std::move(out), &id);
+        if (!source.is_cancelled() || batch) reply(batch, std::move(out), &id);
+        if (answering.fetch_sub(1, std::memory_order_acq_rel) == 1 && input_ended.load(std::memory_order_acquire)) {
+            std::lock_guard lock(in_mu);
+            drained_cv.notify_all();
+        }
+    }
+
+    // The peer has ended its input (transport_handler::on_input_end): nothing more will come,
+    // so outgoing requests fail now; the requests it sent get input_end_grace to be answered,
+    // then the transport is closed (and what still runs is cancelled).
+    void on_input_end() {
+        input_ended.store(true, std::memory_order_release);
+        std::vector<std::int64_t> ids;
+        {
+            std::lock_guard lock(out_mu);
+            for (auto& [id, p] : pending) ids.push_back(id);
+        }
+        for (auto id : ids)
+            abandon(id, error_code::connection_closed,
+                    "Connection closed: the peer has ended its input and cannot answer");
+        {
+            std::unique_lock lock(in_mu);
+            drained_cv.wait_for(lock, opts.input_end_grace, [&] {
+                return closed.load(std::memory_order_acquire) ||
+                       (in_flight.empty() && answering.load(std::memory_order_acquire) == 0);
+            });
+        }
+        if (!closed.exchange(true)) transport->close();
+        finish_close();
     }
 
     void run_handler(std::shared_ptr<session> s, jsonrpc::request&& req,
@@ -554,6 +593,10 @@ struct session::impl {
             for (auto& [id, src] : in_flight) running.push_back(src);
         }
         for (auto& src : running) src.cancel("connection closed");
+        {
+            std::lock_guard lock(in_mu);
+            drained_cv.notify_all(); // an on_input_end waiting for answers stops waiting
+        }
         std::vector<std::function<void()>> callbacks;
         {
             std::lock_guard lock(close_mu);

@@ -10,6 +10,11 @@ std::int64_t session::impl::start_request(std::string method, json::value params
         done({nullptr, mcp::error(error_code::connection_closed, "Connection closed")});
         return 0;
     }
+    if (input_ended.load(std::memory_order_acquire)) {
+        done({nullptr, mcp::error(error_code::connection_closed,
+                                  "Connection closed: the peer has ended its input and cannot answer")});
+        return 0;
+    }
     const std::int64_t id = next_id.fetch_add(1, std::memory_order_relaxed);
     if (options.on_progress) {
         if (!params.is_object()) params = json::object();

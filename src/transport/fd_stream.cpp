@@ -79,6 +79,7 @@ struct fd_stream_transport::impl {
     std::uint64_t generation = 0;
     bool inside_last = false;      // the current reader is inside on_last_message
     bool close_delivered = false;  // on_close has returned
+    bool input_ended = false;      // the reader saw EOF and handed the ending to on_input_end
     std::vector<reader_thread> readers;
 
     bool on_reader_thread_locked() const {
@@ -175,6 +176,15 @@ struct fd_stream_transport::impl {
         }
         if (handed_off) return; // a newer reader owns the stream now
         if (eof && framer.partial() && !closed.load()) report(opts.name + ": stream ended in the middle of a message");
+        if (eof && handler.on_input_end && !closed.load()) {
+            // The receiver answers what it has, then calls close(), which ends the stream.
+            {
+                std::lock_guard lock(reader_mu);
+                input_ended = true;
+            }
+            handler.on_input_end();
+            return;
+        }
         end_of_stream();
     }
 
@@ -361,7 +371,13 @@ struct fd_stream_transport::impl {
     void request_close() {
         if (closed.exchange(true, std::memory_order_acq_rel)) return;
         close_write();
-        wake_readers(); // the reader stops and calls on_close (if started)
+        bool reader_gone = false;
+        {
+            std::lock_guard lock(reader_mu);
+            reader_gone = input_ended;
+        }
+        if (reader_gone) end_of_stream(); // no reader left to deliver on_close
+        else wake_readers();              // the reader stops and calls on_close (if started)
     }
 
     // close(): stop, then wait until on_close has been delivered, so that no callback runs after

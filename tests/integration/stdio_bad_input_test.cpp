@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <set>
 
 using namespace std::chrono_literals;
 
@@ -136,6 +137,42 @@ TEST(echo_process_lifecycle, exits_0_on_eof_and_writes_only_protocol_to_stdout) 
     p.close_stdin();
     EXPECT_EQ(p.wait(), 0);
     EXPECT_FALSE(p.read_line(100ms)); // nothing but replies was written
+}
+
+TEST(echo_process_lifecycle, requests_piped_in_before_eof_are_all_answered) {
+    // `printf '...' | server`: stdin ends right after the requests; the answers still come.
+    mcp::test::raw_process p{{server}};
+    std::string input = init;
+    for (int id = 1; id <= 200; ++id) input += echo_call(id, "n" + std::to_string(id));
+    input += R"({"jsonrpc":"2.0","id":201,"method":"tools/call","params":{"name":"nope","arguments":{}}})" "\n";
+    ASSERT_TRUE(p.write(input));
+    p.close_stdin();
+    std::set<std::int64_t> answered;
+    while (auto line = p.read_line(5000ms)) {
+        auto r = mcp::json::parse(*line).as_object();
+        answered.insert(r.at("id").as_int64());
+        if (r.at("id") == 201) {
+            EXPECT_TRUE(r.contains("error") || r.at("result").at("isError") == true);
+        }
+    }
+    EXPECT_EQ(answered.size(), 202u); // initialize, 200 calls, the unknown tool
+    EXPECT_EQ(p.wait(5000ms), 0);
+}
+
+TEST(echo_process_lifecycle, a_call_still_running_at_eof_finishes_and_is_answered) {
+    mcp::test::raw_process p{{std::string(MCPXX_BINARY_DIR) + "/everything_server"}};
+    ASSERT_TRUE(p.write(init + R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":0.3}}})" "\n"));
+    p.close_stdin();
+    std::set<std::int64_t> answered;
+    while (auto line = p.read_line(5000ms)) {
+        auto r = mcp::json::parse(*line).as_object();
+        if (r.contains("id")) answered.insert(r.at("id").as_int64());
+        if (r.contains("id") && r.at("id") == 1) {
+            EXPECT_TRUE(r.contains("result")) << *line;
+        }
+    }
+    EXPECT_EQ(answered, (std::set<std::int64_t>{0, 1}));
+    EXPECT_EQ(p.wait(5000ms), 0);
 }
 
 TEST(echo_process_lifecycle, requests_before_initialize_are_refused) {

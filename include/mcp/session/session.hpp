@@ -204,6 +204,11 @@ struct session_options {
     /// log messages of its request, as it never overtakes its progress. Costs nothing while the
     /// queue is idle. A notification handler must then not wait for a response of this session.
     bool ordered_responses = false;
+    /// When the peer ends its input while the way back stays open (a stdio server's stdin
+    /// closes: the client's way of saying it is done), the requests it sent are given this long
+    /// to be answered before the session closes and cancels what still runs. Outgoing requests
+    /// fail at once (their answers can no longer come). Zero: close at once.
+    std::chrono::milliseconds input_end_grace{5000};
     /// Log every message in and out. Also switched on by the environment variable MCPXX_TRACE=1.
     bool trace = false;
     /// Where trace lines go; default: stderr (never stdout).
@@ -223,6 +228,11 @@ public:
     void set_request_handler(std::string method, request_handler handler);
     void set_notification_handler(std::string method, notification_handler handler);
     void set_request_filter(request_filter filter);
+    /// Handle requests of `method` on the reading thread, before any message after them is
+    /// read: for quick handlers that change what later messages mean (initialize, whose
+    /// followers a pipelining client may send before its answer). Such a handler must not wait
+    /// for the peer.
+    void set_handled_in_order(std::string method);
     /// See notification_interceptor; null removes it.
     void set_notification_interceptor(notification_interceptor interceptor);
     /// Called once when the session ends (transport closed, error, or close()).

@@ -59,6 +59,11 @@ struct transport_handler {
     std::function<void(std::string_view what)> on_error;
     /// The stream has ended. Called exactly once, after the last on_message.
     std::function<void()> on_close;
+    /// Optional. The peer has finished sending (end of input) while the way back is still open:
+    /// a stdio server's stdin reached its end, its stdout did not. A transport that can tell
+    /// calls this instead of ending: what is sent still goes out, and the receiver calls close()
+    /// when it has answered what it was given (on_close follows). Unset: the transport ends.
+    std::function<void()> on_input_end;
     /// Optional. A transport that knows the origin of a message (see message_origin) calls this
     /// instead of on_message when it is set.
     std::function<void(std::string_view message, std::shared_ptr<const message_origin> origin)>
