@@ -9,6 +9,8 @@
 // streamable_sessions.cpp, requests without a session in streamable_sessionless.cpp.
 #include "http/streamable_router.hpp"
 
+#include "http/media_type.hpp"
+
 namespace mcp::http {
 
 const std::string* request_info::header(std::string_view name) const noexcept {
@@ -20,25 +22,6 @@ const std::string* request_info::header(std::string_view name) const noexcept {
 namespace {
 
 constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
-
-bool accepts(std::string_view accept, std::string_view type) {
-    // A media range list: "application/json, text/event-stream;q=0.9", "*/*".
-    std::size_t pos = 0;
-    while (pos <= accept.size()) {
-        auto end = accept.find(',', pos);
-        auto item = accept.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-        if (auto semi = item.find(';'); semi != std::string_view::npos) item = item.substr(0, semi);
-        while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-        while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-        if (core::iequals(item, type) || item == "*/*") return true;
-        if (item.size() > 2 && item.substr(item.size() - 2) == "/*" &&
-            core::iequals(item.substr(0, item.size() - 1), type.substr(0, item.size() - 1)))
-            return true;
-        if (end == std::string_view::npos) break;
-        pos = end + 1;
-    }
-    return false;
-}
 
 std::string_view path_of(std::string_view target) {
     const auto q = target.find('?');
@@ -80,6 +63,17 @@ bool stateless_revision_named(const core::request& req) {
     if (!v) return false;
     const auto r = parse_revision(*v);
     return r && !is_initialize_era(*r);
+}
+
+/// Whether every Content-Type line of the request says application/json (parameters aside).
+bool json_body(const core::request& req) {
+    bool any = false;
+    for (const auto& [name, value] : req.headers) {
+        if (!core::iequals(name, "Content-Type")) continue;
+        if (!detail::is_media_type(value, "application/json")) return false;
+        any = true;
+    }
+    return any;
 }
 
 } // namespace
@@ -169,14 +163,18 @@ std::shared_ptr<message_origin> server::impl::origin_of(core::request& req, std:
 
 // ------------------------------------------------------------------ POST
 void server::impl::post(core::request&& req, const writer_ptr& w, std::string principal) {
-    const auto content_type = req.header("Content-Type");
-    if (!content_type || !accepts(*content_type, "application/json")) {
+    if (!json_body(req)) {
         respond_error(w, 415, error_code::invalid_request,
-                      "Unsupported Media Type: the body must be application/json");
+                      req.header_count("Content-Type") > 1
+                          ? "Unsupported Media Type: the Content-Type lines disagree; the body must be "
+                            "application/json"
+                          : "Unsupported Media Type: the body must be application/json");
         return;
     }
-    const auto accept = req.header("Accept");
-    if (!accept || !accepts(*accept, "application/json") || !accepts(*accept, "text/event-stream")) {
+    // Several Accept lines are one list (RFC 9110 5.3).
+    const auto accept = req.combined_header("Accept");
+    if (!accept || !detail::accepts(*accept, "application/json") ||
+        !detail::accepts(*accept, "text/event-stream")) {
         respond_error(w, 406, error_code::invalid_request,
                       "Not Acceptable: the client must accept both application/json and text/event-stream");
         return;
@@ -294,8 +292,8 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
 
 // ------------------------------------------------------------------ GET, DELETE
 void server::impl::get(const core::request& req, const writer_ptr& w) {
-    const auto accept = req.header("Accept");
-    if (!accept || !accepts(*accept, "text/event-stream")) {
+    const auto accept = req.combined_header("Accept");
+    if (!accept || !detail::accepts(*accept, "text/event-stream")) {
         respond_error(w, 406, error_code::invalid_request,
                       "Not Acceptable: GET needs Accept: text/event-stream");
         return;

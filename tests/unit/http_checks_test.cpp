@@ -1,7 +1,8 @@
 // The pieces of the Streamable HTTP server that decide on their own: Host/Origin validation, the
-// stateless era's mirrored headers (-32020 cases of the spec's tables), SSE framing, and the
-// bounded event store.
+// stateless era's mirrored headers (-32020 cases of the spec's tables), Content-Type and Accept
+// matching, SSE framing, and the bounded event store.
 #include "http/header_check.hpp"
+#include "http/media_type.hpp"
 #include "http/origin_check.hpp"
 #include "http/sse.hpp"
 
@@ -116,6 +117,38 @@ TEST(mirrored_headers, each_disagreement_is_named) {
     EXPECT_NE(check(with("Mcp-Param-Region", "=?base64?SGVsbG8?=")).find("malformed"), std::string::npos);
     EXPECT_EQ(check(with("Mcp-Param-Region", "=?base64?dXMtd2VzdDE=?=")), ""); // base64 of the same value
     EXPECT_EQ(check(with("Mcp-Name", "  execute_sql  ")), ""); // surrounding spaces are not the value
+}
+
+TEST(media_type, content_type_is_one_media_type) {
+    using mcp::http::detail::is_media_type;
+    EXPECT_TRUE(is_media_type("application/json", "application/json"));
+    EXPECT_TRUE(is_media_type("Application/JSON; charset=utf-8", "application/json"));
+    EXPECT_TRUE(is_media_type(" application/json ;charset=\"utf-8\"", "application/json"));
+    EXPECT_FALSE(is_media_type("*/*", "application/json"));
+    EXPECT_FALSE(is_media_type("application/*", "application/json"));
+    EXPECT_FALSE(is_media_type("application/json, text/plain", "application/json"));
+    EXPECT_FALSE(is_media_type("application / json", "application/json"));
+    EXPECT_FALSE(is_media_type("application/jsonx", "application/json"));
+    EXPECT_FALSE(is_media_type("", "application/json"));
+}
+
+TEST(media_type, accept_weights_and_specificity) {
+    using mcp::http::detail::accepts;
+    EXPECT_TRUE(accepts("application/json, text/event-stream", "text/event-stream"));
+    EXPECT_TRUE(accepts("*/*", "application/json"));
+    EXPECT_TRUE(accepts("application/*;q=0.1", "application/json"));
+    EXPECT_FALSE(accepts("application/json;q=0", "application/json"));
+    EXPECT_FALSE(accepts("application/json; q=0.0", "application/json"));
+    EXPECT_FALSE(accepts("*/*, application/json;q=0", "application/json"));
+    EXPECT_TRUE(accepts("*/*;q=0, application/json", "application/json"));
+    EXPECT_FALSE(accepts("application/*;q=0, */*", "application/json"));
+    EXPECT_TRUE(accepts("application/json;q=0, application/json", "application/json"));
+    EXPECT_FALSE(accepts("text/html", "application/json"));
+    EXPECT_FALSE(accepts("application/json;q=1.5", "application/json")); // malformed weight
+    EXPECT_FALSE(accepts("*/json", "application/json"));
+    EXPECT_TRUE(accepts("text/plain;note=\"a,b\", application/json", "application/json"));
+    EXPECT_TRUE(accepts(",, application/json ,", "application/json"));
+    EXPECT_FALSE(accepts("", "application/json"));
 }
 
 TEST(sse, framing) {

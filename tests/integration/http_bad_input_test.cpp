@@ -1,0 +1,161 @@
+// The Streamable HTTP server (mcp::http::server) against requests that are wrong in the ways a
+// careless client, a confused proxy or an attacker makes them wrong, byte for byte on a real
+// socket: media ranges in Content-Type and weights of zero in Accept, header lines sent twice,
+// mirrored tool parameters that do not say what the body says, initialize requests that must
+// not leave a session behind, protocol versions on GET and DELETE, batches where they do not
+// belong or with elements that cannot run, and the absolute-form request-target.
+#include <mcp/http/server.hpp>
+
+#include "support/streamable_wire.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace std::chrono_literals;
+using mcp::json::object;
+using namespace mcp::test; // the wire helpers (streamable_wire.hpp)
+
+namespace {
+
+std::string initialize_body(std::string_view id = "1", std::string_view version = "2025-11-25",
+                            std::string_view params = "") {
+    const std::string p = params.empty()
+                              ? R"({"protocolVersion":")" + std::string(version) +
+                                    R"(","capabilities":{},"clientInfo":{"name":"raw","version":"1"}})"
+                              : std::string(params);
+    return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":"initialize","params":)" + p + "}";
+}
+
+/// A POST whose header block is exactly `headers` (plus Host and Content-Length).
+std::string raw_post(std::string_view body, std::string_view headers, std::string_view target = "/mcp",
+                     std::string_view host = "127.0.0.1") {
+    return "POST " + std::string(target) + " HTTP/1.1\r\nHost: " + std::string(host) +
+           "\r\nContent-Length: " + std::to_string(body.size()) + "\r\n" + std::string(headers) + "\r\n" +
+           std::string(body);
+}
+
+std::string error_message(const response& r) {
+    return std::string(body_json(r).at("error").at("message").as_string());
+}
+
+struct http_bad_input : ::testing::Test {
+    mcp::server mcp_server{mcp::server_options{.info = {"bad-input-test", "1.0"}}};
+    std::unique_ptr<mcp::http::server> http;
+
+    void SetUp() override {
+        mcp_server.add_tool(
+            {.name = "echo",
+             .input_schema = object{{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}},
+            [](const object& a, mcp::context&) {
+                return mcp::call_tool_result{.content = {mcp::text(std::string(a.at("text").as_string()))}};
+            });
+        // Arguments mirrored into Mcp-Param-Region and Mcp-Param-Limit (2026-07-28).
+        mcp_server.add_tool(
+            {.name = "lookup",
+             .input_schema = object{{"type", "object"},
+                                    {"properties",
+                                     {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                      {"limit", {{"type", "integer"}, {"x-mcp-header", "Limit"}}}}}}},
+            [](const object&, mcp::context&) {
+                return mcp::call_tool_result{.content = {mcp::text("found")}};
+            });
+    }
+    void TearDown() override {
+        if (http) http->stop(0ms);
+    }
+    void start(mcp::http::server_options o = {}) {
+        o.port = 0;
+        http = std::make_unique<mcp::http::server>(mcp_server, std::move(o));
+        http->start();
+    }
+    unsigned short port() const { return http->port(); }
+
+    /// One request on a connection of its own, and its response.
+    response exchange(const std::string& request) {
+        raw_client c(port());
+        EXPECT_TRUE(c.send(request));
+        auto r = c.read_response();
+        EXPECT_TRUE(r) << request;
+        return r ? *r : response{};
+    }
+
+    /// initialize (+ notifications/initialized) at `version`; the session id.
+    std::string open_session(std::string_view version = "2025-11-25") {
+        auto init = exchange(http_post(initialize_body("1", version)));
+        EXPECT_EQ(init.status, 200) << init.body;
+        const auto sid = init.header("Mcp-Session-Id").value_or("");
+        EXPECT_FALSE(sid.empty());
+        auto ack = exchange(http_post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                                      "Mcp-Session-Id: " + sid +
+                                          "\r\nMCP-Protocol-Version: " + std::string(version) + "\r\n"));
+        EXPECT_EQ(ack.status, 202);
+        return sid;
+    }
+};
+
+// ------------------------------------------------------------------ media types
+
+TEST_F(http_bad_input, content_type_lines_that_disagree_are_415) {
+    start();
+    const std::string body = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+    auto r = exchange(
+        raw_post(body, accept_both + "Content-Type: application/json\r\nContent-Type: text/plain\r\n"));
+    EXPECT_EQ(r.status, 415);
+    EXPECT_NE(error_message(r).find("disagree"), std::string::npos);
+    EXPECT_EQ(exchange(raw_post(body, accept_both +
+                                          "Content-Type: text/plain\r\nContent-Type: application/json\r\n"))
+                  .status,
+              415);
+    // Saying the same twice is no disagreement.
+    EXPECT_EQ(
+        exchange(raw_post(initialize_body(), accept_both + "Content-Type: application/json\r\nContent-Type: "
+                                                           "application/json; charset=utf-8\r\n"))
+            .status,
+        200);
+}
+
+TEST_F(http_bad_input, accept_lines_are_one_list) {
+    start();
+    auto r = exchange(raw_post(initialize_body(),
+                               "Content-Type: application/json\r\nAccept: application/json\r\nAccept: "
+                               "text/event-stream\r\n"));
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(r.header("Mcp-Session-Id"));
+    auto get_accept = [&](const std::string& sid, const std::string& accept_lines) {
+        raw_client c(port());
+        EXPECT_TRUE(c.send(http_request("GET", "/mcp", accept_lines + session_headers(sid))));
+        auto head = c.read_head();
+        return head ? head->status : -1;
+    };
+    EXPECT_EQ(
+        get_accept(*r.header("Mcp-Session-Id"), "Accept: application/json\r\nAccept: text/event-stream\r\n"),
+        200);
+}
+
+TEST_F(http_bad_input, media_ranges_are_no_content_type_and_q0_is_not_acceptable) {
+    start();
+    const std::string body = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
+    for (const auto& type : std::vector<std::string>{"*/*", "application/*", "application/json-seq",
+                                                     "text/json", "application/json, text/plain"})
+        EXPECT_EQ(exchange(raw_post(body, accept_both + "Content-Type: " + type + "\r\n")).status, 415)
+            << type;
+    auto accept_status = [&](const std::string& accept) {
+        return exchange(raw_post(initialize_body(),
+                                 "Content-Type: application/json\r\nAccept: " + accept + "\r\n"))
+            .status;
+    };
+    EXPECT_EQ(accept_status("application/json;q=0, text/event-stream;q=0"), 406);
+    EXPECT_EQ(accept_status("application/json, text/event-stream;q=0"), 406);
+    EXPECT_EQ(accept_status("application/json;q=0.000, text/event-stream"), 406);
+    EXPECT_EQ(accept_status("*/*, application/json;q=0"), 406); // the most specific range decides
+    EXPECT_EQ(accept_status("text/*;q=0, application/json, */*"), 406);
+    EXPECT_EQ(accept_status("application/json;q=0.5, text/event-stream;q=0.001"), 200);
+    EXPECT_EQ(accept_status("*/*"), 200);
+    EXPECT_EQ(accept_status("application/*, text/*;q=1.0"), 200);
+    EXPECT_EQ(accept_status("application/json;q=2, text/event-stream"), 406); // a malformed weight: skipped
+}
+
+} // namespace
