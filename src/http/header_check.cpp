@@ -97,18 +97,29 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
 std::optional<std::string> check_mirrored_headers(const core::request& http, const json::object& message,
                                                   std::string_view meta_version,
                                                   const header_param_lookup& lookup) {
+    // A mirrored header sent on several lines means their values joined by commas (RFC 9110
+    // 5.3), which is never what the body says; intermediaries may read one line or another.
+    const auto repeated = [&](std::string_view name) -> std::optional<std::string> {
+        const auto n = http.header_count(name);
+        if (n < 2) return std::nullopt;
+        return "Header mismatch: the " + std::string(name) + " header is repeated (" + std::to_string(n) +
+               " lines); send it once";
+    };
+    if (auto r = repeated("MCP-Protocol-Version")) return r;
     const auto version = http.header("MCP-Protocol-Version");
     if (!version) return "Header mismatch: the MCP-Protocol-Version header is required";
     if (trim_ows(*version) != meta_version)
         return "Header mismatch: MCP-Protocol-Version header value " + quoted(*version) +
                " does not match _meta protocolVersion " + quoted(meta_version);
     const std::string_view method = message.at("method").get_string();
+    if (auto r = repeated("Mcp-Method")) return r;
     const auto mcp_method = http.header("Mcp-Method");
     if (!mcp_method) return "Header mismatch: the Mcp-Method header is required";
     if (trim_ows(*mcp_method) != method)
         return "Header mismatch: Mcp-Method header value " + quoted(*mcp_method) +
                " does not match body method " + quoted(method);
 
+    if (auto r = repeated("Mcp-Name")) return r;
     const json::object* params = find_object(message, "params");
     const bool named = method == "tools/call" || method == "prompts/get" || method == "resources/read";
     if (named && params) {
@@ -133,6 +144,7 @@ std::optional<std::string> check_mirrored_headers(const core::request& http, con
     if (!arguments) arguments = &no_arguments;
     for (const auto& p : *annotated) {
         const std::string header_name = "Mcp-Param-" + p.header;
+        if (auto r = repeated(header_name)) return r;
         const json::value* value = at_path(*arguments, p.path);
         const auto header = http.header(header_name);
         if (!value || value->is_null()) continue; // nothing to mirror: the header is not expected

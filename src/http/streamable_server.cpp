@@ -65,6 +65,20 @@ bool stateless_revision_named(const core::request& req) {
     return r && !is_initialize_era(*r);
 }
 
+/// A header naming one thing (a session, a revision, a stream position) sent on several lines:
+/// RFC 9110 5.3 joins them into a list, which names nothing. Answers 400 with `code`.
+bool refuse_repeated(const core::request& req, std::string_view name, int code, const writer_ptr& w,
+                     const std::optional<jsonrpc::request_id>& id = {}) {
+    const auto n = req.header_count(name);
+    if (n < 2) return false;
+    respond_error(w, 400, code,
+                  std::string(code == error_code::header_mismatch ? "Header mismatch" : "Bad Request") +
+                      ": the " + std::string(name) + " header is repeated (" + std::to_string(n) +
+                      " lines); send it once",
+                  id);
+    return true;
+}
+
 /// Whether every Content-Type line of the request says application/json (parameters aside).
 bool json_body(const core::request& req) {
     bool any = false;
@@ -100,6 +114,12 @@ void server::impl::handle(core::request&& req, writer_ptr w) {
 }
 
 void server::impl::route(core::request&& req, const writer_ptr& w) {
+    if (const auto origins_sent = req.header_count("Origin"); origins_sent > 1) {
+        respond_error(w, 403, error_code::invalid_request,
+                      "Forbidden: the Origin header is repeated (" + std::to_string(origins_sent) +
+                          " lines); a request has one origin");
+        return;
+    }
     if (auto refused = origins.check(req.header("Host"), req.header("Origin"))) {
         respond_error(w, 403, error_code::invalid_request, *refused);
         return;
@@ -201,6 +221,11 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
         if (const auto* params = find_object(*o, "params"))
             if (const auto* meta = find_object(*params, "_meta"))
                 if (auto v = find_string(*meta, meta_version_key)) meta_version = std::string(*v);
+    // In the stateless era the header mirrors _meta (a mismatch is -32020).
+    if (refuse_repeated(req, "MCP-Protocol-Version",
+                        meta_version ? error_code::header_mismatch : error_code::invalid_request, w,
+                        readable_id(*parsed)))
+        return;
     const auto header_version = req.header("MCP-Protocol-Version");
     std::optional<revision> header_rev;
     if (header_version) header_rev = parse_revision(*header_version);
@@ -211,6 +236,7 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
         return;
     }
 
+    if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w, readable_id(*parsed))) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (session_id) {
         bool at_capacity = false;
@@ -298,6 +324,7 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
                       "Not Acceptable: GET needs Accept: text/event-stream");
         return;
     }
+    if (refuse_repeated(req, "MCP-Protocol-Version", error_code::invalid_request, w)) return;
     if (stateless_revision_named(req)) {
         respond_error(w, 405, error_code::invalid_request,
                       "Method Not Allowed: protocol revision 2026-07-28 uses POST only (GET streams "
@@ -305,6 +332,9 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
                       std::nullopt, {{"Allow", "POST"}});
         return;
     }
+    if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w) ||
+        refuse_repeated(req, "Last-Event-ID", error_code::invalid_request, w))
+        return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (!session_id) {
         respond_error(w, 405, error_code::invalid_request,
@@ -329,12 +359,14 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
 }
 
 void server::impl::del(const core::request& req, const writer_ptr& w) {
+    if (refuse_repeated(req, "MCP-Protocol-Version", error_code::invalid_request, w)) return;
     if (stateless_revision_named(req)) {
         respond_error(w, 405, error_code::invalid_request,
                       "Method Not Allowed: protocol revision 2026-07-28 has no sessions to end", std::nullopt,
                       {{"Allow", "POST"}});
         return;
     }
+    if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w)) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (!session_id) {
         respond_error(w, 405, error_code::invalid_request,

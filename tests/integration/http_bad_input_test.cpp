@@ -29,6 +29,20 @@ std::string initialize_body(std::string_view id = "1", std::string_view version 
     return R"({"jsonrpc":"2.0","id":)" + std::string(id) + R"(,"method":"initialize","params":)" + p + "}";
 }
 
+const std::string stateless_meta =
+    R"({"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
+
+std::string stateless_call(int id, std::string_view tool, std::string_view arguments) {
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":")" +
+           std::string(tool) + R"(","arguments":)" + std::string(arguments) + R"(,"_meta":)" +
+           stateless_meta + "}}";
+}
+
+std::string call_headers(std::string_view tool) {
+    return "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: " + std::string(tool) +
+           "\r\n";
+}
+
 /// A POST whose header block is exactly `headers` (plus Host and Content-Length).
 std::string raw_post(std::string_view body, std::string_view headers, std::string_view target = "/mcp",
                      std::string_view host = "127.0.0.1") {
@@ -156,6 +170,60 @@ TEST_F(http_bad_input, media_ranges_are_no_content_type_and_q0_is_not_acceptable
     EXPECT_EQ(accept_status("*/*"), 200);
     EXPECT_EQ(accept_status("application/*, text/*;q=1.0"), 200);
     EXPECT_EQ(accept_status("application/json;q=2, text/event-stream"), 406); // a malformed weight: skipped
+}
+
+// ------------------------------------------------------------------ repeated header lines
+
+TEST_F(http_bad_input, a_mirrored_header_sent_twice_is_a_header_mismatch) {
+    start();
+    const std::string body = stateless_call(1, "lookup", R"({"region":"eu","limit":3})");
+    const std::string good = call_headers("lookup") + "Mcp-Param-Region: eu\r\nMcp-Param-Limit: 3\r\n";
+    EXPECT_EQ(exchange(http_post(body, good)).status, 200);
+    // Whichever line an intermediary reads, the body says one thing: both lines are refused.
+    for (const auto& second : std::vector<std::string>{
+             "Mcp-Name: evil\r\n", "mcp-name: lookup\r\n", "Mcp-Method: tools/list\r\n",
+             "Mcp-Param-Region: us\r\n", "MCP-PARAM-LIMIT: 3\r\n", "MCP-Protocol-Version: 2026-07-28\r\n"}) {
+        auto r = exchange(http_post(body, good + second));
+        EXPECT_EQ(r.status, 400) << second;
+        EXPECT_EQ(body_json(r).at("error").at("code"), -32020) << second;
+        EXPECT_NE(error_message(r).find("repeated"), std::string::npos) << r.body;
+        EXPECT_EQ(body_json(r).at("id"), 1);
+    }
+}
+
+TEST_F(http_bad_input, a_repeated_session_or_version_header_is_400) {
+    start();
+    const auto sid = open_session();
+    const std::string ping = R"({"jsonrpc":"2.0","id":5,"method":"ping"})";
+    for (const std::string& extra : {session_headers(sid) + "MCP-Protocol-Version: 2025-06-18\r\n",
+                                     session_headers(sid) + "Mcp-Session-Id: " + sid + "\r\n"}) {
+        auto r = exchange(http_post(ping, extra));
+        EXPECT_EQ(r.status, 400) << extra;
+        EXPECT_EQ(body_json(r).at("error").at("code"), -32600);
+        EXPECT_NE(error_message(r).find("header is repeated"), std::string::npos) << r.body;
+    }
+    auto get = exchange(http_request("GET", "/mcp",
+                                     "Accept: text/event-stream\r\n" + session_headers(sid) +
+                                         "MCP-Protocol-Version: 2025-11-25\r\n"));
+    EXPECT_EQ(get.status, 400);
+    EXPECT_NE(error_message(get).find("MCP-Protocol-Version header is repeated"), std::string::npos);
+    auto del = exchange(http_request("DELETE", "/mcp", session_headers(sid) + "Mcp-Session-Id: other\r\n"));
+    EXPECT_EQ(del.status, 400);
+    EXPECT_EQ(http->sessions(), 1u); // nothing was ended
+    EXPECT_EQ(exchange(http_post(ping, session_headers(sid))).status, 200);
+}
+
+TEST_F(http_bad_input, a_repeated_origin_is_403) {
+    start();
+    auto r = exchange(
+        http_post(initialize_body(), "Origin: http://localhost:3000\r\nOrigin: http://evil.example.com\r\n"));
+    EXPECT_EQ(r.status, 403);
+    EXPECT_NE(error_message(r).find("Origin header is repeated"), std::string::npos);
+    EXPECT_EQ(exchange(http_post(initialize_body(),
+                                 "Origin: http://localhost:3000\r\nOrigin: http://localhost:3000\r\n"))
+                  .status,
+              403);
+    EXPECT_EQ(http->sessions(), 0u);
 }
 
 } // namespace
