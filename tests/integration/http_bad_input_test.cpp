@@ -226,4 +226,50 @@ TEST_F(http_bad_input, a_repeated_origin_is_403) {
     EXPECT_EQ(http->sessions(), 0u);
 }
 
+// ------------------------------------------------------------------ mirrored tool parameters
+
+TEST_F(http_bad_input, mirrored_integers_compare_exactly) {
+    start();
+    auto call = [&](std::string_view limit_in_body, std::string_view limit_header) {
+        return exchange(
+            http_post(stateless_call(1, "lookup", R"({"limit":)" + std::string(limit_in_body) + "}"),
+                      call_headers("lookup") + "Mcp-Param-Limit: " + std::string(limit_header) + "\r\n"));
+    };
+    // Beyond 2^53 a double cannot tell these apart; the server must.
+    auto big = call("9007199254740992", "9007199254740993");
+    EXPECT_EQ(big.status, 400);
+    EXPECT_EQ(body_json(big).at("error").at("code"), -32020);
+    EXPECT_EQ(call("18446744073709551615", "18446744073709551614").status, 400);
+    EXPECT_EQ(call("-9223372036854775808", "-9223372036854775807").status, 400);
+    EXPECT_EQ(call("9007199254740993", "9007199254740993").status, 200);
+    EXPECT_EQ(call("18446744073709551615", "18446744073709551615").status, 200);
+    // Numerically equal forms agree (the spec's "42.0 and 42").
+    EXPECT_EQ(call("42", "42.0").status, 200);
+    EXPECT_EQ(call("42", "4.2e1").status, 200);
+    EXPECT_EQ(call("42.0", "42").status, 200);
+    EXPECT_EQ(call("0", "-0").status, 200);
+    EXPECT_EQ(call("42", "42.5").status, 400);
+    EXPECT_EQ(call("42", "0x2a").status, 400);
+    EXPECT_EQ(call("42", "+42").status, 400);
+    EXPECT_EQ(call("42", "1e999999").status, 400);
+}
+
+TEST_F(http_bad_input, a_mirrored_header_without_its_argument_is_a_mismatch) {
+    start();
+    for (const auto& arguments : std::vector<std::string>{R"({"limit":1})", R"({"limit":1,"region":null})"}) {
+        auto r =
+            exchange(http_post(stateless_call(4, "lookup", arguments),
+                               call_headers("lookup") + "Mcp-Param-Limit: 1\r\nMcp-Param-Region: evil\r\n"));
+        EXPECT_EQ(r.status, 400) << arguments;
+        EXPECT_EQ(body_json(r).at("error").at("code"), -32020);
+        EXPECT_NE(error_message(r).find("Mcp-Param-Region"), std::string::npos) << r.body;
+        EXPECT_EQ(body_json(r).at("id"), 4);
+    }
+    // Absent from both: fine.
+    EXPECT_EQ(exchange(http_post(stateless_call(5, "lookup", R"({"limit":1})"),
+                                 call_headers("lookup") + "Mcp-Param-Limit: 1\r\n"))
+                  .status,
+              200);
+}
+
 } // namespace

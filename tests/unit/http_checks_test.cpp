@@ -119,6 +119,43 @@ TEST(mirrored_headers, each_disagreement_is_named) {
     EXPECT_EQ(check(with("Mcp-Name", "  execute_sql  ")), ""); // surrounding spaces are not the value
 }
 
+TEST(mirrored_headers, numbers_compare_exactly_and_absent_arguments_take_no_header) {
+    auto check = [&](const object& arguments, std::vector<std::pair<std::string, std::string>> params) {
+        std::vector<std::pair<std::string, std::string>> h{{"MCP-Protocol-Version", "2026-07-28"},
+                                                           {"Mcp-Method", "tools/call"},
+                                                           {"Mcp-Name", "execute_sql"}};
+        for (auto& p : params) h.push_back(std::move(p));
+        const object message{{"method", "tools/call"},
+                             {"params", {{"name", "execute_sql"}, {"arguments", arguments}}}};
+        return check_mirrored_headers(request_with(std::move(h)), message, "2026-07-28", lookup).value_or("");
+    };
+    const auto limit = [](mcp::json::value v) { return object{{"limit", std::move(v)}}; };
+    EXPECT_EQ(check(limit(std::int64_t{9007199254740992}), {{"Mcp-Param-Limit", "9007199254740992"}}), "");
+    EXPECT_NE(check(limit(std::int64_t{9007199254740992}), {{"Mcp-Param-Limit", "9007199254740993"}}), "");
+    EXPECT_NE(
+        check(limit(std::uint64_t{18446744073709551615u}), {{"Mcp-Param-Limit", "18446744073709551614"}}),
+        "");
+    EXPECT_EQ(
+        check(limit(std::uint64_t{18446744073709551615u}), {{"Mcp-Param-Limit", "18446744073709551615.0"}}),
+        "");
+    EXPECT_EQ(check(limit(42), {{"Mcp-Param-Limit", "0042.000"}}), "");
+    EXPECT_EQ(check(limit(42), {{"Mcp-Param-Limit", "420e-1"}}), "");
+    EXPECT_EQ(check(limit(1e20), {{"Mcp-Param-Limit", "100000000000000000000"}}), "");
+    EXPECT_NE(check(limit(9007199254740992.0), {{"Mcp-Param-Limit", "9007199254740993"}}), "");
+    EXPECT_EQ(check(limit(0.1), {{"Mcp-Param-Limit", "0.10"}}), "");
+    EXPECT_NE(check(limit(42), {{"Mcp-Param-Limit", "42."}}), "");
+    EXPECT_NE(check(limit(42), {{"Mcp-Param-Limit", ""}}), "");
+    // A header for an argument the body does not have (or has as null) says what the body does not.
+    EXPECT_NE(check(object{}, {{"Mcp-Param-Region", "eu"}}).find("not in the body"), std::string::npos);
+    EXPECT_NE(check(object{{"region", nullptr}}, {{"Mcp-Param-Region", "eu"}}).find("not in the body"),
+              std::string::npos);
+    EXPECT_EQ(check(object{{"region", nullptr}}, {}), "");
+    // Sent twice: named as such, whatever the values.
+    EXPECT_NE(check(object{{"region", "eu"}}, {{"Mcp-Param-Region", "eu"}, {"mcp-param-region", "eu"}})
+                  .find("repeated"),
+              std::string::npos);
+}
+
 TEST(media_type, content_type_is_one_media_type) {
     using mcp::http::detail::is_media_type;
     EXPECT_TRUE(is_media_type("application/json", "application/json"));
