@@ -33,6 +33,7 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -61,6 +62,10 @@ public:
     /// Requests get a stream (JSON or SSE); notifications and responses alone get 202.
     void post(const std::string& text, const json::value& parsed,
               std::shared_ptr<const message_origin> origin, std::shared_ptr<core::response_writer> writer);
+    /// The first POST of a new session carries initialize request `id`. Should it be answered
+    /// with an error, the session never began: `refused` runs (the router drops the session)
+    /// before the answer is sent, and the answer carries no Mcp-Session-Id. Call before post().
+    void expect_initialize(jsonrpc::request_id id, std::function<void()> refused);
     /// A GET: the standalone stream, or (with Last-Event-ID) the resumption of a stream.
     void get(const std::optional<std::string>& last_event_id, std::shared_ptr<core::response_writer> writer);
     /// Write an SSE comment on every attached stream that is open (keep-alive).
@@ -119,6 +124,8 @@ private:
     std::chrono::steady_clock::time_point last_used_;
     bool closed_ = false;
     bool close_notified_ = false;
+    std::optional<jsonrpc::request_id> initialize_id_; ///< see expect_initialize()
+    std::function<void()> initialize_refused_;
 };
 
 } // namespace mcp::http::detail

@@ -164,8 +164,11 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     void watch_peer(const std::shared_ptr<mcp::server_session>& peer,
                     const std::shared_ptr<http_session>& transport);
 
-    void start_session(core::request& req, const json::value& parsed, const writer_ptr& w,
-                       std::string principal);
+    /// A new session for `parsed`, a valid initialize request with id `id`. Should initialize
+    /// be answered with an error, the session is dropped at once (end_session) and the answer
+    /// goes without Mcp-Session-Id: a failed initialize leaves nothing behind.
+    void start_session(core::request& req, const json::value& parsed, jsonrpc::request_id id,
+                       const writer_ptr& w, std::string principal);
 
     void respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id);
 

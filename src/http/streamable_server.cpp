@@ -274,9 +274,23 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
 
     const bool initialize =
         parsed->is_object() && find_string(parsed->get_object(), "method") == "initialize";
-    if (initialize && host->opts.stateful) {
-        start_session(req, *parsed, w, std::move(principal));
-        return;
+    if (initialize) {
+        // What the session would refuse is refused before there is one: no session for it.
+        std::optional<jsonrpc::request_id> id;
+        if (auto problem = jsonrpc::check(*parsed, &id)) {
+            respond_error(w, 400, problem->code(), problem->what(), id);
+            return;
+        }
+        if (!id) {
+            respond_error(
+                w, 400, error_code::invalid_request,
+                "Invalid Request: initialize is a request; it needs an id (a string or an integer)");
+            return;
+        }
+        if (host->opts.stateful) {
+            start_session(req, *parsed, *id, w, std::move(principal));
+            return;
+        }
     }
     if (header_version && !header_rev && !initialize) {
         // A revision this server has never heard of: say so rather than ask for a session.

@@ -272,4 +272,64 @@ TEST_F(http_bad_input, a_mirrored_header_without_its_argument_is_a_mismatch) {
               200);
 }
 
+// ------------------------------------------------------------------ initialize that fails
+
+TEST_F(http_bad_input, an_invalid_initialize_gets_400_and_no_session) {
+    start({.max_sessions = 3});
+    for (const std::string& bad :
+         {initialize_body("null"), initialize_body("1.5"), initialize_body("18446744073709551615"),
+          initialize_body("{}"), std::string(R"({"jsonrpc":"2.0","method":"initialize","params":{}})"),
+          std::string(R"({"jsonrpc":"1.0","id":2,"method":"initialize","params":{}})"),
+          std::string(R"({"jsonrpc":"2.0","id":3,"method":"initialize","params":[]})")}) {
+        auto r = exchange(http_post(bad));
+        EXPECT_EQ(r.status, 400) << bad;
+        EXPECT_FALSE(r.header("Mcp-Session-Id")) << bad;
+        const auto code = body_json(r).at("error").at("code").as_int64();
+        EXPECT_TRUE(code == -32600 || code == -32602) << r.body;
+        EXPECT_EQ(http->sessions(), 0u) << bad;
+    }
+    EXPECT_EQ(error_message(exchange(http_post(R"({"jsonrpc":"2.0","method":"initialize","params":{}})"))),
+              "Invalid Request: initialize is a request; it needs an id (a string or an integer)");
+    EXPECT_EQ(body_json(exchange(http_post(initialize_body("1.5")))).at("error").at("message"),
+              "Invalid Request: \"id\" must be a string or an integer");
+}
+
+TEST_F(http_bad_input, an_initialize_answered_with_an_error_leaves_no_session) {
+    start({.max_sessions = 3});
+    // More failures than the cap allows sessions: none of them holds a slot.
+    for (int i = 0; i < 5; ++i) {
+        auto r = exchange(http_post(initialize_body(std::to_string(i + 1), "", "{}")));
+        EXPECT_EQ(r.status, 200) << r.body;
+        EXPECT_EQ(body_json(r).at("error").at("code"), -32602) << r.body;
+        EXPECT_EQ(body_json(r).at("id"), i + 1);
+        EXPECT_FALSE(r.header("Mcp-Session-Id")) << r.body;
+        EXPECT_EQ(http->sessions(), 0u);
+        EXPECT_EQ(mcp_server.sessions().size(), 0u);
+    }
+    for (int i = 0; i < 3; ++i) open_session();
+    EXPECT_EQ(http->sessions(), 3u);
+}
+
+TEST_F(http_bad_input, an_initialize_answered_with_an_error_leaves_no_session_in_sse_mode) {
+    start({.responses = mcp::http::server_options::response_mode::sse, .resumable = true});
+    auto r = exchange(http_post(initialize_body("7", "", "{}")));
+    EXPECT_EQ(r.status, 200);
+    EXPECT_EQ(r.header("Content-Type"), "application/json");
+    EXPECT_FALSE(r.header("Mcp-Session-Id"));
+    EXPECT_EQ(body_json(r).at("error").at("code"), -32602);
+    EXPECT_EQ(http->sessions(), 0u);
+    // A good one still streams its answer, with the session id.
+    raw_client c(port());
+    ASSERT_TRUE(c.send(http_post(initialize_body())));
+    auto head = c.read_head();
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->header("Content-Type"), "text/event-stream");
+    EXPECT_TRUE(head->header("Mcp-Session-Id"));
+    sse_reader sse(c);
+    auto result = sse.next_message();
+    ASSERT_TRUE(result);
+    EXPECT_EQ(result->at("result").at("protocolVersion"), "2025-11-25");
+    EXPECT_EQ(http->sessions(), 1u);
+}
+
 } // namespace
