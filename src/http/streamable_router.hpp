@@ -18,6 +18,7 @@
 #include <mcp/http/server.hpp>
 #include <mcp/jsonrpc/message.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>

@@ -79,6 +79,46 @@ bool refuse_repeated(const core::request& req, std::string_view name, int code, 
     return true;
 }
 
+/// 400 with -32022 UnsupportedProtocolVersion, naming the revisions this server offers.
+void respond_unsupported_version(const writer_ptr& w, std::string_view requested,
+                                 const std::vector<revision>& offered,
+                                 const std::optional<jsonrpc::request_id>& id) {
+    json::array supported;
+    for (auto r : offered) supported.emplace_back(to_string(r));
+    const std::string shown(requested.substr(0, 64));
+    std::string body;
+    jsonrpc::serialize_error(
+        body, id,
+        mcp::error(error_code::unsupported_protocol_version,
+                   "Unsupported protocol version: MCP-Protocol-Version '" + shown + "'",
+                   json::object{{"supported", std::move(supported)}, {"requested", shown}}));
+    w->respond(400, {{"Content-Type", "application/json"}}, std::move(body));
+}
+
+/// MCP-Protocol-Version of a request of the initialize era (any method): 400 when it names no
+/// revision this server offers (-32022), or, with `negotiated`, another revision than the
+/// session's (-32600). Absent, it is fine (2025-03-26 clients do not send it).
+bool refuse_version(const core::request& req, const std::vector<revision>& offered,
+                    std::optional<revision> negotiated, const writer_ptr& w,
+                    const std::optional<jsonrpc::request_id>& id = {}) {
+    const auto v = req.header("MCP-Protocol-Version");
+    if (!v) return false;
+    const auto r = parse_revision(*v);
+    if (!r || std::find(offered.begin(), offered.end(), *r) == offered.end()) {
+        respond_unsupported_version(w, *v, offered, id);
+        return true;
+    }
+    if (negotiated && *r != *negotiated) {
+        respond_error(w, 400, error_code::invalid_request,
+                      "Bad Request: MCP-Protocol-Version '" + std::string(*v) +
+                          "' does not match the session's protocol version " +
+                          std::string(to_string(*negotiated)),
+                      id);
+        return true;
+    }
+    return false;
+}
+
 /// Whether every Content-Type line of the request says application/json (parameters aside).
 bool json_body(const core::request& req) {
     bool any = false;
@@ -253,18 +293,9 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
                 readable_id(*parsed));
             return;
         }
-        if (header_version) {
-            const auto negotiated = entry->peer->protocol_version();
-            if (!header_rev || !is_initialize_era(*header_rev) || *header_rev != negotiated) {
-                respond_error(w, 400, error_code::invalid_request,
-                              "Bad Request: MCP-Protocol-Version '" + std::string(*header_version) +
-                                  "' does not match the session's protocol version " +
-                                  std::string(to_string(negotiated)),
-                              readable_id(*parsed));
-                return;
-            }
-        }
-        if (auto refused = refused_on_session(*parsed, entry->peer->protocol_version())) {
+        const auto negotiated = entry->peer->protocol_version();
+        if (refuse_version(req, host->mcp->options().revisions, negotiated, w, readable_id(*parsed))) return;
+        if (auto refused = refused_on_session(*parsed, negotiated)) {
             respond_error(w, 400, refused->error.code(), refused->error.what(), refused->id);
             return;
         }
@@ -294,17 +325,7 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
     }
     if (header_version && !header_rev && !initialize) {
         // A revision this server has never heard of: say so rather than ask for a session.
-        json::array supported;
-        for (auto r : host->mcp->options().revisions) supported.emplace_back(to_string(r));
-        std::string body;
-        jsonrpc::serialize_error(
-            body, readable_id(*parsed),
-            mcp::error(error_code::unsupported_protocol_version,
-                       "Unsupported protocol version: MCP-Protocol-Version '" +
-                           std::string(header_version->substr(0, 64)) + "'",
-                       json::object{{"supported", std::move(supported)},
-                                    {"requested", std::string(header_version->substr(0, 64))}}));
-        w->respond(400, {{"Content-Type", "application/json"}}, std::move(body));
+        respond_unsupported_version(w, *header_version, host->mcp->options().revisions, readable_id(*parsed));
         return;
     }
     if (host->opts.stateful) {
@@ -339,22 +360,27 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
         return;
     }
     if (refuse_repeated(req, "MCP-Protocol-Version", error_code::invalid_request, w)) return;
-    if (stateless_revision_named(req)) {
-        respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: protocol revision 2026-07-28 uses POST only (GET streams "
-                      "are replaced by subscriptions/listen)",
-                      std::nullopt, {{"Allow", "POST"}});
+    if (!host->opts.stateful || stateless_revision_named(req)) {
+        respond_error(
+            w, 405, error_code::invalid_request,
+            host->opts.stateful
+                ? "Method Not Allowed: protocol revision 2026-07-28 uses POST only (GET streams "
+                  "are replaced by subscriptions/listen)"
+                : "Method Not Allowed: this server keeps no sessions, so it has no GET stream; use POST",
+            std::nullopt, {{"Allow", "POST"}});
         return;
     }
     if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w) ||
         refuse_repeated(req, "Last-Event-ID", error_code::invalid_request, w))
         return;
+    const auto& offered = host->mcp->options().revisions;
+    if (refuse_version(req, offered, std::nullopt, w)) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (!session_id) {
-        respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: GET needs an Mcp-Session-Id (protocol revisions 2025-03-26 .. "
-                      "2025-11-25); revision 2026-07-28 uses POST only",
-                      std::nullopt, {{"Allow", "POST"}});
+        // 2025-11-25: a server that requires sessions answers requests without one with 400.
+        respond_error(w, 400, error_code::invalid_request,
+                      "Bad Request: GET needs an Mcp-Session-Id header (send initialize first to get one; "
+                      "protocol revision 2026-07-28 uses POST only)");
         return;
     }
     bool at_capacity = false;
@@ -367,6 +393,7 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
         respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
         return;
     }
+    if (refuse_version(req, offered, entry->peer->protocol_version(), w)) return;
     std::optional<std::string> last;
     if (auto l = req.header("Last-Event-ID")) last = std::string(*l);
     entry->transport->get(last, w);
@@ -374,26 +401,38 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
 
 void server::impl::del(const core::request& req, const writer_ptr& w) {
     if (refuse_repeated(req, "MCP-Protocol-Version", error_code::invalid_request, w)) return;
-    if (stateless_revision_named(req)) {
+    if (!host->opts.stateful || stateless_revision_named(req)) {
         respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: protocol revision 2026-07-28 has no sessions to end", std::nullopt,
-                      {{"Allow", "POST"}});
+                      host->opts.stateful
+                          ? "Method Not Allowed: protocol revision 2026-07-28 has no sessions to end"
+                          : "Method Not Allowed: this server keeps no sessions to end",
+                      std::nullopt, {{"Allow", "POST"}});
         return;
     }
     if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w)) return;
+    const auto& offered = host->mcp->options().revisions;
+    if (refuse_version(req, offered, std::nullopt, w)) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (!session_id) {
-        respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: DELETE needs an Mcp-Session-Id", std::nullopt,
-                      {{"Allow", "POST"}});
+        respond_error(w, 400, error_code::invalid_request,
+                      "Bad Request: DELETE needs the Mcp-Session-Id header of the session to end");
         return;
     }
     const std::string id(*session_id);
-    if (!host->store->get(id)) {
+    const auto record = host->store->get(id);
+    if (!record) {
         release_local(id); // a copy of a session that ended elsewhere
         respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
         return;
     }
+    // The revision the session negotiated: this process's copy knows it, else its record does
+    // (a record without data is a session whose initialize is not answered yet).
+    std::optional<revision> negotiated;
+    if (auto local = find_session(id); local && local->peer && local->peer->initialized())
+        negotiated = local->peer->protocol_version();
+    else if (!record->data.empty())
+        if (auto snapshot = decode_session_data(record->data)) negotiated = snapshot->protocol_version;
+    if (refuse_version(req, offered, negotiated, w)) return;
     end_session(id);
     w->respond(200, {}, {});
 }

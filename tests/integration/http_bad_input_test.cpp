@@ -332,4 +332,58 @@ TEST_F(http_bad_input, an_initialize_answered_with_an_error_leaves_no_session_in
     EXPECT_EQ(http->sessions(), 1u);
 }
 
+// ------------------------------------------------------------------ versions on GET and DELETE
+
+TEST_F(http_bad_input, get_and_delete_check_the_protocol_version) {
+    start();
+    const auto sid = open_session();
+    const std::string on_session = "Mcp-Session-Id: " + sid + "\r\n";
+    for (const auto& version : std::vector<std::string>{"garbage", "2099-01-01", "2025-06-18"}) {
+        const std::string h = on_session + "MCP-Protocol-Version: " + version + "\r\n";
+        auto get = exchange(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + h));
+        EXPECT_EQ(get.status, 400) << version;
+        auto del = exchange(http_request("DELETE", "/mcp", h));
+        EXPECT_EQ(del.status, 400) << version;
+        EXPECT_NE(error_message(del).find(version), std::string::npos) << del.body;
+    }
+    auto unknown = exchange(
+        http_request("GET", "/mcp", "Accept: text/event-stream\r\nMCP-Protocol-Version: garbage\r\n"));
+    EXPECT_EQ(unknown.status, 400);
+    EXPECT_EQ(body_json(unknown).at("error").at("code"), -32022);
+    EXPECT_EQ(body_json(unknown).at("error").at("data").at("requested"), "garbage");
+    EXPECT_EQ(http->sessions(), 1u); // no DELETE took effect
+    EXPECT_EQ(exchange(http_request("DELETE", "/mcp", session_headers(sid))).status, 200);
+    EXPECT_EQ(http->sessions(), 0u);
+}
+
+TEST_F(http_bad_input, get_without_a_session_is_400_where_sessions_exist) {
+    start();
+    auto get = exchange(
+        http_request("GET", "/mcp", "Accept: text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n"));
+    EXPECT_EQ(get.status, 400);
+    EXPECT_EQ(get.header("Content-Type"), "application/json");
+    EXPECT_EQ(body_json(get).at("error").at("code"), -32600);
+    EXPECT_NE(error_message(get).find("Mcp-Session-Id"), std::string::npos);
+    auto del = exchange(http_request("DELETE", "/mcp"));
+    EXPECT_EQ(del.status, 400);
+    EXPECT_NE(error_message(del).find("Mcp-Session-Id"), std::string::npos);
+    // The stateless revision has no GET at all.
+    auto stateless = exchange(
+        http_request("GET", "/mcp", "Accept: text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"));
+    EXPECT_EQ(stateless.status, 405);
+    EXPECT_EQ(stateless.header("Allow"), "POST");
+}
+
+TEST_F(http_bad_input, a_server_without_sessions_offers_no_get_or_delete) {
+    start({.stateful = false});
+    for (const auto& extra :
+         std::vector<std::string>{"", "Mcp-Session-Id: 0123456789abcdef0123456789abcdef\r\n"}) {
+        auto get = exchange(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + extra));
+        EXPECT_EQ(get.status, 405);
+        EXPECT_EQ(get.header("Allow"), "POST");
+        auto del = exchange(http_request("DELETE", "/mcp", extra));
+        EXPECT_EQ(del.status, 405);
+    }
+}
+
 } // namespace
