@@ -26,6 +26,18 @@ bool is_error_response(std::string_view message) {
     return o && o->contains("error");
 }
 
+/// The JSON array `batch` (a batch's reply, or "[]") with the elements `more` appended.
+std::string merged_batch(std::string batch, const std::vector<std::string>& more) {
+    if (batch.size() < 2 || batch.front() != '[' || batch.back() != ']') batch = "[" + batch + "]";
+    batch.pop_back();
+    for (const auto& m : more) {
+        if (batch.size() > 1) batch.push_back(',');
+        batch += m;
+    }
+    batch.push_back(']');
+    return batch;
+}
+
 // "<copy>.0" is the standalone stream of some copy of the session (mcp/http/event_store.hpp).
 bool is_standalone_stream(std::string_view stream) {
     return stream.size() > 2 && stream.substr(stream.size() - 2) == ".0";
@@ -197,6 +209,7 @@ void http_session::send_reply(std::string message, const jsonrpc::request_id& id
             write_event_locked(*standalone_, std::move(message), graveyard);
             return;
         }
+        if (!s->early_replies.empty()) message = merged_batch(std::move(message), s->early_replies);
         if (initialize_id_ && *initialize_id_ == id) {
             initialize_id_.reset();
             if (is_error_response(message)) refused = std::move(initialize_refused_);
@@ -245,7 +258,8 @@ bool http_session::close_request_stream(const jsonrpc::request_id& id) {
 }
 
 void http_session::post(const std::string& text, const json::value& parsed,
-                        std::shared_ptr<const message_origin> origin, writer_ptr writer) {
+                        std::shared_ptr<const message_origin> origin, writer_ptr writer,
+                        std::vector<std::string> early_replies) {
     std::vector<jsonrpc::request_id> ids;
     auto collect = [&ids](const json::value& m) {
         const auto* o = m.if_object();
@@ -265,10 +279,14 @@ void http_session::post(const std::string& text, const json::value& parsed,
         collect(parsed);
 
     if (ids.empty()) {
-        // Notifications and responses: accepted, nothing to stream back.
+        // Notifications and responses: accepted, nothing to stream back but the errors for the
+        // elements of a batch the router refused.
         touch();
-        deliver(text, origin);
-        writer->respond(202, {{"Mcp-Session-Id", id_}}, {});
+        if (!text.empty()) deliver(text, origin);
+        if (early_replies.empty())
+            writer->respond(202, {{"Mcp-Session-Id", id_}}, {});
+        else
+            writer->respond(200, json_headers(), merged_batch("[]", early_replies));
         return;
     }
     auto s = std::make_shared<stream>();
@@ -296,6 +314,7 @@ void http_session::post(const std::string& text, const json::value& parsed,
         s->id = stream_prefix_ + std::to_string(next_stream_++);
         s->requests = ids;
         s->writer = writer;
+        s->early_replies = std::move(early_replies);
         streams_.emplace(s->id, s);
         host_->live_streams.fetch_add(1, std::memory_order_relaxed);
         for (const auto& id : ids) by_request_.emplace(id, s);

@@ -110,6 +110,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     // ------------------------------------------------------------------ POST, GET, DELETE
     void post(core::request&& req, const writer_ptr& w, std::string principal);
+    /// A POST of the initialize era naming session `session_id` (one message, or a batch whose
+    /// elements are sorted first: see batch_triage.hpp).
+    void post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
+                         const writer_ptr& w, std::string principal);
     void get(const core::request& req, const writer_ptr& w);
     void del(const core::request& req, const writer_ptr& w);
 

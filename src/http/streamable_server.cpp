@@ -9,6 +9,7 @@
 // streamable_sessions.cpp, requests without a session in streamable_sessionless.cpp.
 #include "http/streamable_router.hpp"
 
+#include "http/batch_triage.hpp"
 #include "http/media_type.hpp"
 
 namespace mcp::http {
@@ -37,14 +38,14 @@ struct refusal {
 };
 std::optional<refusal> refused_on_session(const json::value& body, revision r) {
     std::optional<jsonrpc::request_id> id;
-    if (const auto* batch = body.if_array()) {
+    if (body.is_array()) {
+        // Its elements are sorted before the engine sees them (batch_triage.hpp): each invalid
+        // one gets its own answer, in the batch's reply.
         if (!allows_batches(r))
             return refusal{mcp::error(error_code::invalid_request,
                                       "Invalid Request: JSON-RPC batches are not part of protocol revision " +
                                           std::string(to_string(r)) + " (send one message per POST)"),
                            std::nullopt};
-        for (const auto& m : *batch)
-            if (auto problem = jsonrpc::check(m, &id)) return refusal{std::move(*problem), std::move(id)};
         return std::nullopt;
     }
     if (auto problem = jsonrpc::check(body, &id)) return refusal{std::move(*problem), std::move(id)};
@@ -269,6 +270,12 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
     const auto header_version = req.header("MCP-Protocol-Version");
     std::optional<revision> header_rev;
     if (header_version) header_rev = parse_revision(*header_version);
+    if (parsed->is_array() && header_rev && !is_initialize_era(*header_rev)) {
+        respond_error(w, 400, error_code::invalid_request,
+                      "Invalid Request: JSON-RPC batches are not part of protocol revision " +
+                          std::string(to_string(*header_rev)) + " (send one message per POST)");
+        return;
+    }
     const bool stateless_era =
         parsed->is_object() && (meta_version || (header_rev && !is_initialize_era(*header_rev)));
     if (stateless_era) {
@@ -279,27 +286,7 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
     if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w, readable_id(*parsed))) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (session_id) {
-        bool at_capacity = false;
-        auto entry = session_for(*session_id, at_capacity);
-        if (!entry && at_capacity) {
-            respond_at_capacity(w, readable_id(*parsed));
-            return;
-        }
-        if (!entry) {
-            respond_error(
-                w, 404, error_code::invalid_request,
-                "Not Found: unknown or expired session; send initialize without Mcp-Session-Id to start "
-                "a new one",
-                readable_id(*parsed));
-            return;
-        }
-        const auto negotiated = entry->peer->protocol_version();
-        if (refuse_version(req, host->mcp->options().revisions, negotiated, w, readable_id(*parsed))) return;
-        if (auto refused = refused_on_session(*parsed, negotiated)) {
-            respond_error(w, 400, refused->error.code(), refused->error.what(), refused->id);
-            return;
-        }
-        entry->transport->post(req.body, *parsed, origin_of(req, std::move(principal)), w);
+        post_on_session(req, std::move(*parsed), *session_id, w, std::move(principal));
         return;
     }
 
@@ -349,6 +336,44 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
             if (auto v = find_string(*p, "protocolVersion"); v && parse_revision(*v))
                 era = *parse_revision(*v);
     serve_sessionless(req, std::move(*parsed), era, w, std::move(principal));
+}
+
+void server::impl::post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
+                                   const writer_ptr& w, std::string principal) {
+    bool at_capacity = false;
+    auto entry = session_for(session_id, at_capacity);
+    if (!entry && at_capacity) {
+        respond_at_capacity(w, readable_id(parsed));
+        return;
+    }
+    if (!entry) {
+        respond_error(
+            w, 404, error_code::invalid_request,
+            "Not Found: unknown or expired session; send initialize without Mcp-Session-Id to start "
+            "a new one",
+            readable_id(parsed));
+        return;
+    }
+    const auto negotiated = entry->peer->protocol_version();
+    if (refuse_version(req, host->mcp->options().revisions, negotiated, w, readable_id(parsed))) return;
+    if (auto refused = refused_on_session(parsed, negotiated)) {
+        respond_error(w, 400, refused->error.code(), refused->error.what(), refused->id);
+        return;
+    }
+    auto origin = origin_of(req, std::move(principal));
+    if (!parsed.is_array()) {
+        entry->transport->post(req.body, parsed, std::move(origin), w);
+        return;
+    }
+    // A batch: what cannot run is answered here, element by element; the rest goes to the session.
+    auto sorted = detail::triage_batch(std::move(parsed.get_array()));
+    std::string text;
+    if (sorted.replies.empty())
+        text = std::move(req.body);
+    else if (!sorted.kept.empty())
+        text = json::serialize(sorted.kept);
+    const json::value kept(std::move(sorted.kept));
+    entry->transport->post(text, kept, std::move(origin), w, std::move(sorted.replies));
 }
 
 // ------------------------------------------------------------------ GET, DELETE

@@ -386,4 +386,90 @@ TEST_F(http_bad_input, a_server_without_sessions_offers_no_get_or_delete) {
     }
 }
 
+// ------------------------------------------------------------------ batches
+
+TEST_F(http_bad_input, a_batch_of_the_stateless_revision_is_400) {
+    for (bool stateful : {true, false}) {
+        start({.stateful = stateful});
+        auto r = exchange(http_post(R"([{"jsonrpc":"2.0","id":1,"method":"tools/list"}])",
+                                    "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/list\r\n"));
+        EXPECT_EQ(r.status, 400) << stateful;
+        EXPECT_EQ(body_json(r).at("error").at("code"), -32600);
+        EXPECT_EQ(error_message(r), "Invalid Request: JSON-RPC batches are not part of protocol revision "
+                                    "2026-07-28 (send one message per POST)");
+        http->stop(0ms);
+    }
+}
+
+TEST_F(http_bad_input, a_batch_on_a_2025_03_26_session_answers_each_element) {
+    start();
+    const auto sid = open_session("2025-03-26");
+    const std::string h = "Mcp-Session-Id: " + sid + "\r\n"; // 2025-03-26 clients send no version header
+    auto post = [&](const std::string& body) { return exchange(http_post(body, h)); };
+    // Keyed by id (null for an element whose id could not be read): "result" or the error code.
+    auto answers = [](const response& r) {
+        std::multimap<std::string, std::string> out;
+        const auto replies = mcp::json::parse(r.body);
+        for (const auto& m : replies.as_array()) {
+            const auto& o = m.as_object();
+            const std::string id = mcp::json::serialize(o.at("id"));
+            out.emplace(id, o.contains("result") ? "result"
+                                                 : std::to_string(o.at("error").at("code").as_int64()));
+        }
+        return out;
+    };
+
+    auto mixed = post(R"([{"jsonrpc":"2.0","id":6,"method":"ping"},{"foo":1}])");
+    EXPECT_EQ(mixed.status, 200) << mixed.body;
+    EXPECT_EQ(mixed.header("Mcp-Session-Id"), sid);
+    EXPECT_EQ(answers(mixed), (std::multimap<std::string, std::string>{{"6", "result"}, {"null", "-32600"}}));
+
+    auto init = post(R"([{"jsonrpc":"2.0","id":7,"method":"tools/list"},)" +
+                     initialize_body("8", "2025-03-26") + "]");
+    EXPECT_EQ(answers(init), (std::multimap<std::string, std::string>{{"7", "result"}, {"8", "-32600"}}));
+    EXPECT_NE(init.body.find("initialize must not be part of a batch"), std::string::npos);
+
+    auto twice =
+        post(R"([{"jsonrpc":"2.0","id":9,"method":"ping"},{"jsonrpc":"2.0","id":9,"method":"tools/list"},)"
+             R"({"jsonrpc":"2.0","id":"9","method":"ping"}])");
+    EXPECT_EQ(answers(twice), (std::multimap<std::string, std::string>{
+                                  {"9", "result"}, {"9", "-32600"}, {"\"9\"", "result"}}));
+    EXPECT_NE(twice.body.find("earlier request of this batch"), std::string::npos);
+
+    // Nothing that runs: the errors alone; a notification next to them is taken.
+    auto none = post(
+        R"([{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},{"jsonrpc":"2.0","id":null,"method":"ping"}])");
+    EXPECT_EQ(none.status, 200);
+    EXPECT_EQ(answers(none), (std::multimap<std::string, std::string>{{"null", "-32600"}}));
+    EXPECT_EQ(post(R"([{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}])").status, 202);
+
+    EXPECT_EQ(http->open_streams(), 0u);
+    // The session still serves.
+    EXPECT_EQ(post(R"({"jsonrpc":"2.0","id":10,"method":"ping"})").status, 200);
+}
+
+TEST_F(http_bad_input, a_batch_without_a_session_runs_a_repeated_id_once) {
+    start({.stateful = false});
+    auto r = exchange(http_post(
+        R"([{"jsonrpc":"2.0","id":1,"method":"tools/list"},)"
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}])",
+        "MCP-Protocol-Version: 2025-03-26\r\n"));
+    EXPECT_EQ(r.status, 200);
+    const auto replies = mcp::json::parse(r.body);
+    ASSERT_EQ(replies.as_array().size(), 2u) << r.body;
+    int results = 0, refusals = 0;
+    for (const auto& m : replies.as_array()) {
+        EXPECT_EQ(m.at("id"), 1);
+        if (m.as_object().contains("result")) {
+            ++results;
+            EXPECT_TRUE(m.at("result").as_object().contains("tools")); // the first one ran
+        } else {
+            ++refusals;
+            EXPECT_EQ(m.at("error").at("code"), -32600);
+        }
+    }
+    EXPECT_EQ(results, 1);
+    EXPECT_EQ(refusals, 1);
+}
+
 } // namespace
