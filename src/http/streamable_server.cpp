@@ -11,6 +11,7 @@
 
 #include "http/batch_triage.hpp"
 #include "http/media_type.hpp"
+#include "http/request_target.hpp"
 
 namespace mcp::http {
 
@@ -155,13 +156,23 @@ void server::impl::handle(core::request&& req, writer_ptr w) {
 }
 
 void server::impl::route(core::request&& req, const writer_ptr& w) {
+    // Absolute-form ("POST http://host/mcp"), which a server must accept: its authority takes
+    // the place of Host (RFC 9112 3.2.2), and the rest of the router sees the path.
+    auto target = detail::read_request_target(req.target);
+    if (target.error) {
+        respond_error(w, 400, error_code::invalid_request, *target.error);
+        return;
+    }
+    req.target = std::move(target.origin_form);
     if (const auto origins_sent = req.header_count("Origin"); origins_sent > 1) {
         respond_error(w, 403, error_code::invalid_request,
                       "Forbidden: the Origin header is repeated (" + std::to_string(origins_sent) +
                           " lines); a request has one origin");
         return;
     }
-    if (auto refused = origins.check(req.header("Host"), req.header("Origin"))) {
+    const auto host_name =
+        target.authority ? std::optional<std::string_view>(*target.authority) : req.header("Host");
+    if (auto refused = origins.check(host_name, req.header("Origin"))) {
         respond_error(w, 403, error_code::invalid_request, *refused);
         return;
     }

@@ -51,6 +51,10 @@ std::string raw_post(std::string_view body, std::string_view headers, std::strin
            std::string(body);
 }
 
+std::string json_type_and_accept() {
+    return "Content-Type: application/json\r\n" + accept_both;
+}
+
 std::string error_message(const response& r) {
     return std::string(body_json(r).at("error").at("message").as_string());
 }
@@ -470,6 +474,33 @@ TEST_F(http_bad_input, a_batch_without_a_session_runs_a_repeated_id_once) {
     }
     EXPECT_EQ(results, 1);
     EXPECT_EQ(refusals, 1);
+}
+
+// ------------------------------------------------------------------ request-target
+
+TEST_F(http_bad_input, the_absolute_form_target_is_accepted) {
+    start();
+    const std::string abs = "http://127.0.0.1:" + std::to_string(port()) + "/mcp";
+    auto r = exchange(raw_post(initialize_body(), json_type_and_accept(), abs));
+    EXPECT_EQ(r.status, 200) << r.body;
+    EXPECT_TRUE(r.header("Mcp-Session-Id"));
+    // Its authority stands for Host (RFC 9112 3.2.2), in both directions.
+    EXPECT_EQ(
+        exchange(raw_post(initialize_body(), json_type_and_accept(), "http://evil.example.com/mcp")).status,
+        403);
+    EXPECT_EQ(exchange(raw_post(initialize_body(), json_type_and_accept(), "HTTP://localhost/mcp",
+                                "evil.example.com"))
+                  .status,
+              200);
+    EXPECT_EQ(
+        exchange(raw_post(initialize_body(), json_type_and_accept(), "http://127.0.0.1/elsewhere")).status,
+        404);
+    for (const auto& bad : std::vector<std::string>{"ftp://127.0.0.1/mcp", "http://user@127.0.0.1/mcp",
+                                                    "http:///mcp", "http:/mcp"}) {
+        auto refused = exchange(raw_post(initialize_body(), json_type_and_accept(), bad));
+        EXPECT_EQ(refused.status, 400) << bad;
+        EXPECT_NE(error_message(refused).find("request-target"), std::string::npos) << refused.body;
+    }
 }
 
 } // namespace

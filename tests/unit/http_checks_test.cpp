@@ -1,9 +1,10 @@
 // The pieces of the Streamable HTTP server that decide on their own: Host/Origin validation, the
 // stateless era's mirrored headers (-32020 cases of the spec's tables), Content-Type and Accept
-// matching, SSE framing, and the bounded event store.
+// matching, request-target forms, SSE framing, and the bounded event store.
 #include "http/header_check.hpp"
 #include "http/media_type.hpp"
 #include "http/origin_check.hpp"
+#include "http/request_target.hpp"
 #include "http/sse.hpp"
 
 #include <mcp/http/event_store.hpp>
@@ -186,6 +187,25 @@ TEST(media_type, accept_weights_and_specificity) {
     EXPECT_TRUE(accepts("text/plain;note=\"a,b\", application/json", "application/json"));
     EXPECT_TRUE(accepts(",, application/json ,", "application/json"));
     EXPECT_FALSE(accepts("", "application/json"));
+}
+
+TEST(request_target, forms) {
+    using mcp::http::detail::read_request_target;
+    auto origin = read_request_target("/mcp?x=1");
+    EXPECT_EQ(origin.origin_form, "/mcp?x=1");
+    EXPECT_FALSE(origin.authority);
+    EXPECT_FALSE(origin.error);
+    auto absolute = read_request_target("http://127.0.0.1:8080/mcp?x=1");
+    EXPECT_EQ(absolute.origin_form, "/mcp?x=1");
+    EXPECT_EQ(absolute.authority, "127.0.0.1:8080");
+    EXPECT_FALSE(absolute.error);
+    EXPECT_EQ(read_request_target("HTTPS://[::1]:9").origin_form, "/");
+    EXPECT_EQ(read_request_target("HTTPS://[::1]:9").authority, "[::1]:9");
+    EXPECT_EQ(read_request_target("http://localhost?a").origin_form, "/?a");
+    for (const char* bad : {"ftp://h/mcp", "http://u:p@h/mcp", "http:///mcp", "http://:80/mcp", "http:/mcp",
+                            "http://h/mcp#frag"})
+        EXPECT_TRUE(read_request_target(bad).error) << bad;
+    EXPECT_EQ(read_request_target("*").origin_form, "*");
 }
 
 TEST(sse, framing) {
