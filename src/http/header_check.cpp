@@ -45,19 +45,84 @@ const json::value* at_path(const json::object& arguments, const std::vector<std:
     return v;
 }
 
-// Does the decoded header value say the same as the body value?
+/// A decimal number exactly as written: sign, significant digits, and the power of ten of the
+/// last digit ("-4.20" -> {true, "42", -1}; zero is {false, "", 0}).
+struct decimal {
+    bool negative = false;
+    std::string digits;
+    long exponent = 0;
+    bool operator==(const decimal&) const = default;
+};
+
+/// Reads a JSON-style number ("42", "-7", "42.0", "4.2e1"); nullopt when `s` is not one. The
+/// exponent is bounded so that no value costs more than a few hundred digits.
+std::optional<decimal> read_decimal(std::string_view s) {
+    decimal d;
+    std::size_t i = 0;
+    if (i < s.size() && s[i] == '-') d.negative = true, ++i;
+    auto digit = [&](std::size_t k) { return k < s.size() && s[k] >= '0' && s[k] <= '9'; };
+    if (!digit(i)) return std::nullopt;
+    long fraction_digits = 0;
+    for (; digit(i); ++i) d.digits.push_back(s[i]);
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        if (!digit(i)) return std::nullopt;
+        for (; digit(i); ++i, ++fraction_digits) d.digits.push_back(s[i]);
+    }
+    long exponent = 0;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        bool negative = false;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+        if (!digit(i)) return std::nullopt;
+        for (; digit(i); ++i) {
+            exponent = exponent * 10 + (s[i] - '0');
+            if (exponent > 400) return std::nullopt;
+        }
+        if (negative) exponent = -exponent;
+    }
+    if (i != s.size()) return std::nullopt;
+    d.exponent = exponent - fraction_digits;
+    // Canonical: no leading or trailing zeros in the digits.
+    const auto first = d.digits.find_first_not_of('0');
+    if (first == std::string::npos) return decimal{};
+    d.digits.erase(0, first);
+    while (d.digits.back() == '0') d.digits.pop_back(), ++d.exponent;
+    return d;
+}
+
+/// A JSON number of the body as an exact decimal. Integers are exact as they are; a double is
+/// exact in its shortest round-trip form (what a client printing it would write), except a
+/// whole number, which is exact in full ("1e20" is 100000000000000000000).
+std::optional<decimal> body_decimal(const json::value& body) {
+    char buf[400];
+    std::to_chars_result r{};
+    if (body.is_int64())
+        r = std::to_chars(buf, buf + sizeof buf, body.get_int64());
+    else if (body.is_uint64())
+        r = std::to_chars(buf, buf + sizeof buf, body.get_uint64());
+    else if (body.is_double()) {
+        const double v = body.get_double();
+        if (!std::isfinite(v)) return std::nullopt;
+        if (std::trunc(v) == v)
+            r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed, 0);
+        else
+            r = std::to_chars(buf, buf + sizeof buf, v);
+    } else
+        return std::nullopt;
+    if (r.ec != std::errc()) return std::nullopt;
+    return read_decimal(std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)));
+}
+
+// Does the decoded header value say the same as the body value? Numbers are compared by value,
+// exactly ("42.0" and 42 agree; 9007199254740993 and 9007199254740992 do not).
 bool same_value(const std::string& header, const json::value& body) {
     if (body.is_string()) return header == body.get_string();
     if (body.is_bool()) return header == (body.get_bool() ? "true" : "false");
-    if (body.is_int64() || body.is_uint64() || body.is_double()) {
-        // Compared numerically: "42.0" and 42 agree.
-        double h = 0;
-        const auto [end, ec] = std::from_chars(header.data(), header.data() + header.size(), h);
-        if (ec != std::errc() || end != header.data() + header.size()) return false;
-        const double b = body.is_int64()    ? static_cast<double>(body.get_int64())
-                         : body.is_uint64() ? static_cast<double>(body.get_uint64())
-                                            : body.get_double();
-        return h == b;
+    if (body.is_number()) {
+        const auto h = read_decimal(header);
+        const auto b = body_decimal(body);
+        return h && b && *h == *b;
     }
     return false; // objects, arrays: never mirrored
 }
@@ -97,18 +162,29 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
 std::optional<std::string> check_mirrored_headers(const core::request& http, const json::object& message,
                                                   std::string_view meta_version,
                                                   const header_param_lookup& lookup) {
+    // A mirrored header sent on several lines means their values joined by commas (RFC 9110
+    // 5.3), which is never what the body says; intermediaries may read one line or another.
+    const auto repeated = [&](std::string_view name) -> std::optional<std::string> {
+        const auto n = http.header_count(name);
+        if (n < 2) return std::nullopt;
+        return "Header mismatch: the " + std::string(name) + " header is repeated (" + std::to_string(n) +
+               " lines); send it once";
+    };
+    if (auto r = repeated("MCP-Protocol-Version")) return r;
     const auto version = http.header("MCP-Protocol-Version");
     if (!version) return "Header mismatch: the MCP-Protocol-Version header is required";
     if (trim_ows(*version) != meta_version)
         return "Header mismatch: MCP-Protocol-Version header value " + quoted(*version) +
                " does not match _meta protocolVersion " + quoted(meta_version);
     const std::string_view method = message.at("method").get_string();
+    if (auto r = repeated("Mcp-Method")) return r;
     const auto mcp_method = http.header("Mcp-Method");
     if (!mcp_method) return "Header mismatch: the Mcp-Method header is required";
     if (trim_ows(*mcp_method) != method)
         return "Header mismatch: Mcp-Method header value " + quoted(*mcp_method) +
                " does not match body method " + quoted(method);
 
+    if (auto r = repeated("Mcp-Name")) return r;
     const json::object* params = find_object(message, "params");
     const bool named = method == "tools/call" || method == "prompts/get" || method == "resources/read";
     if (named && params) {
@@ -133,9 +209,16 @@ std::optional<std::string> check_mirrored_headers(const core::request& http, con
     if (!arguments) arguments = &no_arguments;
     for (const auto& p : *annotated) {
         const std::string header_name = "Mcp-Param-" + p.header;
+        if (auto r = repeated(header_name)) return r;
         const json::value* value = at_path(*arguments, p.path);
         const auto header = http.header(header_name);
-        if (!value || value->is_null()) continue; // nothing to mirror: the header is not expected
+        if (!value || value->is_null()) {
+            // Nothing to mirror: the header must not come either (it would say what the body does not).
+            if (header)
+                return "Header mismatch: the " + header_name +
+                       " header is sent but the argument is not in the body";
+            continue;
+        }
         if (!header)
             return "Header mismatch: the " + header_name +
                    " header is required (the argument is in the body)";

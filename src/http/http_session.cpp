@@ -19,6 +19,25 @@ std::string error_body(int code, const std::string& message) {
     return out;
 }
 
+bool is_error_response(std::string_view message) {
+    boost::system::error_code ec;
+    const auto v = parse_json(message, ec);
+    const auto* o = v ? v->if_object() : nullptr;
+    return o && o->contains("error");
+}
+
+/// The JSON array `batch` (a batch's reply, or "[]") with the elements `more` appended.
+std::string merged_batch(std::string batch, const std::vector<std::string>& more) {
+    if (batch.size() < 2 || batch.front() != '[' || batch.back() != ']') batch = "[" + batch + "]";
+    batch.pop_back();
+    for (const auto& m : more) {
+        if (batch.size() > 1) batch.push_back(',');
+        batch += m;
+    }
+    batch.push_back(']');
+    return batch;
+}
+
 // "<copy>.0" is the standalone stream of some copy of the session (mcp/http/event_store.hpp).
 bool is_standalone_stream(std::string_view stream) {
     return stream.size() > 2 && stream.substr(stream.size() - 2) == ".0";
@@ -177,27 +196,52 @@ void http_session::send_related(std::string message, const jsonrpc::request_id& 
 
 void http_session::send_reply(std::string message, const jsonrpc::request_id& id) {
     graveyard_t graveyard;
-    std::lock_guard lock(mu_);
-    last_used_ = std::chrono::steady_clock::now();
-    if (closed_) return;
-    auto s = stream_of_locked(id);
-    if (!s) { // not a request of a POST (should not happen): the standalone stream carries it
-        write_event_locked(*standalone_, std::move(message), graveyard);
-        return;
-    }
-    if (s->writer && !s->sse && !s->ever_sse && host_->opts.responses != server_options::response_mode::sse) {
-        auto headers = json_headers();
-        int status = 200;
-        if (const auto access = access_error_code(message)) { // middleware refused: 429/401/403
-            status = http_status_of(*access);
-            add_access_error_headers(*access, message, headers);
+    std::function<void()> refused; // initialize answered with an error: the session never began
+    writer_ptr bare;               // ... and the writer of that answer, sent without the session id
+    int status = 200;
+    core::header_list headers;
+    {
+        std::lock_guard lock(mu_);
+        last_used_ = std::chrono::steady_clock::now();
+        if (closed_) return;
+        auto s = stream_of_locked(id);
+        if (!s) { // not a request of a POST (should not happen): the standalone stream carries it
+            write_event_locked(*standalone_, std::move(message), graveyard);
+            return;
         }
-        s->writer->respond(status, std::move(headers), std::move(message));
-    } else {
-        write_event_locked(*s, std::move(message), graveyard);
-        if (s->writer) s->writer->end();
+        if (!s->early_replies.empty()) message = merged_batch(std::move(message), s->early_replies);
+        if (initialize_id_ && *initialize_id_ == id) {
+            initialize_id_.reset();
+            if (is_error_response(message)) refused = std::move(initialize_refused_);
+            initialize_refused_ = nullptr;
+        }
+        const bool json_possible = s->writer && !s->sse && !s->ever_sse;
+        if (json_possible && (refused || host_->opts.responses != server_options::response_mode::sse)) {
+            headers = refused ? core::header_list{{"Content-Type", "application/json"}} : json_headers();
+            if (const auto access = access_error_code(message)) { // middleware refused: 429/401/403
+                status = http_status_of(*access);
+                add_access_error_headers(*access, message, headers);
+            }
+            if (refused)
+                bare = std::move(s->writer); // answered below, once the session is gone
+            else
+                s->writer->respond(status, std::move(headers), std::move(message));
+        } else {
+            // (A refused initialize whose stream had started already went out with the session
+            // id: the id names a session that is gone, 404 from now on.)
+            write_event_locked(*s, std::move(message), graveyard);
+            if (s->writer) s->writer->end();
+        }
+        finish_stream_locked(s, graveyard);
     }
-    finish_stream_locked(s, graveyard);
+    if (refused) refused();
+    if (bare) bare->respond(status, std::move(headers), std::move(message));
+}
+
+void http_session::expect_initialize(jsonrpc::request_id id, std::function<void()> refused) {
+    std::lock_guard lock(mu_);
+    initialize_id_ = std::move(id);
+    initialize_refused_ = std::move(refused);
 }
 
 bool http_session::close_request_stream(const jsonrpc::request_id& id) {
@@ -214,7 +258,8 @@ bool http_session::close_request_stream(const jsonrpc::request_id& id) {
 }
 
 void http_session::post(const std::string& text, const json::value& parsed,
-                        std::shared_ptr<const message_origin> origin, writer_ptr writer) {
+                        std::shared_ptr<const message_origin> origin, writer_ptr writer,
+                        std::vector<std::string> early_replies) {
     std::vector<jsonrpc::request_id> ids;
     auto collect = [&ids](const json::value& m) {
         const auto* o = m.if_object();
@@ -234,10 +279,14 @@ void http_session::post(const std::string& text, const json::value& parsed,
         collect(parsed);
 
     if (ids.empty()) {
-        // Notifications and responses: accepted, nothing to stream back.
+        // Notifications and responses: accepted, nothing to stream back but the errors for the
+        // elements of a batch the router refused.
         touch();
-        deliver(text, origin);
-        writer->respond(202, {{"Mcp-Session-Id", id_}}, {});
+        if (!text.empty()) deliver(text, origin);
+        if (early_replies.empty())
+            writer->respond(202, {{"Mcp-Session-Id", id_}}, {});
+        else
+            writer->respond(200, json_headers(), merged_batch("[]", early_replies));
         return;
     }
     auto s = std::make_shared<stream>();
@@ -265,10 +314,15 @@ void http_session::post(const std::string& text, const json::value& parsed,
         s->id = stream_prefix_ + std::to_string(next_stream_++);
         s->requests = ids;
         s->writer = writer;
+        s->early_replies = std::move(early_replies);
         streams_.emplace(s->id, s);
         host_->live_streams.fetch_add(1, std::memory_order_relaxed);
         for (const auto& id : ids) by_request_.emplace(id, s);
-        if (host_->opts.responses == server_options::response_mode::sse && !ensure_sse_locked(*s)) {
+        // The answer to initialize decides whether the session begins (see expect_initialize):
+        // its response starts once that is known.
+        const bool initializing = initialize_id_ && by_request_.count(*initialize_id_) != 0;
+        if (host_->opts.responses == server_options::response_mode::sse && !initializing &&
+            !ensure_sse_locked(*s)) {
             graveyard.push_back(std::move(s->writer));
         }
     }

@@ -33,6 +33,7 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -59,8 +60,15 @@ public:
     // ---- the HTTP router's side (I/O threads) ----
     /// A POST of this session: `text` parsed as `parsed` (one message or a 2025-03-26 batch).
     /// Requests get a stream (JSON or SSE); notifications and responses alone get 202.
+    /// `early_replies`: for a batch, the error responses to elements the router refused before
+    /// it ran (they are not in `text`); they join the batch's reply array.
     void post(const std::string& text, const json::value& parsed,
-              std::shared_ptr<const message_origin> origin, std::shared_ptr<core::response_writer> writer);
+              std::shared_ptr<const message_origin> origin, std::shared_ptr<core::response_writer> writer,
+              std::vector<std::string> early_replies = {});
+    /// The first POST of a new session carries initialize request `id`. Should it be answered
+    /// with an error, the session never began: `refused` runs (the router drops the session)
+    /// before the answer is sent, and the answer carries no Mcp-Session-Id. Call before post().
+    void expect_initialize(jsonrpc::request_id id, std::function<void()> refused);
     /// A GET: the standalone stream, or (with Last-Event-ID) the resumption of a stream.
     void get(const std::optional<std::string>& last_event_id, std::shared_ptr<core::response_writer> writer);
     /// Write an SSE comment on every attached stream that is open (keep-alive).
@@ -81,6 +89,7 @@ private:
         std::uint64_t seq = 0;                         ///< last event number
         std::vector<jsonrpc::request_id> requests;
         bool standalone = false;
+        std::vector<std::string> early_replies; ///< see post(): merged into the batch's reply
     };
 
     std::shared_ptr<stream> stream_of_locked(const jsonrpc::request_id& id);
@@ -119,6 +128,8 @@ private:
     std::chrono::steady_clock::time_point last_used_;
     bool closed_ = false;
     bool close_notified_ = false;
+    std::optional<jsonrpc::request_id> initialize_id_; ///< see expect_initialize()
+    std::function<void()> initialize_refused_;
 };
 
 } // namespace mcp::http::detail

@@ -1,4 +1,4 @@
-// http/request.cpp - header lookup for mcp::http::request.
+// http/request.cpp - header lookup for mcp::http::core::request.
 #include "request.hpp"
 
 namespace mcp::http::core {
@@ -20,6 +20,26 @@ std::optional<std::string_view> request::header(std::string_view name) const {
     for (const auto& [n, v] : headers)
         if (iequals(n, name)) return std::string_view(v);
     return std::nullopt;
+}
+
+std::size_t request::header_count(std::string_view name) const noexcept {
+    std::size_t n = 0;
+    for (const auto& field : headers)
+        if (iequals(field.first, name)) ++n;
+    return n;
+}
+
+std::optional<std::string> request::combined_header(std::string_view name) const {
+    std::optional<std::string> out;
+    for (const auto& [n, v] : headers) {
+        if (!iequals(n, name)) continue;
+        if (out)
+            *out += ", ";
+        else
+            out.emplace();
+        *out += v;
+    }
+    return out;
 }
 
 } // namespace mcp::http::core

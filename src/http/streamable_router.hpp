@@ -18,6 +18,7 @@
 #include <mcp/http/server.hpp>
 #include <mcp/jsonrpc/message.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -109,6 +110,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     // ------------------------------------------------------------------ POST, GET, DELETE
     void post(core::request&& req, const writer_ptr& w, std::string principal);
+    /// A POST of the initialize era naming session `session_id` (one message, or a batch whose
+    /// elements are sorted first: see batch_triage.hpp).
+    void post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
+                         const writer_ptr& w, std::string principal);
     void get(const core::request& req, const writer_ptr& w);
     void del(const core::request& req, const writer_ptr& w);
 
@@ -164,8 +169,11 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     void watch_peer(const std::shared_ptr<mcp::server_session>& peer,
                     const std::shared_ptr<http_session>& transport);
 
-    void start_session(core::request& req, const json::value& parsed, const writer_ptr& w,
-                       std::string principal);
+    /// A new session for `parsed`, a valid initialize request with id `id`. Should initialize
+    /// be answered with an error, the session is dropped at once (end_session) and the answer
+    /// goes without Mcp-Session-Id: a failed initialize leaves nothing behind.
+    void start_session(core::request& req, const json::value& parsed, jsonrpc::request_id id,
+                       const writer_ptr& w, std::string principal);
 
     void respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id);
 

@@ -9,6 +9,10 @@
 // streamable_sessions.cpp, requests without a session in streamable_sessionless.cpp.
 #include "http/streamable_router.hpp"
 
+#include "http/batch_triage.hpp"
+#include "http/media_type.hpp"
+#include "http/request_target.hpp"
+
 namespace mcp::http {
 
 const std::string* request_info::header(std::string_view name) const noexcept {
@@ -20,25 +24,6 @@ const std::string* request_info::header(std::string_view name) const noexcept {
 namespace {
 
 constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
-
-bool accepts(std::string_view accept, std::string_view type) {
-    // A media range list: "application/json, text/event-stream;q=0.9", "*/*".
-    std::size_t pos = 0;
-    while (pos <= accept.size()) {
-        auto end = accept.find(',', pos);
-        auto item = accept.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
-        if (auto semi = item.find(';'); semi != std::string_view::npos) item = item.substr(0, semi);
-        while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-        while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-        if (core::iequals(item, type) || item == "*/*") return true;
-        if (item.size() > 2 && item.substr(item.size() - 2) == "/*" &&
-            core::iequals(item.substr(0, item.size() - 1), type.substr(0, item.size() - 1)))
-            return true;
-        if (end == std::string_view::npos) break;
-        pos = end + 1;
-    }
-    return false;
-}
 
 std::string_view path_of(std::string_view target) {
     const auto q = target.find('?');
@@ -54,14 +39,14 @@ struct refusal {
 };
 std::optional<refusal> refused_on_session(const json::value& body, revision r) {
     std::optional<jsonrpc::request_id> id;
-    if (const auto* batch = body.if_array()) {
+    if (body.is_array()) {
+        // Its elements are sorted before the engine sees them (batch_triage.hpp): each invalid
+        // one gets its own answer, in the batch's reply.
         if (!allows_batches(r))
             return refusal{mcp::error(error_code::invalid_request,
                                       "Invalid Request: JSON-RPC batches are not part of protocol revision " +
                                           std::string(to_string(r)) + " (send one message per POST)"),
                            std::nullopt};
-        for (const auto& m : *batch)
-            if (auto problem = jsonrpc::check(m, &id)) return refusal{std::move(*problem), std::move(id)};
         return std::nullopt;
     }
     if (auto problem = jsonrpc::check(body, &id)) return refusal{std::move(*problem), std::move(id)};
@@ -80,6 +65,71 @@ bool stateless_revision_named(const core::request& req) {
     if (!v) return false;
     const auto r = parse_revision(*v);
     return r && !is_initialize_era(*r);
+}
+
+/// A header naming one thing (a session, a revision, a stream position) sent on several lines:
+/// RFC 9110 5.3 joins them into a list, which names nothing. Answers 400 with `code`.
+bool refuse_repeated(const core::request& req, std::string_view name, int code, const writer_ptr& w,
+                     const std::optional<jsonrpc::request_id>& id = {}) {
+    const auto n = req.header_count(name);
+    if (n < 2) return false;
+    respond_error(w, 400, code,
+                  std::string(code == error_code::header_mismatch ? "Header mismatch" : "Bad Request") +
+                      ": the " + std::string(name) + " header is repeated (" + std::to_string(n) +
+                      " lines); send it once",
+                  id);
+    return true;
+}
+
+/// 400 with -32022 UnsupportedProtocolVersion, naming the revisions this server offers.
+void respond_unsupported_version(const writer_ptr& w, std::string_view requested,
+                                 const std::vector<revision>& offered,
+                                 const std::optional<jsonrpc::request_id>& id) {
+    json::array supported;
+    for (auto r : offered) supported.emplace_back(to_string(r));
+    const std::string shown(requested.substr(0, 64));
+    std::string body;
+    jsonrpc::serialize_error(
+        body, id,
+        mcp::error(error_code::unsupported_protocol_version,
+                   "Unsupported protocol version: MCP-Protocol-Version '" + shown + "'",
+                   json::object{{"supported", std::move(supported)}, {"requested", shown}}));
+    w->respond(400, {{"Content-Type", "application/json"}}, std::move(body));
+}
+
+/// MCP-Protocol-Version of a request of the initialize era (any method): 400 when it names no
+/// revision this server offers (-32022), or, with `negotiated`, another revision than the
+/// session's (-32600). Absent, it is fine (2025-03-26 clients do not send it).
+bool refuse_version(const core::request& req, const std::vector<revision>& offered,
+                    std::optional<revision> negotiated, const writer_ptr& w,
+                    const std::optional<jsonrpc::request_id>& id = {}) {
+    const auto v = req.header("MCP-Protocol-Version");
+    if (!v) return false;
+    const auto r = parse_revision(*v);
+    if (!r || std::find(offered.begin(), offered.end(), *r) == offered.end()) {
+        respond_unsupported_version(w, *v, offered, id);
+        return true;
+    }
+    if (negotiated && *r != *negotiated) {
+        respond_error(w, 400, error_code::invalid_request,
+                      "Bad Request: MCP-Protocol-Version '" + std::string(*v) +
+                          "' does not match the session's protocol version " +
+                          std::string(to_string(*negotiated)),
+                      id);
+        return true;
+    }
+    return false;
+}
+
+/// Whether every Content-Type line of the request says application/json (parameters aside).
+bool json_body(const core::request& req) {
+    bool any = false;
+    for (const auto& [name, value] : req.headers) {
+        if (!core::iequals(name, "Content-Type")) continue;
+        if (!detail::is_media_type(value, "application/json")) return false;
+        any = true;
+    }
+    return any;
 }
 
 } // namespace
@@ -106,7 +156,23 @@ void server::impl::handle(core::request&& req, writer_ptr w) {
 }
 
 void server::impl::route(core::request&& req, const writer_ptr& w) {
-    if (auto refused = origins.check(req.header("Host"), req.header("Origin"))) {
+    // Absolute-form ("POST http://host/mcp"), which a server must accept: its authority takes
+    // the place of Host (RFC 9112 3.2.2), and the rest of the router sees the path.
+    auto target = detail::read_request_target(req.target);
+    if (target.error) {
+        respond_error(w, 400, error_code::invalid_request, *target.error);
+        return;
+    }
+    req.target = std::move(target.origin_form);
+    if (const auto origins_sent = req.header_count("Origin"); origins_sent > 1) {
+        respond_error(w, 403, error_code::invalid_request,
+                      "Forbidden: the Origin header is repeated (" + std::to_string(origins_sent) +
+                          " lines); a request has one origin");
+        return;
+    }
+    const auto host_name =
+        target.authority ? std::optional<std::string_view>(*target.authority) : req.header("Host");
+    if (auto refused = origins.check(host_name, req.header("Origin"))) {
         respond_error(w, 403, error_code::invalid_request, *refused);
         return;
     }
@@ -169,14 +235,18 @@ std::shared_ptr<message_origin> server::impl::origin_of(core::request& req, std:
 
 // ------------------------------------------------------------------ POST
 void server::impl::post(core::request&& req, const writer_ptr& w, std::string principal) {
-    const auto content_type = req.header("Content-Type");
-    if (!content_type || !accepts(*content_type, "application/json")) {
+    if (!json_body(req)) {
         respond_error(w, 415, error_code::invalid_request,
-                      "Unsupported Media Type: the body must be application/json");
+                      req.header_count("Content-Type") > 1
+                          ? "Unsupported Media Type: the Content-Type lines disagree; the body must be "
+                            "application/json"
+                          : "Unsupported Media Type: the body must be application/json");
         return;
     }
-    const auto accept = req.header("Accept");
-    if (!accept || !accepts(*accept, "application/json") || !accepts(*accept, "text/event-stream")) {
+    // Several Accept lines are one list (RFC 9110 5.3).
+    const auto accept = req.combined_header("Accept");
+    if (!accept || !detail::accepts(*accept, "application/json") ||
+        !detail::accepts(*accept, "text/event-stream")) {
         respond_error(w, 406, error_code::invalid_request,
                       "Not Acceptable: the client must accept both application/json and text/event-stream");
         return;
@@ -203,9 +273,20 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
         if (const auto* params = find_object(*o, "params"))
             if (const auto* meta = find_object(*params, "_meta"))
                 if (auto v = find_string(*meta, meta_version_key)) meta_version = std::string(*v);
+    // In the stateless era the header mirrors _meta (a mismatch is -32020).
+    if (refuse_repeated(req, "MCP-Protocol-Version",
+                        meta_version ? error_code::header_mismatch : error_code::invalid_request, w,
+                        readable_id(*parsed)))
+        return;
     const auto header_version = req.header("MCP-Protocol-Version");
     std::optional<revision> header_rev;
     if (header_version) header_rev = parse_revision(*header_version);
+    if (parsed->is_array() && header_rev && !is_initialize_era(*header_rev)) {
+        respond_error(w, 400, error_code::invalid_request,
+                      "Invalid Request: JSON-RPC batches are not part of protocol revision " +
+                          std::string(to_string(*header_rev)) + " (send one message per POST)");
+        return;
+    }
     const bool stateless_era =
         parsed->is_object() && (meta_version || (header_rev && !is_initialize_era(*header_rev)));
     if (stateless_era) {
@@ -213,60 +294,36 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
         return;
     }
 
+    if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w, readable_id(*parsed))) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (session_id) {
-        bool at_capacity = false;
-        auto entry = session_for(*session_id, at_capacity);
-        if (!entry && at_capacity) {
-            respond_at_capacity(w, readable_id(*parsed));
-            return;
-        }
-        if (!entry) {
-            respond_error(
-                w, 404, error_code::invalid_request,
-                "Not Found: unknown or expired session; send initialize without Mcp-Session-Id to start "
-                "a new one",
-                readable_id(*parsed));
-            return;
-        }
-        if (header_version) {
-            const auto negotiated = entry->peer->protocol_version();
-            if (!header_rev || !is_initialize_era(*header_rev) || *header_rev != negotiated) {
-                respond_error(w, 400, error_code::invalid_request,
-                              "Bad Request: MCP-Protocol-Version '" + std::string(*header_version) +
-                                  "' does not match the session's protocol version " +
-                                  std::string(to_string(negotiated)),
-                              readable_id(*parsed));
-                return;
-            }
-        }
-        if (auto refused = refused_on_session(*parsed, entry->peer->protocol_version())) {
-            respond_error(w, 400, refused->error.code(), refused->error.what(), refused->id);
-            return;
-        }
-        entry->transport->post(req.body, *parsed, origin_of(req, std::move(principal)), w);
+        post_on_session(req, std::move(*parsed), *session_id, w, std::move(principal));
         return;
     }
 
     const bool initialize =
         parsed->is_object() && find_string(parsed->get_object(), "method") == "initialize";
-    if (initialize && host->opts.stateful) {
-        start_session(req, *parsed, w, std::move(principal));
-        return;
+    if (initialize) {
+        // What the session would refuse is refused before there is one: no session for it.
+        std::optional<jsonrpc::request_id> id;
+        if (auto problem = jsonrpc::check(*parsed, &id)) {
+            respond_error(w, 400, problem->code(), problem->what(), id);
+            return;
+        }
+        if (!id) {
+            respond_error(
+                w, 400, error_code::invalid_request,
+                "Invalid Request: initialize is a request; it needs an id (a string or an integer)");
+            return;
+        }
+        if (host->opts.stateful) {
+            start_session(req, *parsed, *id, w, std::move(principal));
+            return;
+        }
     }
     if (header_version && !header_rev && !initialize) {
         // A revision this server has never heard of: say so rather than ask for a session.
-        json::array supported;
-        for (auto r : host->mcp->options().revisions) supported.emplace_back(to_string(r));
-        std::string body;
-        jsonrpc::serialize_error(
-            body, readable_id(*parsed),
-            mcp::error(error_code::unsupported_protocol_version,
-                       "Unsupported protocol version: MCP-Protocol-Version '" +
-                           std::string(header_version->substr(0, 64)) + "'",
-                       json::object{{"supported", std::move(supported)},
-                                    {"requested", std::string(header_version->substr(0, 64))}}));
-        w->respond(400, {{"Content-Type", "application/json"}}, std::move(body));
+        respond_unsupported_version(w, *header_version, host->mcp->options().revisions, readable_id(*parsed));
         return;
     }
     if (host->opts.stateful) {
@@ -292,27 +349,74 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
     serve_sessionless(req, std::move(*parsed), era, w, std::move(principal));
 }
 
+void server::impl::post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
+                                   const writer_ptr& w, std::string principal) {
+    bool at_capacity = false;
+    auto entry = session_for(session_id, at_capacity);
+    if (!entry && at_capacity) {
+        respond_at_capacity(w, readable_id(parsed));
+        return;
+    }
+    if (!entry) {
+        respond_error(
+            w, 404, error_code::invalid_request,
+            "Not Found: unknown or expired session; send initialize without Mcp-Session-Id to start "
+            "a new one",
+            readable_id(parsed));
+        return;
+    }
+    const auto negotiated = entry->peer->protocol_version();
+    if (refuse_version(req, host->mcp->options().revisions, negotiated, w, readable_id(parsed))) return;
+    if (auto refused = refused_on_session(parsed, negotiated)) {
+        respond_error(w, 400, refused->error.code(), refused->error.what(), refused->id);
+        return;
+    }
+    auto origin = origin_of(req, std::move(principal));
+    if (!parsed.is_array()) {
+        entry->transport->post(req.body, parsed, std::move(origin), w);
+        return;
+    }
+    // A batch: what cannot run is answered here, element by element; the rest goes to the session.
+    auto sorted = detail::triage_batch(std::move(parsed.get_array()));
+    std::string text;
+    if (sorted.replies.empty())
+        text = std::move(req.body);
+    else if (!sorted.kept.empty())
+        text = json::serialize(sorted.kept);
+    const json::value kept(std::move(sorted.kept));
+    entry->transport->post(text, kept, std::move(origin), w, std::move(sorted.replies));
+}
+
 // ------------------------------------------------------------------ GET, DELETE
 void server::impl::get(const core::request& req, const writer_ptr& w) {
-    const auto accept = req.header("Accept");
-    if (!accept || !accepts(*accept, "text/event-stream")) {
+    const auto accept = req.combined_header("Accept");
+    if (!accept || !detail::accepts(*accept, "text/event-stream")) {
         respond_error(w, 406, error_code::invalid_request,
                       "Not Acceptable: GET needs Accept: text/event-stream");
         return;
     }
-    if (stateless_revision_named(req)) {
-        respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: protocol revision 2026-07-28 uses POST only (GET streams "
-                      "are replaced by subscriptions/listen)",
-                      std::nullopt, {{"Allow", "POST"}});
+    if (refuse_repeated(req, "MCP-Protocol-Version", error_code::invalid_request, w)) return;
+    if (!host->opts.stateful || stateless_revision_named(req)) {
+        respond_error(
+            w, 405, error_code::invalid_request,
+            host->opts.stateful
+                ? "Method Not Allowed: protocol revision 2026-07-28 uses POST only (GET streams "
+                  "are replaced by subscriptions/listen)"
+                : "Method Not Allowed: this server keeps no sessions, so it has no GET stream; use POST",
+            std::nullopt, {{"Allow", "POST"}});
         return;
     }
+    if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w) ||
+        refuse_repeated(req, "Last-Event-ID", error_code::invalid_request, w))
+        return;
+    const auto& offered = host->mcp->options().revisions;
+    if (refuse_version(req, offered, std::nullopt, w)) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (!session_id) {
-        respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: GET needs an Mcp-Session-Id (protocol revisions 2025-03-26 .. "
-                      "2025-11-25); revision 2026-07-28 uses POST only",
-                      std::nullopt, {{"Allow", "POST"}});
+        // 2025-11-25: a server that requires sessions answers requests without one with 400.
+        respond_error(w, 400, error_code::invalid_request,
+                      "Bad Request: GET needs an Mcp-Session-Id header (send initialize first to get one; "
+                      "protocol revision 2026-07-28 uses POST only)");
         return;
     }
     bool at_capacity = false;
@@ -325,31 +429,46 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
         respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
         return;
     }
+    if (refuse_version(req, offered, entry->peer->protocol_version(), w)) return;
     std::optional<std::string> last;
     if (auto l = req.header("Last-Event-ID")) last = std::string(*l);
     entry->transport->get(last, w);
 }
 
 void server::impl::del(const core::request& req, const writer_ptr& w) {
-    if (stateless_revision_named(req)) {
+    if (refuse_repeated(req, "MCP-Protocol-Version", error_code::invalid_request, w)) return;
+    if (!host->opts.stateful || stateless_revision_named(req)) {
         respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: protocol revision 2026-07-28 has no sessions to end", std::nullopt,
-                      {{"Allow", "POST"}});
+                      host->opts.stateful
+                          ? "Method Not Allowed: protocol revision 2026-07-28 has no sessions to end"
+                          : "Method Not Allowed: this server keeps no sessions to end",
+                      std::nullopt, {{"Allow", "POST"}});
         return;
     }
+    if (refuse_repeated(req, "Mcp-Session-Id", error_code::invalid_request, w)) return;
+    const auto& offered = host->mcp->options().revisions;
+    if (refuse_version(req, offered, std::nullopt, w)) return;
     const auto session_id = req.header("Mcp-Session-Id");
     if (!session_id) {
-        respond_error(w, 405, error_code::invalid_request,
-                      "Method Not Allowed: DELETE needs an Mcp-Session-Id", std::nullopt,
-                      {{"Allow", "POST"}});
+        respond_error(w, 400, error_code::invalid_request,
+                      "Bad Request: DELETE needs the Mcp-Session-Id header of the session to end");
         return;
     }
     const std::string id(*session_id);
-    if (!host->store->get(id)) {
+    const auto record = host->store->get(id);
+    if (!record) {
         release_local(id); // a copy of a session that ended elsewhere
         respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
         return;
     }
+    // The revision the session negotiated: this process's copy knows it, else its record does
+    // (a record without data is a session whose initialize is not answered yet).
+    std::optional<revision> negotiated;
+    if (auto local = find_session(id); local && local->peer && local->peer->initialized())
+        negotiated = local->peer->protocol_version();
+    else if (!record->data.empty())
+        if (auto snapshot = decode_session_data(record->data)) negotiated = snapshot->protocol_version;
+    if (refuse_version(req, offered, negotiated, w)) return;
     end_session(id);
     w->respond(200, {}, {});
 }

@@ -4,6 +4,7 @@
 // See streamable_router.hpp.
 #include "http/streamable_router.hpp"
 
+#include "http/batch_triage.hpp"
 #include "http/stateless_batch.hpp"
 #include "http/stateless_stream.hpp"
 
@@ -40,29 +41,19 @@ void server::impl::serve_sessionless_batch(core::request& req, json::array&& ele
                           std::string(to_string(era)) + " (send one message per POST)");
         return;
     }
+    auto sorted = detail::triage_batch(std::move(elements));
+    auto origin = origin_of(req, std::move(principal)); // one for every element
     std::vector<jsonrpc::request> requests;
-    std::vector<std::string> replies; // errors for the elements that are no message
-    for (auto& e : elements) {
-        auto c = jsonrpc::classify(std::move(e));
-        if (!c.msg) {
-            std::string out;
-            jsonrpc::serialize_error(out, c.id, *c.err, jsonrpc::unknown_id_style::null);
-            replies.push_back(std::move(out));
-        } else if (auto* r = std::get_if<jsonrpc::request>(&*c.msg)) {
-            if (r->method == "initialize") { // 2025-03-26: it must not be part of a batch
-                std::string out;
-                jsonrpc::serialize_error(
-                    out, r->id,
-                    mcp::error(error_code::invalid_request,
-                               "Invalid Request: initialize must not be part of a batch"));
-                replies.push_back(std::move(out));
-            } else {
-                requests.push_back(std::move(*r));
-            }
-        } else if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg)) {
-            host->mcp->handle_notification(std::move(*n), origin_of(req, principal), era);
-        } // responses need no answer without a session
+    for (auto& e : sorted.kept) {
+        auto c = jsonrpc::classify(std::move(e)); // valid: the triage checked it
+        if (!c.msg) continue;
+        if (auto* r = std::get_if<jsonrpc::request>(&*c.msg))
+            requests.push_back(std::move(*r));
+        else if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg))
+            host->mcp->handle_notification(std::move(*n), origin, era);
+        // responses need no answer without a session
     }
+    auto& replies = sorted.replies; // errors for the elements that cannot run
     if (requests.empty() && replies.empty()) {
         w->respond(202, {}, {});
         return;
@@ -70,7 +61,6 @@ void server::impl::serve_sessionless_batch(core::request& req, json::array&& ele
     auto batch = std::make_shared<detail::stateless_batch>(w, requests.size(), std::move(replies));
     cancellation_source closed;
     w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
-    auto origin = origin_of(req, std::move(principal));
     for (auto& r : requests)
         host->mcp->handle_request(std::move(r), batch->member(), closed.token(), origin, era);
     batch->finish_if_done();

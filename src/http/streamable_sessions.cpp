@@ -120,8 +120,8 @@ void server::impl::watch_peer(const std::shared_ptr<mcp::server_session>& peer,
     });
 }
 
-void server::impl::start_session(core::request& req, const json::value& parsed, const writer_ptr& w,
-                                 std::string principal) {
+void server::impl::start_session(core::request& req, const json::value& parsed, jsonrpc::request_id request,
+                                 const writer_ptr& w, std::string principal) {
     std::string id = mcp::detail::random_hex_id(); // 128 bits from the OS CSPRNG
     auto transport = std::make_shared<http_session>(id, host);
     {
@@ -143,6 +143,10 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
     transport->set_record_version(
         host->store->put(session_record{id, json::object{}, std::chrono::system_clock::now()}));
     arm_ticker();
+    std::weak_ptr<impl> weak = shared_from_this();
+    transport->expect_initialize(std::move(request), [weak, id] {
+        if (auto self = weak.lock()) self->end_session(id); // its record goes with it
+    });
     transport->post(req.body, parsed, origin_of(req, std::move(principal)), w);
 }
 

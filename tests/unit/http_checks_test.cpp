@@ -1,8 +1,10 @@
 // The pieces of the Streamable HTTP server that decide on their own: Host/Origin validation, the
-// stateless era's mirrored headers (-32020 cases of the spec's tables), SSE framing, and the
-// bounded event store.
+// stateless era's mirrored headers (-32020 cases of the spec's tables), Content-Type and Accept
+// matching, request-target forms, SSE framing, and the bounded event store.
 #include "http/header_check.hpp"
+#include "http/media_type.hpp"
 #include "http/origin_check.hpp"
+#include "http/request_target.hpp"
 #include "http/sse.hpp"
 
 #include <mcp/http/event_store.hpp>
@@ -116,6 +118,94 @@ TEST(mirrored_headers, each_disagreement_is_named) {
     EXPECT_NE(check(with("Mcp-Param-Region", "=?base64?SGVsbG8?=")).find("malformed"), std::string::npos);
     EXPECT_EQ(check(with("Mcp-Param-Region", "=?base64?dXMtd2VzdDE=?=")), ""); // base64 of the same value
     EXPECT_EQ(check(with("Mcp-Name", "  execute_sql  ")), ""); // surrounding spaces are not the value
+}
+
+TEST(mirrored_headers, numbers_compare_exactly_and_absent_arguments_take_no_header) {
+    auto check = [&](const object& arguments, std::vector<std::pair<std::string, std::string>> params) {
+        std::vector<std::pair<std::string, std::string>> h{{"MCP-Protocol-Version", "2026-07-28"},
+                                                           {"Mcp-Method", "tools/call"},
+                                                           {"Mcp-Name", "execute_sql"}};
+        for (auto& p : params) h.push_back(std::move(p));
+        const object message{{"method", "tools/call"},
+                             {"params", {{"name", "execute_sql"}, {"arguments", arguments}}}};
+        return check_mirrored_headers(request_with(std::move(h)), message, "2026-07-28", lookup).value_or("");
+    };
+    const auto limit = [](mcp::json::value v) { return object{{"limit", std::move(v)}}; };
+    EXPECT_EQ(check(limit(std::int64_t{9007199254740992}), {{"Mcp-Param-Limit", "9007199254740992"}}), "");
+    EXPECT_NE(check(limit(std::int64_t{9007199254740992}), {{"Mcp-Param-Limit", "9007199254740993"}}), "");
+    EXPECT_NE(
+        check(limit(std::uint64_t{18446744073709551615u}), {{"Mcp-Param-Limit", "18446744073709551614"}}),
+        "");
+    EXPECT_EQ(
+        check(limit(std::uint64_t{18446744073709551615u}), {{"Mcp-Param-Limit", "18446744073709551615.0"}}),
+        "");
+    EXPECT_EQ(check(limit(42), {{"Mcp-Param-Limit", "0042.000"}}), "");
+    EXPECT_EQ(check(limit(42), {{"Mcp-Param-Limit", "420e-1"}}), "");
+    EXPECT_EQ(check(limit(1e20), {{"Mcp-Param-Limit", "100000000000000000000"}}), "");
+    EXPECT_NE(check(limit(9007199254740992.0), {{"Mcp-Param-Limit", "9007199254740993"}}), "");
+    EXPECT_EQ(check(limit(0.1), {{"Mcp-Param-Limit", "0.10"}}), "");
+    EXPECT_NE(check(limit(42), {{"Mcp-Param-Limit", "42."}}), "");
+    EXPECT_NE(check(limit(42), {{"Mcp-Param-Limit", ""}}), "");
+    // A header for an argument the body does not have (or has as null) says what the body does not.
+    EXPECT_NE(check(object{}, {{"Mcp-Param-Region", "eu"}}).find("not in the body"), std::string::npos);
+    EXPECT_NE(check(object{{"region", nullptr}}, {{"Mcp-Param-Region", "eu"}}).find("not in the body"),
+              std::string::npos);
+    EXPECT_EQ(check(object{{"region", nullptr}}, {}), "");
+    // Sent twice: named as such, whatever the values.
+    EXPECT_NE(check(object{{"region", "eu"}}, {{"Mcp-Param-Region", "eu"}, {"mcp-param-region", "eu"}})
+                  .find("repeated"),
+              std::string::npos);
+}
+
+TEST(media_type, content_type_is_one_media_type) {
+    using mcp::http::detail::is_media_type;
+    EXPECT_TRUE(is_media_type("application/json", "application/json"));
+    EXPECT_TRUE(is_media_type("Application/JSON; charset=utf-8", "application/json"));
+    EXPECT_TRUE(is_media_type(" application/json ;charset=\"utf-8\"", "application/json"));
+    EXPECT_FALSE(is_media_type("*/*", "application/json"));
+    EXPECT_FALSE(is_media_type("application/*", "application/json"));
+    EXPECT_FALSE(is_media_type("application/json, text/plain", "application/json"));
+    EXPECT_FALSE(is_media_type("application / json", "application/json"));
+    EXPECT_FALSE(is_media_type("application/jsonx", "application/json"));
+    EXPECT_FALSE(is_media_type("", "application/json"));
+}
+
+TEST(media_type, accept_weights_and_specificity) {
+    using mcp::http::detail::accepts;
+    EXPECT_TRUE(accepts("application/json, text/event-stream", "text/event-stream"));
+    EXPECT_TRUE(accepts("*/*", "application/json"));
+    EXPECT_TRUE(accepts("application/*;q=0.1", "application/json"));
+    EXPECT_FALSE(accepts("application/json;q=0", "application/json"));
+    EXPECT_FALSE(accepts("application/json; q=0.0", "application/json"));
+    EXPECT_FALSE(accepts("*/*, application/json;q=0", "application/json"));
+    EXPECT_TRUE(accepts("*/*;q=0, application/json", "application/json"));
+    EXPECT_FALSE(accepts("application/*;q=0, */*", "application/json"));
+    EXPECT_TRUE(accepts("application/json;q=0, application/json", "application/json"));
+    EXPECT_FALSE(accepts("text/html", "application/json"));
+    EXPECT_FALSE(accepts("application/json;q=1.5", "application/json")); // malformed weight
+    EXPECT_FALSE(accepts("*/json", "application/json"));
+    EXPECT_TRUE(accepts("text/plain;note=\"a,b\", application/json", "application/json"));
+    EXPECT_TRUE(accepts(",, application/json ,", "application/json"));
+    EXPECT_FALSE(accepts("", "application/json"));
+}
+
+TEST(request_target, forms) {
+    using mcp::http::detail::read_request_target;
+    auto origin = read_request_target("/mcp?x=1");
+    EXPECT_EQ(origin.origin_form, "/mcp?x=1");
+    EXPECT_FALSE(origin.authority);
+    EXPECT_FALSE(origin.error);
+    auto absolute = read_request_target("http://127.0.0.1:8080/mcp?x=1");
+    EXPECT_EQ(absolute.origin_form, "/mcp?x=1");
+    EXPECT_EQ(absolute.authority, "127.0.0.1:8080");
+    EXPECT_FALSE(absolute.error);
+    EXPECT_EQ(read_request_target("HTTPS://[::1]:9").origin_form, "/");
+    EXPECT_EQ(read_request_target("HTTPS://[::1]:9").authority, "[::1]:9");
+    EXPECT_EQ(read_request_target("http://localhost?a").origin_form, "/?a");
+    for (const char* bad : {"ftp://h/mcp", "http://u:p@h/mcp", "http:///mcp", "http://:80/mcp", "http:/mcp",
+                            "http://h/mcp#frag"})
+        EXPECT_TRUE(read_request_target(bad).error) << bad;
+    EXPECT_EQ(read_request_target("*").origin_form, "*");
 }
 
 TEST(sse, framing) {

@@ -17,8 +17,10 @@
 //     Mcp-Session-Id; requests get JSON or an SSE stream carrying their notifications and the
 //     server's requests; GET opens the standalone stream; DELETE ends the session; streams are
 //     resumable with Last-Event-ID from the event store (priming event, `retry`); an unknown or
-//     ended session is 404. Without sessions (`stateful = false`) every request is served on
-//     its own, as the revision in MCP-Protocol-Version, and initialize returns no session id.
+//     ended session is 404, a request without one 400; an invalid initialize, or one answered
+//     with an error, leaves no session. Without sessions (`stateful = false`) every request is
+//     served on its own, as the revision in MCP-Protocol-Version, initialize returns no session
+//     id, and GET and DELETE are 405.
 //
 // Replicas. Several servers (processes, or objects in one process) may share `sessions` and
 // `events` - a shared implementation of the two store interfaces - behind a load balancer
@@ -43,9 +45,11 @@
 //   * changes to one session made on two replicas at the same moment: the last one written wins.
 // stop() releases this process's copies and leaves the stores alone, so other replicas go on.
 //
-// Security defaults: bound to 127.0.0.1; Host must name a loopback host and Origin (when sent)
-// a loopback origin, else 403 (DNS rebinding); bodies over max_body_bytes get 413; a session cap
-// (503 beyond it) and an idle expiry. stop() finishes requests in progress for `grace`.
+// Security defaults: bound to 127.0.0.1; Host (or the authority of an absolute-form target)
+// must name a loopback host and Origin (when sent, once) a loopback origin, else 403 (DNS
+// rebinding); bodies over max_body_bytes get 413; a session cap (503 beyond it) and an idle
+// expiry. Headers that name one thing (MCP-Protocol-Version, Mcp-Session-Id, the mirrored
+// headers) sent on several lines are 400. stop() finishes requests in progress for `grace`.
 //
 // Threads: `threads` I/O threads (no handler runs on them); handlers run on the mcp::server's
 // executor. Nothing of Boost.Beast or Asio appears in this header.
