@@ -13,8 +13,10 @@ namespace mcp::http::detail {
 // One legacy session: a transport whose every outgoing message is an event on the GET stream.
 class legacy_session final : public mcp::transport {
 public:
-    legacy_session(std::string id, std::shared_ptr<core::response_writer> w)
-        : id_(std::move(id)), writer_(std::move(w)) {}
+    legacy_session(std::string id, std::shared_ptr<core::response_writer> w, std::string principal)
+        : principal(std::move(principal)), id_(std::move(id)), writer_(std::move(w)) {}
+    /// Who opened the stream; POSTs of anyone else are answered as for an unknown session.
+    const std::string principal;
     ~legacy_session() override { close(); }
     void start(transport_handler h) override {
         std::lock_guard lock(mu_);
@@ -125,14 +127,15 @@ void legacy_sse_endpoint::handle(core::request&& req, std::shared_ptr<core::resp
     const auto q = req.target.find('?');
     const std::string_view path = std::string_view(req.target).substr(0, q);
     if (path == host_->opts.legacy_sse_path && req.method == "GET")
-        open(req, w);
+        open(req, w, std::move(principal));
     else if (path == host_->opts.legacy_messages_path && req.method == "POST")
         post(std::move(req), w, std::move(principal));
     else
         w->respond(405, {{"Allow", path == host_->opts.legacy_sse_path ? "GET" : "POST"}}, {});
 }
 
-void legacy_sse_endpoint::open(const core::request&, const std::shared_ptr<core::response_writer>& w) {
+void legacy_sse_endpoint::open(const core::request&, const std::shared_ptr<core::response_writer>& w,
+                               std::string principal) {
     const std::string id = mcp::detail::random_hex_id();
     {
         std::lock_guard lock(mu_);
@@ -147,7 +150,7 @@ void legacy_sse_endpoint::open(const core::request&, const std::shared_ptr<core:
                                {"X-Accel-Buffering", "no"}}))
         return;
     w->write(sse_endpoint(host_->opts.legacy_messages_path + "?sessionId=" + id));
-    auto session = std::make_shared<legacy_session>(id, w);
+    auto session = std::make_shared<legacy_session>(id, w, std::move(principal));
     {
         std::lock_guard lock(mu_);
         sessions_.emplace(id, session);
@@ -175,6 +178,7 @@ void legacy_sse_endpoint::post(core::request&& req, const std::shared_ptr<core::
         std::lock_guard lock(mu_);
         if (auto it = sessions_.find(id); it != sessions_.end()) session = it->second;
     }
+    if (session && session->principal != principal) session = nullptr; // bound to who opened it
     if (!session) {
         w->respond(404, {{"Content-Type", "application/json"}},
                    error_body(error_code::invalid_request,

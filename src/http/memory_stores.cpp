@@ -151,6 +151,7 @@ struct memory_session_store::impl {
         std::string data;
         std::chrono::system_clock::time_point last_used;
         std::uint64_t version = 0;
+        std::string principal;
     };
     mutable std::mutex mu;
     std::map<std::string, record, std::less<>> records;
@@ -164,7 +165,7 @@ std::uint64_t memory_session_store::put(const session_record& record) {
     std::lock_guard lock(impl_->mu);
     auto [it, created] = impl_->records.try_emplace(record.id);
     const std::uint64_t version = created ? 1 : it->second.version + 1;
-    it->second = impl::record{std::move(data), record.last_used, version};
+    it->second = impl::record{std::move(data), record.last_used, version, record.principal};
     return version;
 }
 
@@ -178,6 +179,7 @@ std::optional<session_record> memory_session_store::get(std::string_view id) {
         out.id = it->first;
         out.last_used = it->second.last_used;
         out.version = it->second.version;
+        out.principal = it->second.principal;
         data = it->second.data;
     }
     if (!data.empty()) out.data = json::parse(data).as_object(); // our own serialization

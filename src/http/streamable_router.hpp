@@ -74,6 +74,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     struct session_entry {
         std::shared_ptr<http_session> transport;
         std::shared_ptr<mcp::server_session> peer;
+        std::string principal; ///< who created it; no one else may use it
     };
 
     std::shared_ptr<host_state> host = std::make_shared<host_state>();
@@ -114,8 +115,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// elements are sorted first: see batch_triage.hpp).
     void post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
                          const writer_ptr& w, std::string principal);
-    void get(const core::request& req, const writer_ptr& w);
-    void del(const core::request& req, const writer_ptr& w);
+    void get(const core::request& req, const writer_ptr& w, const std::string& principal);
+    void del(const core::request& req, const writer_ptr& w, const std::string& principal);
 
     // ------------------------------------------------------------------ without a session
     // (streamable_sessionless.cpp)
@@ -148,12 +149,17 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// restored from the store's record. Null when there is no such session (404): also when
     /// this process had a copy but the session ended elsewhere (the copy is released), and,
     /// with `at_capacity` set, when restoring would exceed max_sessions (503).
-    std::optional<session_entry> session_for(std::string_view id, bool& at_capacity);
+    /// The session `id` for a request of `principal`: nullopt when it does not exist or
+    /// belongs to someone else (the two look the same to the caller).
+    std::optional<session_entry> session_for(std::string_view id, const std::string& principal, bool& at_capacity);
 
     /// Another replica changed the session (log level, subscriptions): take the change. False
     /// when the record has gone meanwhile (the copy is released).
     bool refresh(const session_entry& e);
 
+    /// This process's copy of session `id`, checked against the store, or restored from it.
+    std::optional<session_entry> lookup_session(std::string_view id, std::chrono::system_clock::time_point now,
+                                                bool& at_capacity);
     std::optional<session_entry> restore(std::string_view id, std::chrono::system_clock::time_point now,
                                          bool& at_capacity);
 
@@ -162,7 +168,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// writes the record again: the session then lives until it is idle (a put-if-present in
     /// the store interface would close that window).
     void keep_record_current(const std::shared_ptr<mcp::server_session>& peer,
-                             const std::shared_ptr<http_session>& transport);
+                             const std::shared_ptr<http_session>& transport, std::string principal);
 
     /// When the engine closes a copy that is still in `sessions` (released copies are taken out
     /// first), the mcp::server ended the session itself (server::shutdown): it ends everywhere.

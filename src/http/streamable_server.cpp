@@ -217,9 +217,9 @@ void server::impl::route(core::request&& req, const writer_ptr& w) {
     if (req.method == "POST")
         post(std::move(req), w, std::move(principal));
     else if (req.method == "GET")
-        get(req, w);
+        get(req, w, principal);
     else if (req.method == "DELETE")
-        del(req, w);
+        del(req, w, principal);
     else
         respond_error(w, 405, error_code::invalid_request, "Method Not Allowed: use POST, GET or DELETE",
                       std::nullopt, {{"Allow", "GET, POST, DELETE"}});
@@ -352,7 +352,7 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
 void server::impl::post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
                                    const writer_ptr& w, std::string principal) {
     bool at_capacity = false;
-    auto entry = session_for(session_id, at_capacity);
+    auto entry = session_for(session_id, principal, at_capacity);
     if (!entry && at_capacity) {
         respond_at_capacity(w, readable_id(parsed));
         return;
@@ -388,7 +388,7 @@ void server::impl::post_on_session(core::request& req, json::value&& parsed, std
 }
 
 // ------------------------------------------------------------------ GET, DELETE
-void server::impl::get(const core::request& req, const writer_ptr& w) {
+void server::impl::get(const core::request& req, const writer_ptr& w, const std::string& principal) {
     const auto accept = req.combined_header("Accept");
     if (!accept || !detail::accepts(*accept, "text/event-stream")) {
         respond_error(w, 406, error_code::invalid_request,
@@ -420,7 +420,7 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
         return;
     }
     bool at_capacity = false;
-    auto entry = session_for(*session_id, at_capacity);
+    auto entry = session_for(*session_id, principal, at_capacity);
     if (!entry && at_capacity) {
         respond_at_capacity(w, std::nullopt);
         return;
@@ -435,7 +435,7 @@ void server::impl::get(const core::request& req, const writer_ptr& w) {
     entry->transport->get(last, w);
 }
 
-void server::impl::del(const core::request& req, const writer_ptr& w) {
+void server::impl::del(const core::request& req, const writer_ptr& w, const std::string& principal) {
     if (refuse_repeated(req, "MCP-Protocol-Version", error_code::invalid_request, w)) return;
     if (!host->opts.stateful || stateless_revision_named(req)) {
         respond_error(w, 405, error_code::invalid_request,
@@ -456,8 +456,8 @@ void server::impl::del(const core::request& req, const writer_ptr& w) {
     }
     const std::string id(*session_id);
     const auto record = host->store->get(id);
-    if (!record) {
-        release_local(id); // a copy of a session that ended elsewhere
+    if (!record || record->principal != principal) {
+        if (!record) release_local(id); // a copy of a session that ended elsewhere
         respond_error(w, 404, error_code::invalid_request, "Not Found: unknown or expired session");
         return;
     }

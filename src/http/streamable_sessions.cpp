@@ -17,8 +17,19 @@ std::optional<server::impl::session_entry> server::impl::find_session(std::strin
     return it->second;
 }
 
-std::optional<server::impl::session_entry> server::impl::session_for(std::string_view id, bool& at_capacity) {
+std::optional<server::impl::session_entry> server::impl::session_for(std::string_view id,
+                                                                     const std::string& principal,
+                                                                     bool& at_capacity) {
     const auto now = std::chrono::system_clock::now();
+    auto entry = lookup_session(id, now, at_capacity);
+    // A session is bound to whoever created it: with another principal's token a stolen or
+    // guessed id is as good as an unknown one (MCP security best practices, session hijacking).
+    if (entry && entry->principal != principal) return std::nullopt;
+    return entry;
+}
+
+std::optional<server::impl::session_entry>
+server::impl::lookup_session(std::string_view id, std::chrono::system_clock::time_point now, bool& at_capacity) {
     if (auto local = find_session(id)) {
         // Every request touches the record, as requests of one session may reach any replica
         // and only the store sees them all; the same call says whether the session still
@@ -79,8 +90,8 @@ server::impl::restore(std::string_view id, std::chrono::system_clock::time_point
         return std::nullopt; // a revision this replica does not offer
     }
     transport->set_record_version(record->version);
-    keep_record_current(peer, transport);
-    session_entry entry{transport, peer};
+    keep_record_current(peer, transport, record->principal);
+    session_entry entry{transport, peer, record->principal};
     {
         std::lock_guard lock(sessions_mu);
         sessions.emplace(session_id, entry);
@@ -92,11 +103,12 @@ server::impl::restore(std::string_view id, std::chrono::system_clock::time_point
 }
 
 void server::impl::keep_record_current(const std::shared_ptr<mcp::server_session>& peer,
-                                       const std::shared_ptr<http_session>& transport) {
+                                       const std::shared_ptr<http_session>& transport, std::string principal) {
     std::weak_ptr<http_session> weak = transport;
-    peer->on_snapshot_changed([store = host->store, weak, id = transport->id()](const session_snapshot& s) {
-        const auto version =
-            store->put(session_record{id, encode_session_data(s), std::chrono::system_clock::now()});
+    peer->on_snapshot_changed([store = host->store, weak, id = transport->id(),
+                               principal = std::move(principal)](const session_snapshot& s) {
+        const auto version = store->put(
+            session_record{id, encode_session_data(s), std::chrono::system_clock::now(), 0, principal});
         if (auto t = weak.lock()) t->set_record_version(version);
     });
 }
@@ -130,10 +142,10 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
             respond_at_capacity(w, readable_id(parsed));
             return;
         }
-        sessions.emplace(id, session_entry{transport, nullptr});
+        sessions.emplace(id, session_entry{transport, nullptr, principal});
     }
     auto peer = host->mcp->connect(transport);
-    keep_record_current(peer, transport); // before initialize reaches it
+    keep_record_current(peer, transport, principal); // before initialize reaches it
     {
         std::lock_guard lock(sessions_mu);
         if (auto it = sessions.find(id); it != sessions.end()) it->second.peer = peer;
@@ -141,7 +153,7 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
     watch_peer(peer, transport);
     // The id exists from now on (initialize fills the record in when it is answered).
     transport->set_record_version(
-        host->store->put(session_record{id, json::object{}, std::chrono::system_clock::now()}));
+        host->store->put(session_record{id, json::object{}, std::chrono::system_clock::now(), 0, principal}));
     arm_ticker();
     std::weak_ptr<impl> weak = shared_from_this();
     transport->expect_initialize(std::move(request), [weak, id] {

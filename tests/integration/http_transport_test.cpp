@@ -678,6 +678,60 @@ TEST_F(http_fixture, legacy_http_sse_transport) {
     ASSERT_TRUE(eventually([&] { return http->sessions() == 0; }));
 }
 
+// Each request names its user in X-User (a stand-in for a bearer token).
+mcp::http::auth_decision user_header_auth(const mcp::http::request_info& info) {
+    const auto* user = info.header("X-User");
+    if (!user) return {.accepted = false, .message = "Unauthorized: no X-User"};
+    return {.principal = *user};
+}
+
+TEST_F(http_fixture, a_session_belongs_to_the_principal_that_created_it) {
+    start({.legacy_sse = true, .authenticate = user_header_auth});
+    raw_client c(port());
+    ASSERT_TRUE(c.send(http_post(initialize_body(), "X-User: alice\r\n")));
+    auto init = c.read_response();
+    ASSERT_TRUE(init);
+    const auto sid = init->header("Mcp-Session-Id");
+    ASSERT_TRUE(sid);
+    const auto as = [&](const std::string& user) { return "X-User: " + user + "\r\n" + session_headers(*sid); };
+    // Another user with alice's session id: as if there were no such session, for every method.
+    ASSERT_TRUE(c.send(http_post(call_body(2, "echo", R"({"text":"x"})"), as("mallory"))));
+    auto post = c.read_response();
+    ASSERT_TRUE(post);
+    EXPECT_EQ(post->status, 404);
+    ASSERT_TRUE(c.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + as("mallory"))));
+    auto get = c.read_response();
+    ASSERT_TRUE(get);
+    EXPECT_EQ(get->status, 404);
+    ASSERT_TRUE(c.send(http_request("DELETE", "/mcp", as("mallory"))));
+    auto del = c.read_response();
+    ASSERT_TRUE(del);
+    EXPECT_EQ(del->status, 404);
+    EXPECT_EQ(http->sessions(), 1u);
+    // Alice still has it.
+    ASSERT_TRUE(c.send(http_post(call_body(3, "echo", R"({"text":"mine"})"), as("alice"))));
+    auto mine = c.read_response();
+    ASSERT_TRUE(mine);
+    EXPECT_EQ(body_json(*mine).at("result").at("content").at(0).at("text"), "mine");
+
+    // The legacy transport: the POST endpoint of alice's stream refuses mallory.
+    raw_client stream(port());
+    ASSERT_TRUE(stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\nX-User: alice\r\n")));
+    ASSERT_TRUE(stream.read_head());
+    auto chunk = stream.read_chunk();
+    ASSERT_TRUE(chunk);
+    const auto at = chunk->find("data: ");
+    ASSERT_NE(at, std::string::npos);
+    const std::string endpoint = chunk->substr(at + 6, chunk->find('\n', at) - at - 6);
+    raw_client poster(port());
+    const std::string body = initialize_body(1, "2024-11-05");
+    ASSERT_TRUE(poster.send("POST " + endpoint + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-User: mallory\r\n" + json_type +
+                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body));
+    auto refused = poster.read_response();
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->status, 404);
+}
+
 TEST_F(http_fixture, stop_finishes_requests_in_progress) {
     start();
     raw_client c(port());

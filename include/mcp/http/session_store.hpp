@@ -45,6 +45,9 @@ struct session_record {
     /// Set by the store: 1 for the first put of an id, one more for each later put. Replicas
     /// compare it with the version their copy reflects to notice changes made elsewhere.
     std::uint64_t version = 0;
+    /// Who created the session (server_options::authenticate's principal; "" without
+    /// authentication). A request of another principal is answered as for an unknown session.
+    std::string principal;
 };
 
 /// Implementations must be thread-safe: every I/O thread and handler thread of the server
