@@ -56,7 +56,12 @@ std::string describe(std::chrono::milliseconds d) {
         return std::to_string(duration_cast<hours>(d).count()) + " h";
     if (d >= minutes(1) && d % minutes(1) == milliseconds(0))
         return std::to_string(duration_cast<minutes>(d).count()) + " min";
-    if (d >= seconds(1)) return std::to_string(duration_cast<seconds>(d).count()) + " s";
+    if (d >= seconds(1) && d % seconds(1) == milliseconds(0))
+        return std::to_string(duration_cast<seconds>(d).count()) + " s";
+    if (d >= seconds(1)) { // one decimal, never rounded down to less than it is
+        const auto tenths = (d.count() + 99) / 100;
+        return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
+    }
     return std::to_string(d.count()) + " ms";
 }
 

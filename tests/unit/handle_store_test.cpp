@@ -73,6 +73,12 @@ TEST(handle_store, messages_say_what_happened_and_how_to_recover) {
     EXPECT_EQ(reason_of([&] { store.get(std::string(500, 'x') + "\n"); }, &message), handle_error::reason::unknown);
     EXPECT_LT(message.size(), 200u);
     EXPECT_EQ(message.find('\n'), std::string::npos);
+    // A lifetime that is not a whole number of seconds is not rounded down.
+    mcp::handle_store<cart> brief({.lifetime = 1500ms, .noun = "basket", .recovery = "Call create_basket."});
+    auto b = brief.create({});
+    brief.advance_clock(2s);
+    EXPECT_EQ(reason_of([&] { brief.get(b); }, &message), handle_error::reason::expired);
+    EXPECT_NE(message.find("(a basket lasts 1.5 s after its last use)"), std::string::npos) << message;
 }
 
 TEST(handle_store, sliding_lifetime_renews_on_use_fixed_does_not) {
