@@ -1,6 +1,8 @@
 // The 2024-11-05 HTTP+SSE transport (see legacy_sse.hpp).
 #include "http/legacy_sse.hpp"
 
+#include "http/media_type.hpp"
+
 #include "http/sse.hpp"
 
 #include "server/request_state.hpp"
@@ -179,6 +181,11 @@ void legacy_sse_endpoint::post(core::request&& req, const std::shared_ptr<core::
         if (auto it = sessions_.find(id); it != sessions_.end()) session = it->second;
     }
     if (session && session->principal != principal) session = nullptr; // bound to who opened it
+    if (session && !detail::body_is(req, "application/json")) {
+        w->respond(415, {{"Content-Type", "application/json"}},
+                   error_body(error_code::invalid_request, "Unsupported Media Type: the body must be application/json"));
+        return;
+    }
     if (!session) {
         w->respond(404, {{"Content-Type", "application/json"}},
                    error_body(error_code::invalid_request,

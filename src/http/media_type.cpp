@@ -150,4 +150,14 @@ bool accepts(std::string_view accept, std::string_view type) {
     return best >= 0 && weight > 0;
 }
 
+bool body_is(const core::request& req, std::string_view type) {
+    bool any = false;
+    for (const auto& [name, value] : req.headers) {
+        if (!core::iequals(name, "Content-Type")) continue;
+        if (!is_media_type(value, type)) return false;
+        any = true;
+    }
+    return any;
+}
+
 } // namespace mcp::http::detail

@@ -2,6 +2,8 @@
 // parameters, RFC 9110 8.3) and Accept (a list of media ranges with weights, RFC 9110 12.5.1).
 #pragma once
 
+#include "http/request.hpp"
+
 #include <string_view>
 
 namespace mcp::http::detail {
@@ -16,5 +18,8 @@ bool is_media_type(std::string_view content_type, std::string_view type);
 /// (type/subtype, then type/*, then */*) has a weight above 0 ("q=0" means "not acceptable").
 /// Malformed elements are skipped.
 bool accepts(std::string_view accept, std::string_view type);
+
+/// Whether the request has a Content-Type and every Content-Type line of it names `type`.
+bool body_is(const core::request& req, std::string_view type);
 
 } // namespace mcp::http::detail

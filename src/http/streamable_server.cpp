@@ -21,6 +21,12 @@ const std::string* request_info::header(std::string_view name) const noexcept {
     return nullptr;
 }
 
+std::size_t request_info::header_count(std::string_view name) const noexcept {
+    std::size_t count = 0;
+    for (const auto& field : headers) count += core::iequals(field.first, name) ? 1 : 0;
+    return count;
+}
+
 namespace {
 
 constexpr std::string_view meta_version_key = "io.modelcontextprotocol/protocolVersion";
@@ -119,17 +125,6 @@ bool refuse_version(const core::request& req, const std::vector<revision>& offer
         return true;
     }
     return false;
-}
-
-/// Whether every Content-Type line of the request says application/json (parameters aside).
-bool json_body(const core::request& req) {
-    bool any = false;
-    for (const auto& [name, value] : req.headers) {
-        if (!core::iequals(name, "Content-Type")) continue;
-        if (!detail::is_media_type(value, "application/json")) return false;
-        any = true;
-    }
-    return any;
 }
 
 } // namespace
@@ -235,7 +230,7 @@ std::shared_ptr<message_origin> server::impl::origin_of(core::request& req, std:
 
 // ------------------------------------------------------------------ POST
 void server::impl::post(core::request&& req, const writer_ptr& w, std::string principal) {
-    if (!json_body(req)) {
+    if (!detail::body_is(req, "application/json")) {
         respond_error(w, 415, error_code::invalid_request,
                       req.header_count("Content-Type") > 1
                           ? "Unsupported Media Type: the Content-Type lines disagree; the body must be "

@@ -153,13 +153,19 @@ TEST(bearer_tokens, MapTokensToPrincipalsAndRefuseTheRest) {
     EXPECT_EQ(none.status, 401);
     ASSERT_EQ(none.headers.size(), 1u);
     EXPECT_EQ(none.headers[0].second, "Bearer realm=\"realm-x\"");
+    // Two Authorization lines, even one good one: which would count? 400, not a guess.
+    r.headers = {{"Authorization", "Bearer nope-nope-nope"}, {"authorization", "Bearer correct-horse-battery"}};
+    auto twice = auth(r);
+    EXPECT_FALSE(twice.accepted);
+    EXPECT_EQ(twice.status, 400);
+    EXPECT_EQ(refusals.back(), "repeated Authorization header");
     r.headers = {{"Authorization", "Bearer correct-horse-battery"}};
     auto ok = auth(r);
     EXPECT_TRUE(ok.accepted);
     EXPECT_EQ(ok.principal, "alice");
     r.headers = {{"Authorization", "Bearer nope-nope-nope"}};
     EXPECT_FALSE(auth(r).accepted);
-    EXPECT_EQ(refusals, (std::vector<std::string>{"no token", "unknown token"}));
+    EXPECT_EQ(refusals, (std::vector<std::string>{"no token", "repeated Authorization header", "unknown token"}));
 }
 
 } // namespace

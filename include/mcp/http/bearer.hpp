@@ -35,7 +35,7 @@ public:
     std::optional<std::string> principal_of(std::string_view authorization) const;
     /// An authenticate hook (server_options::authenticate) over these tokens (a snapshot:
     /// tokens added later are not seen). `on_refused` is told of each refusal and why ("no
-    /// token", "unknown token").
+    /// token", "unknown token", "repeated Authorization header": more than one line is 400).
     std::function<auth_decision(const request_info&)>
     authenticator(std::string realm = "mcp",
                   std::function<void(const request_info&, std::string_view reason)> on_refused = {}) const;

@@ -76,6 +76,8 @@ struct request_info {
     std::vector<std::pair<std::string, std::string>> headers;
     std::string remote_address;
     const std::string* header(std::string_view name) const noexcept;
+    /// How many header lines are named `name` (ASCII case-insensitive).
+    std::size_t header_count(std::string_view name) const noexcept;
 };
 
 /// What an authentication hook decides: accept (with the principal the request acts for) or
