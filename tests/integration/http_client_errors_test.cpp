@@ -287,6 +287,34 @@ TEST(http_client_errors, malformed_http_response_fails_the_request) {
     ::close(lfd);
 }
 
+TEST(http_client_errors, a_connection_closed_without_a_status_line_says_so) {
+    // A raw server that reads the request and closes without writing a byte.
+    int lfd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ::listen(lfd, 4);
+    socklen_t len = sizeof a;
+    ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
+    std::thread srv([lfd] {
+        int c = ::accept(lfd, nullptr, nullptr);
+        char buf[4096];
+        (void)!::read(c, buf, sizeof buf);
+        ::shutdown(c, SHUT_RDWR);
+        ::close(c);
+    });
+    const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/mcp";
+    client cl({.url = url, .mode = mode::streamable});
+    auto v = cl.call(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+    srv.join();
+    ::close(lfd);
+    EXPECT_EQ(v.at("error").at("code"), mcp::error_code::http_error);
+    EXPECT_EQ(message_of(v), "the connection to " + url + " was closed before a response arrived");
+    EXPECT_EQ(message_of(v).find("HTTP 0"), std::string::npos);
+    EXPECT_FALSE(v.at("error").at("data").as_object().contains("httpStatus"));
+}
+
 TEST(http_client_errors, failed_notification_is_logged_not_delivered) {
     http_test_server s([](const recorded_request&, writer_ptr w) { w->respond(400, {}, "bad"); });
     client cl({.url = s.url(), .mode = mode::streamable});

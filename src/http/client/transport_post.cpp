@@ -292,6 +292,13 @@ void client_transport::impl::on_end(const stream_ptr& st, const call_failure* fa
         flush_waiting();
         return;
     }
+    if (st->status == 0) {
+        // No status line at all (the reader reports that as a failure; never "HTTP 0").
+        const call_failure closed{"the connection to " + st->display +
+                                  " was closed before a response arrived"};
+        on_end(st, &closed);
+        return;
+    }
     switch (st->body) {
     case body_kind::json:
         finish_json(st);
