@@ -346,6 +346,24 @@ TEST(http_client_errors, invalid_options_are_rejected_up_front) {
                  std::invalid_argument);
     EXPECT_THROW(make_client_transport({.url = "https://h/", .ca_file = "/nonexistent/ca.pem"}),
                  std::invalid_argument);
+    // Headers the transport writes itself cannot come from the options (they would be sent
+    // twice, e.g. "mcp-method: evil, server/discover"), whatever their case.
+    for (std::string name : {"MCP-Protocol-Version", "mcp-session-id", "Mcp-Method", "MCP-NAME",
+                             "Mcp-Param-Region", "mcp-param-x", "Accept", "content-type", "Content-Length",
+                             "Host", "Last-Event-ID", "Transfer-Encoding", "Connection", "Upgrade"}) {
+        try {
+            make_client_transport({.url = "http://h/", .headers = {{"X-Api-Key", "k"}, {name, "evil"}}});
+            ADD_FAILURE() << name << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("\"" + name + "\""), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find("evil"), std::string::npos) << e.what(); // no values
+        }
+    }
+    // Others are fine, "Mcp-" names of no meaning to the protocol too.
+    EXPECT_NO_THROW(make_client_transport(
+        {.url = "http://h/",
+         .headers = {
+             {"Authorization", "Bearer x"}, {"User-Agent", "me"}, {"Mcp-Tenant", "t"}, {"Mcp-Param", "p"}}}));
     try {
         make_client_transport("http://user:pw@:80?token=abc");
     } catch (const std::invalid_argument& e) {

@@ -58,6 +58,10 @@ struct client_transport_options {
     /// The MCP endpoint, http:// or https://. For the legacy transport, the SSE endpoint.
     std::string url;
     /// Sent on every request (e.g. Authorization). Never logged, never put in error messages.
+    /// Headers the transport writes itself may not be given here (the constructor refuses
+    /// them, naming the header): MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name,
+    /// Mcp-Param-*, Last-Event-ID, Accept, Content-Type, Content-Length, Transfer-Encoding,
+    /// Host, Connection, Keep-Alive, Upgrade, TE, Trailer.
     header_list headers;
     /// automatic: Streamable HTTP, falling back to HTTP+SSE when the first POST is refused with
     /// 400/404/405 and no modern JSON-RPC error; streamable: never fall back; legacy_sse: the
@@ -90,7 +94,8 @@ struct client_transport_options {
 /// Streamable HTTP / HTTP+SSE client transport. Created by make_client_transport.
 class client_transport : public transport {
 public:
-    /// The URL must be http(s) with a host; header names must be tokens and values free of
+    /// The URL must be http(s) with a host; header names must be tokens, none of the headers
+    /// the transport writes itself (see client_transport_options::headers), and values free of
     /// CR, LF and NUL. Throws std::invalid_argument otherwise.
     explicit client_transport(client_transport_options options);
     ~client_transport() override;

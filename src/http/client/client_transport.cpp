@@ -26,10 +26,31 @@ std::string rough_display(std::string_view url) {
     return s;
 }
 
+// Fields the transport writes itself: the protocol's headers (a second copy would be joined
+// with ours into "evil, server/discover" or contradict the body, which a server must refuse
+// with -32020) and the message framing and connection management.
+bool transport_owned(std::string_view name) {
+    // clang-format off
+    static constexpr std::string_view owned[] = {
+        "MCP-Protocol-Version", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name", "Last-Event-ID", // protocol
+        "Accept", "Content-Type", "Content-Length", "Transfer-Encoding", "Host",              // message
+        "Connection", "Keep-Alive", "Upgrade", "TE", "Trailer",                               // connection
+    };
+    // clang-format on
+    for (auto o : owned)
+        if (core::iequals(name, o)) return true;
+    constexpr std::string_view param = "Mcp-Param-";
+    return name.size() >= param.size() && core::iequals(name.substr(0, param.size()), param);
+}
+
 void check_headers(const header_list& headers, const char* who) {
     for (const auto& [n, v] : headers) {
         if (!core::detail::valid_field_name(n))
             throw std::invalid_argument(std::string(who) + ": header name \"" + n + "\" is not a token");
+        if (transport_owned(n))
+            throw std::invalid_argument(std::string(who) + ": header \"" + n +
+                                        "\" cannot be set in the options: the transport writes it itself "
+                                        "(a protocol or framing header)");
         if (!core::detail::valid_field_value(v))
             throw std::invalid_argument(std::string(who) + ": the value of header \"" + n +
                                         "\" contains CR, LF or NUL");
