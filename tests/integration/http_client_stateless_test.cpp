@@ -267,4 +267,32 @@ TEST(http_client_stateless, no_client_responses_are_posted) {
     EXPECT_EQ(s.requests().size(), 2u);
 }
 
+TEST(http_client_stateless, control_characters_of_a_server_never_reach_a_log_line_raw) {
+    http_test_server s([](const recorded_request& r, writer_ptr w) {
+        w->respond(200, http_test_server::json_headers(), rpc_result(r.json().at("id"), json::parse(R"({
+            "resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[
+            {"name":"bad_crlf","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A\r\nX-Evil: 1"}}}},
+            {"name":"evil\u001b[31m\nname","inputSchema":{"type":"object","properties":{"b":{"type":"number","x-mcp-header":"B"}}}},
+            {"name":"\u2028bad\u0085","inputSchema":{"type":"object","properties":{"c\nd":{"type":"object","x-mcp-header":"C"}}}}]})")));
+    });
+    client cl({.url = s.url()});
+    auto listed = cl.call(request(1, "tools/list"));
+    EXPECT_TRUE(listed.at("result").at("tools").as_array().empty()) << listed;
+    std::vector<std::string> logs;
+    {
+        std::lock_guard lock(cl.log_mu);
+        logs = cl.logs;
+    }
+    ASSERT_EQ(logs.size(), 3u);
+    for (const auto& l : logs) {
+        for (char ch : l) EXPECT_FALSE(static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) << l;
+        EXPECT_EQ(l.find("\xE2\x80\xA8"), std::string::npos) << l; // U+2028
+        EXPECT_EQ(l.find("\xC2\x85"), std::string::npos) << l;     // U+0085
+    }
+    EXPECT_NE(logs[0].find(R"("A\r\nX-Evil: 1")"), std::string::npos) << logs[0];
+    EXPECT_NE(logs[1].find(R"(evil\x1b[31m\nname)"), std::string::npos) << logs[1];
+    EXPECT_NE(logs[2].find(R"(\u2028bad\u0085)"), std::string::npos) << logs[2];
+    EXPECT_NE(logs[2].find(R"(/c\nd)"), std::string::npos) << logs[2];
+}
+
 } // namespace

@@ -51,6 +51,24 @@ TEST(http_client_headers, header_text_of_argument_values) {
     EXPECT_EQ(header_text(parse("[1]")), std::nullopt);
 }
 
+TEST(http_client_headers, printable_escapes_every_control_character) {
+    EXPECT_EQ(printable("plain text: \"ok\" / caf\xC3\xA9 \xE4\xB8\x96"),
+              "plain text: \"ok\" / caf\xC3\xA9 \xE4\xB8\x96");
+    EXPECT_EQ(printable("A\r\nX-Evil: 1"), R"(A\r\nX-Evil: 1)");
+    EXPECT_EQ(printable("tab\there"), R"(tab\there)");
+    EXPECT_EQ(printable(std::string("nul\0esc\x1b[31mdel\x7F", 16)), R"(nul\x00esc\x1b[31mdel\x7f)");
+    EXPECT_EQ(printable("\xC2\x85next\xE2\x80\xA8ls\xE2\x80\xA9ps"), R"(\u0085next\u2028ls\u2029ps)");
+    EXPECT_EQ(printable("\xE2\x80\xAE"
+                        "evil\xE2\x81\xA6"),
+              R"(\u202eevil\u2066)"); // bidi override, isolate
+    EXPECT_EQ(printable("bad\xFF"
+                        "byte"),
+              "bad\xEF\xBF\xBD"
+              "byte");
+    EXPECT_EQ(printable(printable("a\nb")), printable("a\nb")); // idempotent
+    EXPECT_EQ(printable(""), "");
+}
+
 TEST(http_client_headers, tokens) {
     EXPECT_TRUE(is_token("Region"));
     EXPECT_TRUE(is_token("x-tenant_id.v2!#$%&'*+^`|~"));

@@ -87,7 +87,10 @@ struct client_transport_options {
     /// Longest wait in close() for the DELETE that ends the session.
     std::chrono::milliseconds close_timeout{2000};
     /// Warnings that are not errors of the session (a dropped tool, a GET stream given up).
-    /// Default: a line on stderr prefixed "mcpxx http: ". Never receives header values.
+    /// Default: a line on stderr prefixed "mcpxx http: ". Never receives header values; every
+    /// control character (CR, LF, ESC, C1, U+2028, bidi overrides...) in what a server wrote is
+    /// escaped ("\r", "\x1b", "\u2028"), so one warning is always one line. (So is the text
+    /// given to the transport handler's on_error.)
     std::function<void(std::string_view)> log;
 };
 

@@ -279,16 +279,20 @@ void client_transport::impl::emit(std::string_view text) {
 }
 
 void client_transport::impl::warn(const std::string& text) {
+    // One line, whatever a server put into it (a tool name, a header name of a schema, a reason
+    // phrase): control characters are escaped, so a log line can neither be split nor forged.
+    const std::string line = printable(text);
     if (opts.log)
-        opts.log(text);
+        opts.log(line);
     else
-        std::cerr << "mcpxx http: " << text << '\n';
+        std::cerr << "mcpxx http: " << line << '\n';
 }
 
 void client_transport::impl::report_error(const std::string& text) {
     if (shutting_down) return;
-    warn(text);
-    if (handler.on_error) handler.on_error(text);
+    const std::string line = printable(text);
+    warn(line);
+    if (handler.on_error) handler.on_error(line);
 }
 
 // ------------------------------------------------------------------------- closing

@@ -1,6 +1,8 @@
 // http/client/mcp_headers.cpp - see mcp_headers.hpp.
 #include "mcp_headers.hpp"
 
+#include "errors.hpp" // printable
+
 #include <mcp/json/base64.hpp>
 
 #include <cctype>
@@ -143,26 +145,28 @@ struct walker {
             fail("x-mcp-header at a schema that is not a property reachable through `properties` alone");
             return;
         }
-        const std::string at = where(path);
+        // Names from the server go into a log line (the dropped tool's warning): escaped.
+        const std::string at = printable(where(path));
         if (!h.is_string() || h.get_string().empty()) {
             fail("x-mcp-header of " + at + " is not a non-empty string");
             return;
         }
         const std::string_view name = h.get_string();
+        const std::string shown = printable(name);
         if (!is_token(name)) {
-            fail("x-mcp-header \"" + std::string(name) + "\" of " + at + " is not a valid header name token");
+            fail("x-mcp-header \"" + shown + "\" of " + at + " is not a valid header name token");
             return;
         }
         if (!primitive_type(schema)) {
             const auto* t = schema.if_contains("type");
-            fail("x-mcp-header \"" + std::string(name) + "\" of " + at + " is on a property of type " +
-                 (t ? to_json(*t) : std::string("(none)")) +
+            fail("x-mcp-header \"" + shown + "\" of " + at + " is on a property of type " +
+                 (t ? printable(to_json(*t)) : std::string("(none)")) +
                  ": only string, integer and boolean may carry one");
             return;
         }
         auto [it, fresh] = seen.emplace(lower(name), std::string(name));
         if (!fresh) {
-            fail("x-mcp-header \"" + std::string(name) + "\" of " + at + " repeats \"" + it->second +
+            fail("x-mcp-header \"" + shown + "\" of " + at + " repeats \"" + it->second +
                  "\" (names must be unique, ignoring case)");
             return;
         }
