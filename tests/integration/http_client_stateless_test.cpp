@@ -295,4 +295,41 @@ TEST(http_client_stateless, control_characters_of_a_server_never_reach_a_log_lin
     EXPECT_NE(logs[2].find(R"(/c\nd)"), std::string::npos) << logs[2];
 }
 
+TEST(http_client_stateless, an_integer_no_header_can_carry_fails_the_call_before_sending) {
+    http_test_server s([](const recorded_request& r, writer_ptr w) {
+        if (r.rpc_method() == "tools/list")
+            w->respond(200, http_test_server::json_headers(),
+                       rpc_result(r.json().at("id"), json::parse(tools_listing)));
+        else
+            w->respond(200, http_test_server::json_headers(),
+                       rpc_result(r.json().at("id"),
+                                  json::object{{"resultType", "complete"}, {"content", json::array{}}}));
+    });
+    client cl({.url = s.url()});
+    cl.call(request(1, "tools/list"));
+    // 2^53 - 1 is the largest integer a header may carry; 2^53 is not, nor -(2^53).
+    cl.call(
+        request(2, "tools/call",
+                {{"name", "greet"}, {"arguments", json::object{{"count", std::int64_t{9007199254740991}}}}}));
+    for (auto [id, n] : {std::pair{3, json::value(std::int64_t{9007199254740992})},
+                         std::pair{4, json::value(std::int64_t{-9007199254740992})},
+                         std::pair{5, json::value(std::uint64_t{18446744073709551615ull})},
+                         std::pair{6, json::parse("1e300")}}) {
+        auto v = cl.call(
+            request(id, "tools/call", {{"name", "greet"}, {"arguments", json::object{{"count", n}}}}));
+        EXPECT_EQ(v.at("id"), id);
+        EXPECT_EQ(v.at("error").at("code"), mcp::error_code::invalid_params) << v;
+        const std::string m(v.at("error").at("message").as_string());
+        EXPECT_NE(m.find("/count"), std::string::npos) << m;
+        EXPECT_NE(m.find("Mcp-Param-Count"), std::string::npos) << m;
+    }
+    auto calls = s.requests(http_test_server::rpc_is("tools/call"));
+    ASSERT_EQ(calls.size(), 1u); // only the one that fits was sent
+    EXPECT_EQ(calls[0].header("Mcp-Param-Count"), "9007199254740991");
+    // The transport goes on.
+    auto ok =
+        cl.call(request(7, "tools/call", {{"name", "greet"}, {"arguments", json::object{{"count", 1}}}}));
+    EXPECT_TRUE(ok.as_object().contains("result")) << ok;
+}
+
 } // namespace

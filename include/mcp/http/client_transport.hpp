@@ -27,7 +27,9 @@
 //   * In the 2026-07-28 era the transport reads the results of its own tools/list requests:
 //     tools whose x-mcp-header annotations are invalid are removed from the result (the spec
 //     requires it of Streamable HTTP clients; a warning naming the tool goes to `log`), and
-//     the valid annotations become Mcp-Param-* headers of later tools/call requests.
+//     the valid annotations become Mcp-Param-* headers of later tools/call requests. A call
+//     whose annotated argument is an integer outside -(2^53-1) .. 2^53-1 (which no header may
+//     carry) is not sent: it is answered -32602 naming the argument.
 #pragma once
 
 #include <mcp/transport/transport.hpp>

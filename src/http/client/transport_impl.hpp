@@ -168,6 +168,7 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     core::header_list common_headers() const;
     void start_post(detail::outgoing o, bool probe);
     void start_call(const stream_ptr& st, detail::call_request req);
+    void refuse_locally(const stream_ptr& st, int code, const std::string& message);
     void session_headers(core::header_list& h, const stream_ptr& st) const;
     void answer_error_reply(const stream_ptr& st);
     void on_head(const stream_ptr& st, int status, std::string reason, core::header_list headers);

@@ -119,8 +119,14 @@ void client_transport::impl::start_post(outgoing o, bool probe) {
                 if (auto it = tool_params.find(std::string(*name)); it != tool_params.end()) {
                     static const json::value no_arguments = json::object();
                     const json::value* args = params->if_contains("arguments");
-                    for (auto& h : param_headers(it->second, args ? *args : no_arguments))
-                        req.headers.push_back(std::move(h));
+                    const json::value& a = args ? *args : no_arguments;
+                    if (auto why = unmirrorable_argument(it->second, a); !why.empty()) {
+                        // Not sent: no conforming request exists for these arguments.
+                        refuse_locally(st, error_code::invalid_params,
+                                       "tools/call '" + std::string(*name) + "' cannot be sent: " + why);
+                        return;
+                    }
+                    for (auto& h : param_headers(it->second, a)) req.headers.push_back(std::move(h));
                 }
             }
         }
@@ -138,6 +144,23 @@ void client_transport::impl::start_post(outgoing o, bool probe) {
         }
     }
     start_call(st, std::move(req));
+}
+
+// Answer the requests of a POST that is not sent, with a local error.
+void client_transport::impl::refuse_locally(const stream_ptr& st, int code, const std::string& message) {
+    const auto ids = std::move(st->awaiting);
+    st->awaiting.clear();
+    for (const auto& id : ids) {
+        awaiting_owner.erase(id);
+        stateless_requests.erase(id);
+        tools_list_ids.erase(id);
+    }
+    end_stream(st);
+    for (const auto& id : ids) {
+        if (shutting_down) return;
+        emit(local_error(id, code, message));
+    }
+    if (!shutting_down) flush_waiting();
 }
 
 void client_transport::impl::start_call(const stream_ptr& st, call_request req) {
