@@ -58,6 +58,7 @@ private:
     void signal_closed(int generation);
     void catalogue_changed();
     std::string death_message() const;
+    void set_phase(std::string phase);
 
     const server_config config_;
     const std::shared_ptr<host_shared> shared_;
@@ -73,6 +74,9 @@ private:
 
     server_state state_ = server_state::starting;
     std::string error_;
+    /// While connecting: what the attempt is doing and since when it began (status() says so).
+    std::string phase_;
+    std::chrono::steady_clock::time_point attempt_began_{};
     int restarts_ = 0;
     /// The initialize-era revision the server spoke last time (see connect_once).
     std::optional<revision> remembered_revision_;

@@ -7,6 +7,7 @@
 #include <mcp/http/server.hpp>
 
 #include "support/child_server.hpp"
+#include "support/http_test_server.hpp"
 
 #include <gtest/gtest.h>
 
@@ -286,6 +287,40 @@ TEST(host_remote, a_server_that_stays_away_is_given_up) {
     EXPECT_THROW(m.call_tool("r", "hello", {}), mcp::error);
     ASSERT_TRUE(eventually([&] { return m.status("r").state == server_state::failed; }));
     EXPECT_NE(m.status("r").error.find("gave up after 2 restarts"), std::string::npos) << m.status("r").error;
+}
+
+TEST(host_remote, a_server_that_answers_nothing_fails_within_the_connect_timeout_saying_why) {
+    // Accepts every request and answers none (server/discover, then initialize).
+    std::mutex mu;
+    std::vector<std::shared_ptr<mcp::http::core::response_writer>> held;
+    mcp::test::http_test_server silent(
+        [&](const mcp::test::recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
+            if (r.method != "POST") {
+                w->respond(405, {}, "");
+                return;
+            }
+            std::lock_guard lock(mu);
+            held.push_back(std::move(w));
+        });
+    auto o = options();
+    o.connect_timeout = 1s;
+    manager m(o);
+    m.add_server(remote("quiet", silent.url(), transport_kind::streamable_http));
+    std::thread t([&] { m.connect_all(); });
+    // While it waits, the status says what for.
+    ASSERT_TRUE(eventually([&] { return m.status("quiet").error.find("still connecting after") == 0; }, 5s))
+        << m.status("quiet").error;
+    EXPECT_EQ(m.status("quiet").state, server_state::starting);
+    const auto t0 = std::chrono::steady_clock::now();
+    t.join();
+    const auto s = m.status("quiet");
+    EXPECT_EQ(s.state, server_state::failed) << s.error;
+    // server/discover for half of connect_timeout, then initialize for all of it.
+    EXPECT_NE(s.error.find("the server answered nothing"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("within 500 ms"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("within 1000 ms"), std::string::npos) << s.error;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
+    EXPECT_EQ(silent.requests(mcp::test::http_test_server::rpc_is("initialize")).size(), 1u);
 }
 
 } // namespace

@@ -267,6 +267,71 @@ TEST(http_client_stateless, no_client_responses_are_posted) {
     EXPECT_EQ(s.requests().size(), 2u);
 }
 
+TEST(http_client_stateless, a_cancelled_probe_lets_the_messages_behind_it_go) {
+    // server/discover is never answered; the session gives up on it (notifications/cancelled,
+    // which closes the probe's stream) and falls back to initialize, which must be POSTed.
+    std::mutex mu;
+    std::vector<writer_ptr> held;
+    http_test_server s([&](const recorded_request& r, writer_ptr w) {
+        if (r.rpc_method() == "server/discover") {
+            std::lock_guard lock(mu);
+            held.push_back(std::move(w));
+            return;
+        }
+        w->respond(200, http_test_server::json_headers(),
+                   rpc_result(r.json().at("id"),
+                              json::object{{"protocolVersion", "2025-11-25"},
+                                           {"capabilities", json::object{}},
+                                           {"serverInfo", json::object{{"name", "old"}, {"version", "1"}}}}));
+    });
+    client cl({.url = s.url()});
+    cl.t->send(request(1, "server/discover"));
+    ASSERT_TRUE(s.wait_requests(1));
+    cl.t->send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})");
+    auto init = cl.call(
+        R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}})");
+    EXPECT_EQ(init.at("id"), 2);
+    EXPECT_EQ(init.at("result").at("protocolVersion"), "2025-11-25");
+    EXPECT_EQ(cl.t->current_wire(), mcp::http::client_transport::wire::streamable);
+}
+
+TEST(http_client_stateless, a_cancelled_probe_ends_the_legacy_attempt_it_started) {
+    // The probe's refusal (plain 400) started an HTTP+SSE attempt whose GET never sends the
+    // endpoint event; cancelling the probe abandons that attempt at once.
+    std::mutex mu;
+    std::vector<writer_ptr> held;
+    std::promise<void> get_closed;
+    http_test_server s([&](const recorded_request& r, writer_ptr w) {
+        if (r.method == "GET") {
+            w->on_close([&] { get_closed.set_value(); });
+            w->start_stream(200, http_test_server::sse_headers());
+            w->write(": hello\n\n");
+            std::lock_guard lock(mu);
+            held.push_back(std::move(w));
+            return;
+        }
+        if (r.rpc_method() == "server/discover") {
+            w->respond(400, {{"Content-Type", "text/plain"}}, "bad");
+            return;
+        }
+        w->respond(200, http_test_server::json_headers(),
+                   rpc_result(r.json().at("id"),
+                              json::object{{"protocolVersion", "2025-11-25"},
+                                           {"capabilities", json::object{}},
+                                           {"serverInfo", json::object{{"name", "old"}, {"version", "1"}}}}));
+    });
+    client cl({.url = s.url(), .connect_timeout = 30s});
+    cl.t->send(request(1, "server/discover"));
+    ASSERT_TRUE(s.wait_requests(1, http_test_server::method_is("GET")));
+    cl.t->send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})");
+    ASSERT_EQ(get_closed.get_future().wait_for(wait), std::future_status::ready);
+    auto init = cl.call(
+        R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}})");
+    EXPECT_EQ(init.at("result").at("protocolVersion"), "2025-11-25");
+    std::lock_guard lock(cl.c.mu);
+    for (const auto& l : cl.c.lines) EXPECT_EQ(l.find("\"id\":1,"), std::string::npos) << l;
+}
+
 TEST(http_client_stateless, control_characters_of_a_server_never_reach_a_log_line_raw) {
     http_test_server s([](const recorded_request& r, writer_ptr w) {
         w->respond(200, http_test_server::json_headers(), rpc_result(r.json().at("id"), json::parse(R"({

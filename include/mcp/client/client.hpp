@@ -162,7 +162,13 @@ public:
     ///     "the server does not speak protocol revision 2026-07-28 (server/discover failed:
     ///     ...)", with the probe's error code;
     ///   * errors that no fall back would cure are passed on as they are: a closed connection,
-    ///     an HTTP failure without a status or with 401/403 (-32010), -32020, -32021.
+    ///     an HTTP failure without a status or with 401/403 (-32010), -32020, -32021;
+    ///   * a server that answers nothing at all: -32001 after discover_timeout + timeout, "the
+    ///     server answered nothing: server/discover got no answer within 10000 ms
+    ///     (client_options::discover_timeout), then initialize none within 60000 ms
+    ///     (client_options::timeout)"; after such a silent probe, an initialize that fails
+    ///     otherwise is reported with its own code as "server/discover got no answer within N
+    ///     ms (...), and the fall back to initialize failed: <its message>".
     /// The result is the server's initialize result, or in the stateless era the same facts
     /// from server/discover (protocolVersion "2026-07-28", the capabilities and instructions,
     /// serverInfo from the result's _meta); see also discovery().

@@ -69,7 +69,8 @@ struct client_transport_options {
     /// 400/404/405 and no modern JSON-RPC error; streamable: never fall back; legacy_sse: the
     /// 2024-11-05 HTTP+SSE transport only.
     transport_mode mode = transport_mode::automatic;
-    /// Name resolution, TCP connection and TLS handshake of one connection.
+    /// Name resolution, TCP connection and TLS handshake of one connection. Also the deadline
+    /// of an HTTP+SSE attempt (automatic mode) for its GET to deliver the `endpoint` event.
     std::chrono::milliseconds connect_timeout{10000};
     /// TLS: verify the certificate chain and that it names the URL's host (on by default).
     bool verify_peer = true;

@@ -595,6 +595,20 @@ void client_transport::impl::session_expired(const stream_ptr& st) {
 void client_transport::impl::end_stream(const stream_ptr& st) {
     if (st->finished) return;
     st->finished = true;
+    if (st->probe) {
+        // A probe that ends without deciding the wire (cancelled, failed, answered with an
+        // error): the messages behind it must not wait for a decision that will never come.
+        st->probe = false;
+        if (fallback_trigger == st) {
+            // Nobody waits for the legacy attempt any more: the next probe starts afresh.
+            fallback_trigger.reset();
+            if (auto l = legacy; l && !l->endpoint_seen) end_stream(l);
+        }
+        if (wire == client_transport::wire::undecided && probe_in_flight && !shutting_down) {
+            probe_in_flight = false;
+            loop->post([self = shared_from_this()] { self->flush_waiting(); });
+        }
+    }
     if (st->timer) st->timer->cancel();
     st->timer.reset();
     if (st->call) st->call->abort();
