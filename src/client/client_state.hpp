@@ -144,6 +144,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     /// support, and for tools/call, prompts/get and resources/read the rounds of input_required.
     json::value call_stateless(const std::shared_ptr<session>& s, std::string_view method, json::value params,
                                const call_options& options);
+    /// Every page of tools/list, over the wire (never from the cache): after a -32020 to
+    /// tools/call, so that the transport learns the tools' x-mcp-header annotations.
+    void relist_tools(const std::shared_ptr<session>& s, const call_options& options);
     /// The newest revision of the stateless era that both this client and `supported` (the
     /// data of -32022, or supportedVersions) name.
     std::optional<revision> common_stateless_revision(const json::value& supported) const;

@@ -218,7 +218,7 @@ public:
     /// A tool the client has not listed (since connect() and the last list_changed) is not
     /// checked, since there is nothing to check it against: call list_all_tools() first. The
     /// client never lists on its own, since that would hide a round trip, and a paginated walk,
-    /// inside a call.
+    /// inside a call (except after a -32020 over HTTP, see below).
     /// Stateless era: an input_required result is answered with the handlers (each
     /// inputRequests entry: elicitation/create, sampling/createMessage, roots/list) and the call
     /// is sent again, with a new id, the answers as inputResponses and the requestState echoed
@@ -229,6 +229,11 @@ public:
     /// no handler gives ("... asks for elicitation/create (input 'k'); this client does not
     /// elicit"), -32602 for a malformed input_required result, -32603 after too many rounds, or
     /// the error a handler threw.
+    /// Stateless era over HTTP: a -32020 (HeaderMismatch: the Mcp-Param-* headers the transport
+    /// derives from the tool's listed inputSchema were missing - the tool was never listed - or
+    /// stale) makes the client list every page of tools/list anew and send the call once more,
+    /// as the Streamable HTTP page advises; a second -32020 fails the call ("... the server
+    /// refused the request's headers again after the tools were listed anew: ...").
     call_tool_result call_tool(const std::string& name, json::object arguments = {}, call_options options = {});
     list_resources_result list_resources(std::optional<std::string> cursor = std::nullopt, call_options options = {});
     std::vector<resource> list_all_resources(call_options options = {});
