@@ -247,6 +247,8 @@ const initialize_result& client::connect(transport_ptr transport) {
         d.list_cache.clear();
         ++d.list_epoch;
         d.log_level.reset();
+        d.session_subscriptions.clear();
+        if (initialize_revision) d.initialize_asked = *initialize_revision;
         for (auto& cb : d.close_callbacks) rpc->on_close(cb);
     }
     std::vector<std::string> methods;

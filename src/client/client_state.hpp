@@ -90,6 +90,20 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
     std::map<std::string, std::vector<std::function<void(const json::object&)>>> notification_callbacks;
     std::vector<std::function<void()>> close_callbacks;
+    std::vector<std::function<void()>> renewed_callbacks;
+
+    // --- a new session after the server forgot ours (initialize era; client_calls.cpp) ---
+    /// The revision connect() asked initialize for: a renewal asks for it again.
+    revision initialize_asked = latest_initialize_revision;
+    /// Resources subscribed in this session (initialize era), subscribed again in a new one.
+    std::set<std::string> session_subscriptions;
+    /// Counts sessions started by renewal: a call that failed in session N renews only if no
+    /// other call did already. Guarded by renew_mu (read under mu too).
+    std::uint64_t session_generation = 0;
+    std::mutex renew_mu;
+    /// Start a new session on `s` unless one was started since generation `seen`; throws (after
+    /// closing `s`) when the server refuses it. `cause` is the error that said the session expired.
+    void renew_session(const std::shared_ptr<session>& s, std::uint64_t seen, const mcp::error& cause);
     /// What a tools/list said about one tool's outputSchema (see client_output_schemas.cpp).
     /// Immutable once built, shared between the cache and the calls that use it.
     struct output_check {

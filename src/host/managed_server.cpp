@@ -312,6 +312,9 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     c->on_tools_list_changed(on(ev_tools));
     c->on_resources_list_changed(on(ev_resources));
     c->on_prompts_list_changed(on(ev_prompts));
+    // The server forgot the session and the client started a new one (it subscribes again and
+    // sets the logging level itself): the server may have changed meanwhile, list it again.
+    c->on_session_renewed(on(ev_renewed));
     c->on_close([self, gen] {
         if (auto s = self.lock()) s->signal_closed(gen);
     });
@@ -387,6 +390,12 @@ void managed_server::refresh(unsigned events) {
     if (!c) return;
     call_options list{.timeout = shared_->options.connect_timeout};
     try {
+        if (events & ev_renewed) {
+            const auto caps = c->server().capabilities; // a copy: a renewal may replace it
+            if (caps.tools) events |= ev_tools;
+            if (caps.resources) events |= ev_resources;
+            if (caps.prompts) events |= ev_prompts;
+        }
         // Each list is replaced whole, under the lock, so a reader never sees half of one.
         if (events & ev_tools) {
             auto t = c->list_all_tools(list);

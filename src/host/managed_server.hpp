@@ -50,7 +50,9 @@ public:
     void roots_changed();
 
 private:
-    enum event : unsigned { ev_tools = 1, ev_resources = 2, ev_prompts = 4 };
+    /// ev_renewed: the client started a new session (the server forgot the old one): list
+    /// everything again.
+    enum event : unsigned { ev_tools = 1, ev_resources = 2, ev_prompts = 4, ev_renewed = 8 };
     void supervise();
     bool connect_once(std::string& error, bool restart);
     void refresh(unsigned events);

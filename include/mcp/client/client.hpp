@@ -149,6 +149,18 @@ public:
     /// handled by the session itself (call_options::on_progress, cancellation) and never get here.
     void on_notification(std::string method, std::function<void(const json::object& params)> cb);
     void on_close(std::function<void()> cb);
+    /// The server forgot the session and the client started a new one (initialize era over
+    /// Streamable HTTP: HTTP 404 for the Mcp-Session-Id, after which the 2025-11-25 transport
+    /// page says the client MUST initialize again). The client does it by itself, on the
+    /// thread of the call that met the 404: initialize with the same capabilities and revision
+    /// as connect(), notifications/initialized, then it subscribes again to the resources
+    /// subscribe() named and sets the logging level set_logging_level() set, and sends the
+    /// failed request once more when the server refused it (a request whose answer was lost
+    /// with the session may have run: it fails, with code -32010 and data.sessionExpired).
+    /// Then `cb` runs (on that thread): whatever else the old session held on the server is
+    /// gone, and the server may have changed (list again). If the new initialize fails, the
+    /// connection is closed (on_close) and the call fails naming both errors.
+    void on_session_renewed(std::function<void()> cb);
 
     // --- lifecycle ---
     /// Connect: settle the era (see client_options::protocol_version) and either discover the

@@ -24,6 +24,12 @@
 //     URL's query or user info), and data {"httpStatus", "body" (first 512 bytes), "url",
 //     "wwwAuthenticate" (401/403)}; without an HTTP status (connection refused, TLS failure,
 //     timeout) data has only "url". A pending request therefore always completes.
+//   * Initialize era: a 404 to a request that carried the session id means the server forgot
+//     the session. The transport stays open; that request's error has data "sessionExpired":
+//     true and "requestRefused" (true: it never ran; false: a resumed stream met the 404, so it
+//     may have); later requests are answered the same way without being sent until an
+//     initialize starts a new session (requests sent while it runs wait for
+//     notifications/initialized). mcp::client does that by itself (client::on_session_renewed).
 //   * In the 2026-07-28 era the transport reads the results of its own tools/list requests:
 //     tools whose x-mcp-header annotations are invalid are removed from the result (the spec
 //     requires it of Streamable HTTP clients; a warning naming the tool goes to `log`), and

@@ -219,14 +219,24 @@ void client_transport::impl::dispatch(outgoing o) {
         warn("a JSON-RPC response was not sent: clients send none in protocol revision 2026-07-28");
         return;
     }
+    if (session_gatekeeper(o)) return;
     if (gate_closed) {
         waiting.push_back(std::move(o));
         return;
     }
-    const bool opens_get_stream = o.k == outgoing::kind::notification && o.is("notifications/initialized") &&
-                                  !o.stateless() && opts.open_get_stream;
+    const bool initialized =
+        o.k == outgoing::kind::notification && o.is("notifications/initialized") && !o.stateless();
     start_post(std::move(o), false);
-    if (opens_get_stream) close_gate();
+    if (initialized && opts.open_get_stream) close_gate();
+    if (initialized && renewing) {
+        // The new session is complete: what waited for it goes (behind the GET stream's gate,
+        // as at the first connection).
+        renewing = false;
+        for (auto it = held_for_session.rbegin(); it != held_for_session.rend(); ++it)
+            waiting.push_front(std::move(*it));
+        held_for_session.clear();
+        flush_waiting();
+    }
 }
 
 void client_transport::impl::close_gate() {
@@ -341,6 +351,7 @@ void client_transport::impl::begin_close(bool send_delete) {
     legacy.reset();
     fallback_trigger.reset();
     waiting.clear();
+    held_for_session.clear();
     if (gate_timer) gate_timer->cancel();
     gate_timer.reset();
     awaiting_owner.clear();

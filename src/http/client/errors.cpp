@@ -113,6 +113,10 @@ std::string synthesize_error(const jsonrpc::request_id& id, const http_failure& 
     data["url"] = f.url;
     if ((f.status == 401 || f.status == 403) && !f.www_authenticate.empty())
         data["wwwAuthenticate"] = utf8_prefix(f.www_authenticate, 4096);
+    if (f.session_expired) {
+        data["sessionExpired"] = true;
+        data["requestRefused"] = f.request_refused;
+    }
     std::string out;
     jsonrpc::serialize_error(out, id, mcp::error(error_code::http_error, f.message, std::move(data)));
     return out;

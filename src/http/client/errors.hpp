@@ -31,14 +31,19 @@ struct http_failure {
     int status = 0;      ///< 0: no HTTP response
     std::string body;    ///< the response body (only its first 512 bytes are kept)
     std::string www_authenticate;
+    /// HTTP 404 for the session id: data gets "sessionExpired": true, and "requestRefused":
+    /// true when the request itself was refused (or never sent), so that it never ran.
+    bool session_expired = false;
+    bool request_refused = false;
 };
 
 /// Bytes of the body put in the error's data.
 inline constexpr std::size_t error_body_bytes = 512;
 
 /// The JSON text of an error response to `id`: code error_code::http_error, the failure's
-/// message, data {"httpStatus", "body", "url", "wwwAuthenticate"} (the first two only with a
-/// status, the last only for 401 and 403 when the server sent the field).
+/// message, data {"httpStatus", "body", "url", "wwwAuthenticate", "sessionExpired",
+/// "requestRefused"} (the first two only with a status, wwwAuthenticate only for 401 and 403
+/// when the server sent the field, the last two only for an expired session).
 std::string synthesize_error(const jsonrpc::request_id& id, const http_failure& f);
 
 /// The JSON text of an error response to `id` with the given code and message.
