@@ -22,7 +22,8 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
                     "Offer this directory to servers as a root, besides the current directory (repeatable)");
     cmd->add_option("--trust", o.trusted,
                     "Trust this server: its read-only tools run without asking (repeatable)");
-    add_timeout_option(cmd, o.timeout_seconds, "Seconds to wait for each request (default 60)");
+    add_timeout_option(cmd, o.timeout_seconds,
+                       "Seconds to wait for each request, and for each server to start (default 60)");
     cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o.redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");
@@ -144,7 +145,9 @@ void host_session::begin_command() {
 int host_session::start(const std::vector<std::string>& names, session_hooks hooks) {
     mcp::host::manager_options mo;
     mo.client_info = {"mcpxx", "0.1.0"};
-    mo.connect_timeout = std::max(timeout(), std::chrono::milliseconds(30000));
+    // --timeout bounds starting the servers too (a server that answers nothing fails after about
+    // 1.5 times it: half for the server/discover probe, then initialize).
+    mo.connect_timeout = timeout();
     mo.call_timeout = timeout();
     mo.approval.approve_all = options_.yes;
     mo.approval.trusted_servers.insert(options_.trusted.begin(), options_.trusted.end());

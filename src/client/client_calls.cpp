@@ -15,6 +15,28 @@ std::shared_ptr<session> client::impl::live(std::string_view method) const {
     throw error(error_code::connection_closed, "cannot call " + std::string(method) + ": " + why);
 }
 
+namespace {
+
+// An expired session (HTTP 404 for the Mcp-Session-Id; see http::client_transport): whether
+// the error says so, and whether the request itself was refused (so it never ran).
+struct session_expiry {
+    bool expired = false;
+    bool refused = false;
+};
+session_expiry expiry_of(const error& e) {
+    session_expiry x;
+    if (e.code() != error_code::http_error) return x;
+    const auto* d = e.data().if_object();
+    if (!d) return x;
+    const auto* expired = d->if_contains("sessionExpired");
+    x.expired = expired && expired->is_bool() && expired->get_bool();
+    const auto* refused = d->if_contains("requestRefused");
+    x.refused = x.expired && refused && refused->is_bool() && refused->get_bool();
+    return x;
+}
+
+} // namespace
+
 json::value client::impl::call(std::string_view method, json::value params, const call_options& options) {
     auto s = live(method);
     if (is_stateless()) return call_stateless(s, method, std::move(params), options);
@@ -28,7 +50,83 @@ json::value client::impl::call(std::string_view method, json::value params, cons
     o.timeout = options.timeout.value_or(opts.timeout);
     o.on_progress = options.on_progress;
     o.cancel = options.cancel;
-    return s->call(std::string(method), std::move(params), std::move(o));
+    std::uint64_t generation;
+    {
+        std::lock_guard lock(mu);
+        generation = session_generation;
+    }
+    json::value again = params; // for the one retry in a new session
+    try {
+        return s->call(std::string(method), std::move(params), o);
+    } catch (const error& e) {
+        const auto x = expiry_of(e);
+        if (!x.expired) throw;
+        // The server forgot the session: start a new one (2025-11-25 basic/transports.mdx,
+        // "Session Management": the client MUST send a new InitializeRequest without a session
+        // id). The request goes again only if it never ran.
+        renew_session(s, generation, e);
+        if (!x.refused) throw;
+    }
+    return s->call(std::string(method), std::move(again), o);
+}
+
+void client::impl::renew_session(const std::shared_ptr<session>& s, std::uint64_t seen, const error& cause) {
+    std::vector<std::function<void()>> callbacks;
+    {
+        std::lock_guard renewing(renew_mu);
+        {
+            std::lock_guard lock(mu);
+            if (session_generation != seen) return; // another call started the new session
+        }
+        std::set<std::string> uris;
+        std::optional<logging_level> level;
+        revision asked;
+        {
+            std::lock_guard lock(mu);
+            uris = session_subscriptions;
+            level = log_level;
+            asked = initialize_asked;
+        }
+        try {
+            initialize(s, asked);
+        } catch (const error& e) {
+            // No new session: this connection is of no more use. Closing it tells the owner
+            // (on_close), which may connect afresh.
+            s->close();
+            {
+                std::lock_guard lock(mu);
+                connected = false;
+            }
+            throw error(cause.code(),
+                        std::string(cause.what()) + "; starting a new session failed: " + e.what(),
+                        cause.data());
+        }
+        // Restore what the old session held on the server for this client. A refusal now is
+        // not the caller's failure: the subscription stays asked for, and the next renewal
+        // tries again.
+        request_options o;
+        o.timeout = opts.timeout;
+        if (level) {
+            try {
+                s->call("logging/setLevel", json::object{{"level", to_string(*level)}}, o);
+            } catch (const error&) {
+            }
+        }
+        for (const auto& uri : uris) {
+            try {
+                s->call("resources/subscribe", json::object{{"uri", uri}}, o);
+            } catch (const error&) {
+            }
+        }
+        // The server may be another one now: nothing listed before holds.
+        forget_output_schemas();
+        std::lock_guard lock(mu);
+        ++session_generation;
+        list_cache.clear();
+        ++list_epoch;
+        callbacks = renewed_callbacks;
+    }
+    for (auto& cb : callbacks) cb();
 }
 
 namespace {
@@ -171,6 +269,8 @@ read_resource_result client::read_resource(const std::string& uri, call_options 
 void client::subscribe(const std::string& uri, call_options options) {
     if (!impl_->is_stateless()) {
         impl_->call("resources/subscribe", json::object{{"uri", uri}}, options);
+        std::lock_guard lock(impl_->mu);
+        impl_->session_subscriptions.insert(uri); // subscribed again in a new session
         return;
     }
     // 2026-07-28: resources/subscribe is gone; the URI joins the listen stream's filter.
@@ -222,6 +322,10 @@ void client::subscribe(const std::string& uri, call_options options) {
 
 void client::unsubscribe(const std::string& uri, call_options options) {
     if (!impl_->is_stateless()) {
+        {
+            std::lock_guard lock(impl_->mu);
+            impl_->session_subscriptions.erase(uri);
+        }
         impl_->call("resources/unsubscribe", json::object{{"uri", uri}}, options);
         return;
     }
@@ -264,6 +368,8 @@ void client::set_logging_level(logging_level level, call_options options) {
         return;
     }
     impl_->call("logging/setLevel", json::object{{"level", to_string(level)}}, options);
+    std::lock_guard lock(impl_->mu);
+    impl_->log_level = level; // set again in a new session
 }
 
 } // namespace mcp

@@ -247,6 +247,8 @@ const initialize_result& client::connect(transport_ptr transport) {
         d.list_cache.clear();
         ++d.list_epoch;
         d.log_level.reset();
+        d.session_subscriptions.clear();
+        if (initialize_revision) d.initialize_asked = *initialize_revision;
         for (auto& cb : d.close_callbacks) rpc->on_close(cb);
     }
     std::vector<std::string> methods;
@@ -268,6 +270,8 @@ const initialize_result& client::connect(transport_ptr transport) {
     }
     rpc->start();
 
+    // Why the stateless probe gave up, when it did (the fall back to initialize).
+    std::optional<error> probe_failure;
     try {
         if (!is_initialize_era(asked)) {
             auto found = d.discover(rpc, asked);
@@ -306,8 +310,25 @@ const initialize_result& client::connect(transport_ptr transport) {
                         "), and this client may not fall back to initialize (client_options::revisions "
                         "holds no revision of the initialize era)",
                     found.legacy->data());
+            probe_failure = std::move(found.legacy);
         }
-        d.initialize(rpc, *initialize_revision);
+        try {
+            d.initialize(rpc, *initialize_revision);
+        } catch (const error& e) {
+            // After a probe that got no answer, initialize failing too: say what each step met
+            // (a slow 2026-07-28-only server refuses initialize; a dead one answers nothing).
+            if (!probe_failure || probe_failure->code() != error_code::request_timeout || rpc->is_closed())
+                throw;
+            const std::string silent = "server/discover got no answer within " +
+                                       std::to_string(d.opts.discover_timeout.count()) +
+                                       " ms (client_options::discover_timeout)";
+            if (e.code() == error_code::request_timeout)
+                throw error(error_code::request_timeout,
+                            "the server answered nothing: " + silent + ", then initialize none within " +
+                                std::to_string(d.opts.timeout.count()) + " ms (client_options::timeout)",
+                            e.data());
+            throw error(e.code(), silent + ", and the fall back to initialize failed: " + e.what(), e.data());
+        }
     } catch (...) {
         rpc->close();
         {

@@ -95,6 +95,11 @@ void client::on_notification(std::string method, std::function<void(const json::
     if (s) impl_->install_notification(*s, method);
 }
 
+void client::on_session_renewed(std::function<void()> cb) {
+    std::lock_guard lock(impl_->mu);
+    impl_->renewed_callbacks.push_back(std::move(cb));
+}
+
 void client::on_close(std::function<void()> cb) {
     std::shared_ptr<session> s;
     {

@@ -90,6 +90,20 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
 
     std::map<std::string, std::vector<std::function<void(const json::object&)>>> notification_callbacks;
     std::vector<std::function<void()>> close_callbacks;
+    std::vector<std::function<void()>> renewed_callbacks;
+
+    // --- a new session after the server forgot ours (initialize era; client_calls.cpp) ---
+    /// The revision connect() asked initialize for: a renewal asks for it again.
+    revision initialize_asked = latest_initialize_revision;
+    /// Resources subscribed in this session (initialize era), subscribed again in a new one.
+    std::set<std::string> session_subscriptions;
+    /// Counts sessions started by renewal: a call that failed in session N renews only if no
+    /// other call did already. Guarded by renew_mu (read under mu too).
+    std::uint64_t session_generation = 0;
+    std::mutex renew_mu;
+    /// Start a new session on `s` unless one was started since generation `seen`; throws (after
+    /// closing `s`) when the server refuses it. `cause` is the error that said the session expired.
+    void renew_session(const std::shared_ptr<session>& s, std::uint64_t seen, const mcp::error& cause);
     /// What a tools/list said about one tool's outputSchema (see client_output_schemas.cpp).
     /// Immutable once built, shared between the cache and the calls that use it.
     struct output_check {
@@ -144,6 +158,9 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     /// support, and for tools/call, prompts/get and resources/read the rounds of input_required.
     json::value call_stateless(const std::shared_ptr<session>& s, std::string_view method, json::value params,
                                const call_options& options);
+    /// Every page of tools/list, over the wire (never from the cache): after a -32020 to
+    /// tools/call, so that the transport learns the tools' x-mcp-header annotations.
+    void relist_tools(const std::shared_ptr<session>& s, const call_options& options);
     /// The newest revision of the stateless era that both this client and `supported` (the
     /// data of -32022, or supportedVersions) name.
     std::optional<revision> common_stateless_revision(const json::value& supported) const;

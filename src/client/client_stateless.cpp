@@ -6,6 +6,8 @@
 
 #include <mcp/session/request_stream.hpp>
 
+#include <set>
+
 namespace mcp {
 
 namespace {
@@ -120,6 +122,7 @@ json::value client::impl::call_stateless(const std::shared_ptr<session>& s, std:
     if (!params.is_object()) params = json::object();
     const std::string what = describe_call(method, params);
     bool version_retried = false;
+    bool headers_retried = false;
     int rounds = 0;
     for (;;) {
         if (options.cancel.is_cancelled())
@@ -140,6 +143,29 @@ json::value client::impl::call_stateless(const std::shared_ptr<session>& s, std:
         try {
             result = s->call(std::string(method), std::move(p), std::move(o));
         } catch (const error& e) {
+            if (e.code() == error_code::header_mismatch && method == "tools/call") {
+                // The Mcp-Param-* headers the transport derives from the tool's listed inputSchema
+                // were missing (the tool was never listed) or are stale: list the tools again
+                // and retry once (2026-07-28 basic/transports/streamable-http.mdx, "Client
+                // Behavior": the client SHOULD call tools/list, then retry with the headers).
+                if (headers_retried)
+                    throw error(e.code(),
+                                what +
+                                    ": the server refused the request's headers again after the tools "
+                                    "were listed anew: " +
+                                    e.what(),
+                                e.data());
+                headers_retried = true;
+                try {
+                    relist_tools(s, options);
+                } catch (const error& l) {
+                    throw error(e.code(),
+                                std::string(e.what()) +
+                                    " (listing the tools to learn the headers failed: " + l.what() + ")",
+                                e.data());
+                }
+                continue;
+            }
             if (e.code() != error_code::unsupported_protocol_version) throw;
             const json::value* supported = nullptr;
             if (const auto* d = e.data().if_object()) supported = d->if_contains("supported");
@@ -209,6 +235,29 @@ json::value client::impl::call_stateless(const std::shared_ptr<session>& s, std:
         else
             po.erase("requestState");
     }
+}
+
+void client::impl::relist_tools(const std::shared_ptr<session>& s, const call_options& options) {
+    call_options o;
+    o.timeout = options.timeout;
+    o.cancel = options.cancel;
+    const auto epoch = output_schema_epoch();
+    std::set<std::string> seen;
+    std::optional<std::string> cursor;
+    for (bool first = true;; first = false) {
+        json::value params = json::object();
+        if (cursor) params.get_object()["cursor"] = *cursor;
+        auto page = from_json<list_tools_result>(call_stateless(s, "tools/list", std::move(params), o));
+        if (opts.validate_structured_content) remember_output_schemas(page.tools, first, epoch);
+        if (!page.next_cursor) break;
+        if (!seen.insert(*page.next_cursor).second)
+            throw error(error_code::internal_error,
+                        "server repeated a pagination cursor while listing tools");
+        cursor = std::move(page.next_cursor);
+    }
+    // A cached listing is older than this one.
+    std::lock_guard lock(mu);
+    list_cache.erase("tools/list");
 }
 
 } // namespace mcp

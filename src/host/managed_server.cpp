@@ -109,6 +109,14 @@ server_status managed_server::status() const {
     s.transport = config_.transport;
     s.state = state_;
     s.error = error_;
+    if ((state_ == server_state::starting || state_ == server_state::restarting) && !phase_.empty()) {
+        // Not up yet: say what it is waiting for, and for how long.
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(clock::now() - attempt_began_);
+        char secs[32];
+        std::snprintf(secs, sizeof secs, "%.1f", static_cast<double>(ms.count()) / 1000.0);
+        std::string now = "still " + phase_ + " after " + secs + " s";
+        s.error = s.error.empty() ? now : s.error + "; " + now;
+    }
     s.restarts = restarts_;
     if (client_ && state_ == server_state::ready) {
         s.protocol_version = client_->protocol_version();
@@ -192,6 +200,12 @@ void managed_server::signal_closed(int generation) {
     cv_.notify_all();
 }
 
+void managed_server::set_phase(std::string phase) {
+    std::lock_guard lock(mu_);
+    if (phase_.empty() && !phase.empty()) attempt_began_ = clock::now();
+    phase_ = std::move(phase);
+}
+
 void managed_server::catalogue_changed() {
     if (shared_->options.on_catalogue_changed) shared_->options.on_catalogue_changed(config_.name);
 }
@@ -232,6 +246,12 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         pending_ = 0;
     }
     const std::weak_ptr<managed_server> self = weak_from_this();
+    set_phase(config_.transport == transport_kind::stdio ? "starting the process and connecting"
+                                                         : "connecting");
+    struct phase_done {
+        managed_server* s;
+        ~phase_done() { s->set_phase({}); }
+    } clear_phase{this};
     try {
         t = make_transport(config_, to);
     } catch (const std::exception& e) {
@@ -249,6 +269,9 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     client_options co;
     co.info = opts.client_info;
     co.timeout = opts.connect_timeout;
+    // connect_timeout bounds a server that answers nothing too: the stateless probe may take at
+    // most half of it (then initialize, the other half... and the listings).
+    co.discover_timeout = std::min(co.discover_timeout, opts.connect_timeout / 2);
     co.session.name = config_.name;
     co.session.ordered_responses = opts.ordered_responses;
     bool used_remembered = false;
@@ -289,6 +312,9 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     c->on_tools_list_changed(on(ev_tools));
     c->on_resources_list_changed(on(ev_resources));
     c->on_prompts_list_changed(on(ev_prompts));
+    // The server forgot the session and the client started a new one (it subscribes again and
+    // sets the logging level itself): the server may have changed meanwhile, list it again.
+    c->on_session_renewed(on(ev_renewed));
     c->on_close([self, gen] {
         if (auto s = self.lock()) s->signal_closed(gen);
     });
@@ -304,6 +330,7 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     std::vector<prompt> prompts;
     try {
         const auto& init = c->connect(t);
+        set_phase("listing what it offers");
         call_options list{.timeout = opts.connect_timeout};
         if (opts.server_log_level && init.capabilities.logging) {
             try {
@@ -363,6 +390,12 @@ void managed_server::refresh(unsigned events) {
     if (!c) return;
     call_options list{.timeout = shared_->options.connect_timeout};
     try {
+        if (events & ev_renewed) {
+            const auto caps = c->server().capabilities; // a copy: a renewal may replace it
+            if (caps.tools) events |= ev_tools;
+            if (caps.resources) events |= ev_resources;
+            if (caps.prompts) events |= ev_prompts;
+        }
         // Each list is replaced whole, under the lock, so a reader never sees half of one.
         if (events & ev_tools) {
             auto t = c->list_all_tools(list);

@@ -50,7 +50,9 @@ public:
     void roots_changed();
 
 private:
-    enum event : unsigned { ev_tools = 1, ev_resources = 2, ev_prompts = 4 };
+    /// ev_renewed: the client started a new session (the server forgot the old one): list
+    /// everything again.
+    enum event : unsigned { ev_tools = 1, ev_resources = 2, ev_prompts = 4, ev_renewed = 8 };
     void supervise();
     bool connect_once(std::string& error, bool restart);
     void refresh(unsigned events);
@@ -58,6 +60,7 @@ private:
     void signal_closed(int generation);
     void catalogue_changed();
     std::string death_message() const;
+    void set_phase(std::string phase);
 
     const server_config config_;
     const std::shared_ptr<host_shared> shared_;
@@ -73,6 +76,9 @@ private:
 
     server_state state_ = server_state::starting;
     std::string error_;
+    /// While connecting: what the attempt is doing and since when it began (status() says so).
+    std::string phase_;
+    std::chrono::steady_clock::time_point attempt_began_{};
     int restarts_ = 0;
     /// The initialize-era revision the server spoke last time (see connect_once).
     std::optional<revision> remembered_revision_;

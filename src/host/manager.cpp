@@ -118,11 +118,20 @@ void manager::add_server(server_config config) {
     impl_->servers.push_back(std::make_shared<detail::managed_server>(std::move(config), impl_->shared));
 }
 
+namespace {
+
+// How long a connect may take: the server/discover probe (at most half of connect_timeout, see
+// managed_server::connect_once), initialize (connect_timeout), and a little more.
+std::chrono::milliseconds settle_time(const manager_options& o) {
+    return o.connect_timeout + o.connect_timeout / 2 + std::chrono::seconds(5);
+}
+
+} // namespace
+
 void manager::connect_all() {
     auto servers = impl_->all();
     for (auto& s : servers) s->start(); // each starts on its own thread: all at once
-    const auto deadline =
-        std::chrono::steady_clock::now() + impl_->shared->options.connect_timeout + std::chrono::seconds(5);
+    const auto deadline = std::chrono::steady_clock::now() + settle_time(impl_->shared->options);
     for (auto& s : servers)
         s->wait_settled(std::chrono::duration_cast<std::chrono::milliseconds>(std::max(
             deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero())));
@@ -131,7 +140,7 @@ void manager::connect_all() {
 bool manager::connect(const std::string& name) {
     auto s = impl_->get(name);
     s->start();
-    return s->wait_settled(impl_->shared->options.connect_timeout + std::chrono::seconds(5));
+    return s->wait_settled(settle_time(impl_->shared->options));
 }
 
 bool manager::wait_ready(const std::string& name, std::chrono::milliseconds timeout) {

@@ -5,8 +5,10 @@
 // stays open when the server dies, and each request that cannot reach it is answered with a
 // synthesized -32010 error whose data has no httpStatus (nothing answered at all: connection
 // refused or reset, a timeout, a TLS failure). The manager wants to reconnect then, as it
-// restarts a stdio server that exited; this wrapper tells it. A transport that closes by itself
-// (an expired session, the end of an HTTP+SSE stream) is seen as usual through on_close; the
+// restarts a stdio server that exited; this wrapper tells it. (An expired session is answered
+// with an httpStatus, 404, and renewed by mcp::client.) A transport that closes by itself (the
+// end of an HTTP+SSE stream, a client whose session could not be renewed) is seen as usual
+// through on_close; the
 // wrapper keeps the last problem reported (on_error, or the message of the failed request) so
 // that the manager can say why the connection was lost.
 #pragma once

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <sys/wait.h>
 #include <thread>
@@ -367,6 +368,37 @@ TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err,
               "mcpxx: server \"a-long-disabled-name\" is disabled in " + cfg + " (\"disabled\": true)\n");
+}
+
+TEST_F(cli_host_test, servers_timeout_bounds_a_silent_server_and_says_why) {
+    // An HTTP server that accepts every request and answers none.
+    std::mutex mu;
+    std::vector<std::shared_ptr<mcp::http::core::response_writer>> held;
+    mcp::test::http_test_server silent(
+        [&](const mcp::test::recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
+            if (r.method != "POST") {
+                w->respond(405, {}, "");
+                return;
+            }
+            std::lock_guard lock(mu);
+            held.push_back(std::move(w));
+        });
+    const auto cfg = (dirs.root / "silent.json").string();
+    dirs.write(cfg, R"({"mcpServers": {"quiet": {"url": ")" + silent.url() + R"("},
+        "bad-header": {"url": ")" +
+                        silent.url() + R"(", "headers": {"Mcp-Method": "evil"}}}})");
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = run({"servers", "--config", cfg, "--timeout", "1"});
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 6s) << "--timeout bounds starting the servers";
+    EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+    EXPECT_NE(
+        r.out.find("quiet       failed   http  the server answered nothing: server/discover got no answer "
+                   "within 500 ms"),
+        std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("bad-header  failed   http  header \"Mcp-Method\" cannot be set in the options"),
+              std::string::npos)
+        << r.out;
 }
 
 TEST_F(cli_host_test, servers_reads_as_english) {

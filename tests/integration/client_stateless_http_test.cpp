@@ -133,4 +133,49 @@ TEST_F(http_stateless, a_server_that_stops_ends_the_stream_and_the_client_listen
     EXPECT_TRUE(eventually([&] { return changed.load() == 2; }));
 }
 
+TEST_F(http_stateless, a_header_mismatch_before_any_listing_lists_the_tools_and_retries_once) {
+    // `route` mirrors its region into Mcp-Param-Region; the client has never listed the tools,
+    // so its first call goes without the header and the server refuses it (-32020).
+    std::atomic<int> lists{0}, routed{0};
+    server.use([&](mcp::incoming_call& call, const mcp::receive_next& next) {
+        if (call.method() == "tools/list") ++lists;
+        return next(call);
+    });
+    server.add_tool(
+        {.name = "route",
+         .input_schema = obj_schema({{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}}})},
+        [&](const object& args, mcp::context&) {
+            ++routed;
+            return mcp::call_tool_result{
+                .content = {mcp::text("to " + std::string(args.at("region").as_string()))}};
+        });
+    connect();
+    auto r = client.call_tool("route", {{"region", "eu-west"}});
+    EXPECT_EQ(*mcp::text_of(r.content.at(0)), "to eu-west");
+    EXPECT_EQ(lists.load(), 1);
+    EXPECT_EQ(routed.load(), 1);
+    // Known now: the next call carries the header at once.
+    client.call_tool("route", {{"region", "us"}});
+    EXPECT_EQ(lists.load(), 1);
+    EXPECT_EQ(routed.load(), 2);
+}
+
+TEST_F(http_stateless, a_header_mismatch_that_persists_after_listing_fails_clearly) {
+    // Two annotations equal but for case: the client must exclude the tool, so it never learns
+    // headers for it, while this server expects both.
+    server.add_tool({.name = "twice",
+                     .input_schema = obj_schema({{"a", {{"type", "string"}, {"x-mcp-header", "Zone"}}},
+                                                 {"b", {{"type", "string"}, {"x-mcp-header", "zone"}}}})},
+                    [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    connect();
+    try {
+        client.call_tool("twice", {{"a", "x"}, {"b", "y"}});
+        FAIL() << "the call went through";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::header_mismatch);
+        EXPECT_NE(std::string(e.what()).find("again after the tools were listed anew"), std::string::npos)
+            << e.what();
+    }
+}
+
 } // namespace

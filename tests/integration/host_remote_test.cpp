@@ -1,12 +1,14 @@
 // The host manager with remote servers: our everything_server over Streamable HTTP and the legacy
 // HTTP+SSE transport (a child process), an in-process mcp::http::server that checks the entry's
-// headers, the automatic fallback, errors that never show a header value or a URL's secrets, and
-// reconnection when the server goes away (connection refused) or forgets the session (404).
+// headers, the automatic fallback, errors that never show a header value or a URL's secrets,
+// reconnection when the server goes away (connection refused), a new session when it forgets
+// the session (404), and a server that answers nothing.
 #include <mcp/host/manager.hpp>
 #include <mcp/host/transport_factory.hpp>
 #include <mcp/http/server.hpp>
 
 #include "support/child_server.hpp"
+#include "support/http_test_server.hpp"
 
 #include <gtest/gtest.h>
 
@@ -246,11 +248,13 @@ TEST(host_remote, reconnects_when_the_server_went_away_and_came_back) {
     EXPECT_TRUE(eventually([&] { return changes.load() >= 3; })) << changes.load();
 }
 
-TEST(host_remote, a_forgotten_session_is_a_reconnect) {
+TEST(host_remote, a_forgotten_session_is_renewed_by_the_client) {
     guarded_server srv("t", /*initialize_era_only=*/true); // sessions exist only in that era
-    std::atomic<int> probes{0};
+    std::atomic<int> probes{0}, initializes{0}, lists{0};
     srv.mcp.use([&](mcp::incoming_call& call, const mcp::receive_next& next) {
         if (call.method() == "server/discover") ++probes;
+        if (call.method() == "initialize") ++initializes;
+        if (call.method() == "tools/list") ++lists;
         return next(call);
     });
     auto o = options();
@@ -259,18 +263,19 @@ TEST(host_remote, a_forgotten_session_is_a_reconnect) {
     m.add_server(remote("r", srv.url(), transport_kind::streamable_http, {{"Authorization", "Bearer t"}}));
     m.connect_all();
     ASSERT_EQ(m.status("r").state, server_state::ready) << m.status("r").error;
-    // A new server on the same port knows nothing of the session: its 404 ends the transport.
+    ASSERT_EQ(initializes.load(), 1);
+    ASSERT_EQ(lists.load(), 1);
+    // A new server on the same port knows nothing of the session: its 404 makes the client
+    // start a new session by itself (initialize, no probe), and the call goes through.
     srv.stop();
     srv.start();
-    ASSERT_TRUE(eventually([&] {
-        try {
-            return text_of(m.call_tool("r", "hello", {})) == "hello" && m.status("r").restarts == 1;
-        } catch (const std::exception&) {
-            return false; // the request that met the 404, or one made while reconnecting
-        }
-    })) << m.status("r").error;
-    // The era was learnt once: the reconnect asked for 2025-11-25 without probing again.
+    EXPECT_EQ(text_of(m.call_tool("r", "hello", {})), "hello");
+    EXPECT_EQ(initializes.load(), 2);
     EXPECT_EQ(probes.load(), 1);
+    EXPECT_EQ(m.status("r").state, server_state::ready);
+    EXPECT_EQ(m.status("r").restarts, 0); // no reconnection was needed
+    // The manager lists the server again: it may have changed while the session was lost.
+    EXPECT_TRUE(eventually([&] { return lists.load() == 2; })) << lists.load();
     EXPECT_EQ(m.status("r").protocol_version, mcp::revision::v2025_11_25);
 }
 
@@ -286,6 +291,40 @@ TEST(host_remote, a_server_that_stays_away_is_given_up) {
     EXPECT_THROW(m.call_tool("r", "hello", {}), mcp::error);
     ASSERT_TRUE(eventually([&] { return m.status("r").state == server_state::failed; }));
     EXPECT_NE(m.status("r").error.find("gave up after 2 restarts"), std::string::npos) << m.status("r").error;
+}
+
+TEST(host_remote, a_server_that_answers_nothing_fails_within_the_connect_timeout_saying_why) {
+    // Accepts every request and answers none (server/discover, then initialize).
+    std::mutex mu;
+    std::vector<std::shared_ptr<mcp::http::core::response_writer>> held;
+    mcp::test::http_test_server silent(
+        [&](const mcp::test::recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
+            if (r.method != "POST") {
+                w->respond(405, {}, "");
+                return;
+            }
+            std::lock_guard lock(mu);
+            held.push_back(std::move(w));
+        });
+    auto o = options();
+    o.connect_timeout = 1s;
+    manager m(o);
+    m.add_server(remote("quiet", silent.url(), transport_kind::streamable_http));
+    std::thread t([&] { m.connect_all(); });
+    // While it waits, the status says what for.
+    ASSERT_TRUE(eventually([&] { return m.status("quiet").error.find("still connecting after") == 0; }, 5s))
+        << m.status("quiet").error;
+    EXPECT_EQ(m.status("quiet").state, server_state::starting);
+    const auto t0 = std::chrono::steady_clock::now();
+    t.join();
+    const auto s = m.status("quiet");
+    EXPECT_EQ(s.state, server_state::failed) << s.error;
+    // server/discover for half of connect_timeout, then initialize for all of it.
+    EXPECT_NE(s.error.find("the server answered nothing"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("within 500 ms"), std::string::npos) << s.error;
+    EXPECT_NE(s.error.find("within 1000 ms"), std::string::npos) << s.error;
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
+    EXPECT_EQ(silent.requests(mcp::test::http_test_server::rpc_is("initialize")).size(), 1u);
 }
 
 } // namespace

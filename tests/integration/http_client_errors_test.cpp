@@ -287,6 +287,34 @@ TEST(http_client_errors, malformed_http_response_fails_the_request) {
     ::close(lfd);
 }
 
+TEST(http_client_errors, a_connection_closed_without_a_status_line_says_so) {
+    // A raw server that reads the request and closes without writing a byte.
+    int lfd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ::listen(lfd, 4);
+    socklen_t len = sizeof a;
+    ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
+    std::thread srv([lfd] {
+        int c = ::accept(lfd, nullptr, nullptr);
+        char buf[4096];
+        (void)!::read(c, buf, sizeof buf);
+        ::shutdown(c, SHUT_RDWR);
+        ::close(c);
+    });
+    const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/mcp";
+    client cl({.url = url, .mode = mode::streamable});
+    auto v = cl.call(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
+    srv.join();
+    ::close(lfd);
+    EXPECT_EQ(v.at("error").at("code"), mcp::error_code::http_error);
+    EXPECT_EQ(message_of(v), "the connection to " + url + " was closed before a response arrived");
+    EXPECT_EQ(message_of(v).find("HTTP 0"), std::string::npos);
+    EXPECT_FALSE(v.at("error").at("data").as_object().contains("httpStatus"));
+}
+
 TEST(http_client_errors, failed_notification_is_logged_not_delivered) {
     http_test_server s([](const recorded_request&, writer_ptr w) { w->respond(400, {}, "bad"); });
     client cl({.url = s.url(), .mode = mode::streamable});
@@ -318,6 +346,24 @@ TEST(http_client_errors, invalid_options_are_rejected_up_front) {
                  std::invalid_argument);
     EXPECT_THROW(make_client_transport({.url = "https://h/", .ca_file = "/nonexistent/ca.pem"}),
                  std::invalid_argument);
+    // Headers the transport writes itself cannot come from the options (they would be sent
+    // twice, e.g. "mcp-method: evil, server/discover"), whatever their case.
+    for (std::string name : {"MCP-Protocol-Version", "mcp-session-id", "Mcp-Method", "MCP-NAME",
+                             "Mcp-Param-Region", "mcp-param-x", "Accept", "content-type", "Content-Length",
+                             "Host", "Last-Event-ID", "Transfer-Encoding", "Connection", "Upgrade"}) {
+        try {
+            make_client_transport({.url = "http://h/", .headers = {{"X-Api-Key", "k"}, {name, "evil"}}});
+            ADD_FAILURE() << name << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("\"" + name + "\""), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find("evil"), std::string::npos) << e.what(); // no values
+        }
+    }
+    // Others are fine, "Mcp-" names of no meaning to the protocol too.
+    EXPECT_NO_THROW(make_client_transport(
+        {.url = "http://h/",
+         .headers = {
+             {"Authorization", "Bearer x"}, {"User-Agent", "me"}, {"Mcp-Tenant", "t"}, {"Mcp-Param", "p"}}}));
     try {
         make_client_transport("http://user:pw@:80?token=abc");
     } catch (const std::invalid_argument& e) {

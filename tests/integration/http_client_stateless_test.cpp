@@ -267,4 +267,134 @@ TEST(http_client_stateless, no_client_responses_are_posted) {
     EXPECT_EQ(s.requests().size(), 2u);
 }
 
+TEST(http_client_stateless, a_cancelled_probe_lets_the_messages_behind_it_go) {
+    // server/discover is never answered; the session gives up on it (notifications/cancelled,
+    // which closes the probe's stream) and falls back to initialize, which must be POSTed.
+    std::mutex mu;
+    std::vector<writer_ptr> held;
+    http_test_server s([&](const recorded_request& r, writer_ptr w) {
+        if (r.rpc_method() == "server/discover") {
+            std::lock_guard lock(mu);
+            held.push_back(std::move(w));
+            return;
+        }
+        w->respond(200, http_test_server::json_headers(),
+                   rpc_result(r.json().at("id"),
+                              json::object{{"protocolVersion", "2025-11-25"},
+                                           {"capabilities", json::object{}},
+                                           {"serverInfo", json::object{{"name", "old"}, {"version", "1"}}}}));
+    });
+    client cl({.url = s.url()});
+    cl.t->send(request(1, "server/discover"));
+    ASSERT_TRUE(s.wait_requests(1));
+    cl.t->send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})");
+    auto init = cl.call(
+        R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}})");
+    EXPECT_EQ(init.at("id"), 2);
+    EXPECT_EQ(init.at("result").at("protocolVersion"), "2025-11-25");
+    EXPECT_EQ(cl.t->current_wire(), mcp::http::client_transport::wire::streamable);
+}
+
+TEST(http_client_stateless, a_cancelled_probe_ends_the_legacy_attempt_it_started) {
+    // The probe's refusal (plain 400) started an HTTP+SSE attempt whose GET never sends the
+    // endpoint event; cancelling the probe abandons that attempt at once.
+    std::mutex mu;
+    std::vector<writer_ptr> held;
+    std::promise<void> get_closed;
+    http_test_server s([&](const recorded_request& r, writer_ptr w) {
+        if (r.method == "GET") {
+            w->on_close([&] { get_closed.set_value(); });
+            w->start_stream(200, http_test_server::sse_headers());
+            w->write(": hello\n\n");
+            std::lock_guard lock(mu);
+            held.push_back(std::move(w));
+            return;
+        }
+        if (r.rpc_method() == "server/discover") {
+            w->respond(400, {{"Content-Type", "text/plain"}}, "bad");
+            return;
+        }
+        w->respond(200, http_test_server::json_headers(),
+                   rpc_result(r.json().at("id"),
+                              json::object{{"protocolVersion", "2025-11-25"},
+                                           {"capabilities", json::object{}},
+                                           {"serverInfo", json::object{{"name", "old"}, {"version", "1"}}}}));
+    });
+    client cl({.url = s.url(), .connect_timeout = 30s});
+    cl.t->send(request(1, "server/discover"));
+    ASSERT_TRUE(s.wait_requests(1, http_test_server::method_is("GET")));
+    cl.t->send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}})");
+    ASSERT_EQ(get_closed.get_future().wait_for(wait), std::future_status::ready);
+    auto init = cl.call(
+        R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}})");
+    EXPECT_EQ(init.at("result").at("protocolVersion"), "2025-11-25");
+    std::lock_guard lock(cl.c.mu);
+    for (const auto& l : cl.c.lines) EXPECT_EQ(l.find("\"id\":1,"), std::string::npos) << l;
+}
+
+TEST(http_client_stateless, control_characters_of_a_server_never_reach_a_log_line_raw) {
+    http_test_server s([](const recorded_request& r, writer_ptr w) {
+        w->respond(200, http_test_server::json_headers(), rpc_result(r.json().at("id"), json::parse(R"({
+            "resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[
+            {"name":"bad_crlf","inputSchema":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A\r\nX-Evil: 1"}}}},
+            {"name":"evil\u001b[31m\nname","inputSchema":{"type":"object","properties":{"b":{"type":"number","x-mcp-header":"B"}}}},
+            {"name":"\u2028bad\u0085","inputSchema":{"type":"object","properties":{"c\nd":{"type":"object","x-mcp-header":"C"}}}}]})")));
+    });
+    client cl({.url = s.url()});
+    auto listed = cl.call(request(1, "tools/list"));
+    EXPECT_TRUE(listed.at("result").at("tools").as_array().empty()) << listed;
+    std::vector<std::string> logs;
+    {
+        std::lock_guard lock(cl.log_mu);
+        logs = cl.logs;
+    }
+    ASSERT_EQ(logs.size(), 3u);
+    for (const auto& l : logs) {
+        for (char ch : l) EXPECT_FALSE(static_cast<unsigned char>(ch) < 0x20 || ch == 0x7F) << l;
+        EXPECT_EQ(l.find("\xE2\x80\xA8"), std::string::npos) << l; // U+2028
+        EXPECT_EQ(l.find("\xC2\x85"), std::string::npos) << l;     // U+0085
+    }
+    EXPECT_NE(logs[0].find(R"("A\r\nX-Evil: 1")"), std::string::npos) << logs[0];
+    EXPECT_NE(logs[1].find(R"(evil\x1b[31m\nname)"), std::string::npos) << logs[1];
+    EXPECT_NE(logs[2].find(R"(\u2028bad\u0085)"), std::string::npos) << logs[2];
+    EXPECT_NE(logs[2].find(R"(/c\nd)"), std::string::npos) << logs[2];
+}
+
+TEST(http_client_stateless, an_integer_no_header_can_carry_fails_the_call_before_sending) {
+    http_test_server s([](const recorded_request& r, writer_ptr w) {
+        if (r.rpc_method() == "tools/list")
+            w->respond(200, http_test_server::json_headers(),
+                       rpc_result(r.json().at("id"), json::parse(tools_listing)));
+        else
+            w->respond(200, http_test_server::json_headers(),
+                       rpc_result(r.json().at("id"),
+                                  json::object{{"resultType", "complete"}, {"content", json::array{}}}));
+    });
+    client cl({.url = s.url()});
+    cl.call(request(1, "tools/list"));
+    // 2^53 - 1 is the largest integer a header may carry; 2^53 is not, nor -(2^53).
+    cl.call(
+        request(2, "tools/call",
+                {{"name", "greet"}, {"arguments", json::object{{"count", std::int64_t{9007199254740991}}}}}));
+    for (auto [id, n] : {std::pair{3, json::value(std::int64_t{9007199254740992})},
+                         std::pair{4, json::value(std::int64_t{-9007199254740992})},
+                         std::pair{5, json::value(std::uint64_t{18446744073709551615ull})},
+                         std::pair{6, json::parse("1e300")}}) {
+        auto v = cl.call(
+            request(id, "tools/call", {{"name", "greet"}, {"arguments", json::object{{"count", n}}}}));
+        EXPECT_EQ(v.at("id"), id);
+        EXPECT_EQ(v.at("error").at("code"), mcp::error_code::invalid_params) << v;
+        const std::string m(v.at("error").at("message").as_string());
+        EXPECT_NE(m.find("/count"), std::string::npos) << m;
+        EXPECT_NE(m.find("Mcp-Param-Count"), std::string::npos) << m;
+    }
+    auto calls = s.requests(http_test_server::rpc_is("tools/call"));
+    ASSERT_EQ(calls.size(), 1u); // only the one that fits was sent
+    EXPECT_EQ(calls[0].header("Mcp-Param-Count"), "9007199254740991");
+    // The transport goes on.
+    auto ok =
+        cl.call(request(7, "tools/call", {{"name", "greet"}, {"arguments", json::object{{"count", 1}}}}));
+    EXPECT_TRUE(ok.as_object().contains("result")) << ok;
+}
+
 } // namespace

@@ -1,7 +1,8 @@
 // The HTTP client transport in the initialize era (2025-03-26 .. 2025-11-25) against scripted
 // servers on real sockets (mcp::http::core::server in this process): JSON and SSE replies,
 // the session id and the protocol version header, the GET stream, resumption with
-// Last-Event-ID honouring `retry`, 404 = session expired, DELETE on close, batches.
+// Last-Event-ID honouring `retry`, 404 = session expired (requests refused until a new
+// initialize), DELETE on close, batches.
 #include "support/http_test_server.hpp"
 #include "support/transport_collector.hpp"
 
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <future>
 #include <set>
 #include <thread>
@@ -369,13 +371,34 @@ TEST(http_client_streamable, stream_without_event_id_ending_early_fails_the_requ
     EXPECT_TRUE(s.requests(http_test_server::method_is("GET")).empty());
 }
 
-TEST(http_client_streamable, not_found_with_a_session_id_means_session_expired) {
-    http_test_server s(with_session([](const recorded_request&, writer_ptr w) {
-        w->respond(404, http_test_server::json_headers(),
-                   R"({"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null})");
-    }));
+TEST(http_client_streamable, not_found_with_a_session_id_means_session_expired_until_initialize) {
+    // Each initialize starts session "sess-N"; only the newest is known.
+    std::atomic<int> sessions{0};
+    http_test_server s([&](const recorded_request& r, writer_ptr w) {
+        const auto current = "sess-" + std::to_string(sessions.load());
+        if (r.method == "DELETE" || r.method == "GET") {
+            w->respond(r.method == "GET" ? 405 : 200, {}, "");
+        } else if (r.rpc_method() == "initialize") {
+            w->respond(
+                200,
+                http_test_server::json_headers({{"Mcp-Session-Id", "sess-" + std::to_string(++sessions)}}),
+                rpc_result(r.json().at("id"), init_result()));
+        } else if (r.header("Mcp-Session-Id") != current) {
+            w->respond(
+                404, http_test_server::json_headers(),
+                R"({"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null})");
+        } else if (r.rpc_method() == "notifications/initialized") {
+            w->respond(202, {}, "");
+        } else {
+            w->respond(200, http_test_server::json_headers(),
+                       rpc_result(r.json().at("id"), json::object{{"tools", json::array{}}}));
+        }
+    });
     client cl({.url = s.url(), .open_get_stream = false});
     cl.initialize();
+    ASSERT_EQ(cl.t->session_id(), "sess-1");
+    sessions = 2; // the server forgets sess-1 (as if it restarted)
+
     cl.t->send(R"({"jsonrpc":"2.0","id":4,"method":"tools/list"})");
     ASSERT_TRUE(cl.c.wait_lines(2, wait));
     auto err = line(cl.c, 1);
@@ -384,13 +407,113 @@ TEST(http_client_streamable, not_found_with_a_session_id_means_session_expired) 
     EXPECT_NE(std::string(err.at("error").at("message").as_string()).find("session has expired"),
               std::string::npos);
     EXPECT_EQ(err.at("error").at("data").at("httpStatus"), 404);
-    ASSERT_TRUE(cl.c.wait_closed(wait));
-    ASSERT_TRUE(cl.c.wait_errors(1, wait));
-    EXPECT_NE(cl.c.errors[0].find("session expired"), std::string::npos);
+    EXPECT_EQ(err.at("error").at("data").at("sessionExpired"), true);
+    EXPECT_EQ(err.at("error").at("data").at("requestRefused"), true); // it never ran
     EXPECT_TRUE(cl.t->session_id().empty());
-    // The session is gone: no DELETE for it.
+    {
+        std::lock_guard lock(cl.log_mu);
+        ASSERT_FALSE(cl.logs.empty());
+        EXPECT_NE(cl.logs.back().find("session expired"), std::string::npos) << cl.logs.back();
+    }
+    // The transport stays open, but nothing is sent for the lost session.
+    const auto posts_before = s.requests(http_test_server::method_is("POST")).size();
+    cl.t->send(R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})");
+    ASSERT_TRUE(cl.c.wait_lines(3, wait));
+    auto refused = line(cl.c, 2);
+    EXPECT_EQ(refused.at("id"), 5);
+    EXPECT_EQ(refused.at("error").at("data").at("sessionExpired"), true);
+    EXPECT_EQ(refused.at("error").at("data").at("requestRefused"), true);
+    EXPECT_EQ(s.requests(http_test_server::method_is("POST")).size(), posts_before);
+
+    // A new initialize (without a session id) starts session sess-3; a request sent before
+    // notifications/initialized waits for it.
+    sessions = 2;
+    cl.t->send(
+        R"({"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})");
+    ASSERT_TRUE(cl.c.wait_lines(4, wait));
+    EXPECT_EQ(line(cl.c, 3).at("id"), 6);
+    EXPECT_EQ(cl.t->session_id(), "sess-3");
+    EXPECT_FALSE(s.requests(http_test_server::rpc_is("initialize")).back().header("Mcp-Session-Id"));
+    cl.t->send(R"({"jsonrpc":"2.0","id":7,"method":"tools/list"})");
+    std::this_thread::sleep_for(200ms);
+    EXPECT_EQ(line_count(cl.c), 4u);
+    EXPECT_TRUE(s.requests(http_test_server::rpc_is("tools/list")).size() == 1u); // only id 4's
+    cl.t->send(initialized);
+    ASSERT_TRUE(cl.c.wait_lines(5, wait));
+    auto ok = line(cl.c, 4);
+    EXPECT_EQ(ok.at("id"), 7);
+    EXPECT_TRUE(ok.as_object().contains("result")) << ok;
+    EXPECT_EQ(s.requests(http_test_server::rpc_is("tools/list")).back().header("Mcp-Session-Id"), "sess-3");
+    EXPECT_EQ(cl.c.closes, 0);
     cl.t->close();
-    EXPECT_TRUE(s.requests(http_test_server::method_is("DELETE")).empty());
+    auto deletes = s.requests(http_test_server::method_is("DELETE"));
+    ASSERT_EQ(deletes.size(), 1u);
+    EXPECT_EQ(deletes[0].header("Mcp-Session-Id"), "sess-3");
+}
+
+TEST(http_client_streamable, a_404_when_resuming_says_the_request_may_have_run) {
+    std::atomic<bool> forgotten{false};
+    std::mutex mu;
+    std::vector<writer_ptr> held;
+    http_test_server s(with_session([&](const recorded_request& r, writer_ptr w) {
+        if (r.method == "GET") { // the resumption: the session is gone by now
+            forgotten = true;
+            w->respond(404, {}, "");
+            return;
+        }
+        w->start_stream(200, http_test_server::sse_headers());
+        w->write("id: ev-1\nretry: 10\ndata: \n\n");
+        w->end(); // cut before the answer
+        std::lock_guard lock(mu);
+        held.push_back(std::move(w));
+    }));
+    client cl({.url = s.url(), .open_get_stream = false});
+    cl.initialize();
+    cl.t->send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x"}})");
+    ASSERT_TRUE(cl.c.wait_lines(2, wait));
+    auto err = line(cl.c, 1);
+    EXPECT_TRUE(forgotten.load());
+    EXPECT_EQ(err.at("id"), 4);
+    EXPECT_EQ(err.at("error").at("data").at("sessionExpired"), true);
+    EXPECT_EQ(err.at("error").at("data").at("requestRefused"), false);
+    EXPECT_EQ(s.requests(http_test_server::method_is("GET")).at(0).header("Last-Event-ID"), "ev-1");
+}
+
+TEST(http_client_streamable, a_stream_of_a_session_that_expired_meanwhile_is_not_resumed) {
+    std::atomic<int> sessions{0};
+    http_test_server s([&](const recorded_request& r, writer_ptr w) {
+        const auto current = "sess-" + std::to_string(sessions.load());
+        if (r.method == "GET") {
+            w->respond(500, {}, "no GET expected");
+        } else if (r.rpc_method() == "initialize") {
+            w->respond(
+                200,
+                http_test_server::json_headers({{"Mcp-Session-Id", "sess-" + std::to_string(++sessions)}}),
+                rpc_result(r.json().at("id"), init_result()));
+        } else if (r.header("Mcp-Session-Id") != current) {
+            w->respond(404, {}, "");
+        } else if (r.rpc_method() == "tools/call") {
+            w->start_stream(200, http_test_server::sse_headers());
+            w->write("id: ev-1\nretry: 300\ndata: \n\n");
+            w->end(); // cut before the answer: resumed after 300 ms
+        } else {
+            w->respond(202, {}, "");
+        }
+    });
+    client cl({.url = s.url(), .open_get_stream = false});
+    cl.initialize();
+    cl.t->send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x"}})");
+    ASSERT_TRUE(s.wait_requests(1, http_test_server::rpc_is("tools/call")));
+    sessions = 2; // forgotten
+    cl.t->send(R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})");
+    ASSERT_TRUE(cl.c.wait_lines(3, wait));
+    auto first = line(cl.c, 1), second = line(cl.c, 2);
+    EXPECT_EQ(first.at("id"), 5);
+    EXPECT_EQ(first.at("error").at("data").at("requestRefused"), true);
+    EXPECT_EQ(second.at("id"), 4);
+    EXPECT_EQ(second.at("error").at("data").at("sessionExpired"), true);
+    EXPECT_EQ(second.at("error").at("data").at("requestRefused"), false);
+    EXPECT_TRUE(s.requests(http_test_server::method_is("GET")).empty());
 }
 
 TEST(http_client_streamable, batch_reply_delivers_each_message) {

@@ -49,6 +49,52 @@ TEST(http_client_headers, header_text_of_argument_values) {
     EXPECT_EQ(header_text(json::value(nullptr)), std::nullopt);
     EXPECT_EQ(header_text(json::value(1.5)), std::nullopt);
     EXPECT_EQ(header_text(parse("[1]")), std::nullopt);
+    // Integers only within the JavaScript safe range, -(2^53-1) .. 2^53-1.
+    EXPECT_EQ(header_text(parse("9007199254740991")), "9007199254740991");
+    EXPECT_EQ(header_text(parse("-9007199254740991")), "-9007199254740991");
+    EXPECT_EQ(header_text(parse("9007199254740992")), std::nullopt);
+    EXPECT_EQ(header_text(parse("-9007199254740992")), std::nullopt);
+    EXPECT_EQ(header_text(parse("18446744073709551615")), std::nullopt);
+    EXPECT_EQ(header_text(parse("1e300")), std::nullopt);
+    EXPECT_EQ(header_text(json::value(9007199254740991.0)), "9007199254740991");
+    EXPECT_EQ(header_text(json::value(9007199254740992.0)), std::nullopt);
+}
+
+TEST(http_client_headers, integers_outside_the_safe_range_make_a_call_unsendable) {
+    auto a = read_annotations(parse(R"({"type":"object","properties":{
+        "n":{"type":"integer","x-mcp-header":"N"},
+        "o":{"type":"object","properties":{"m":{"type":"integer","x-mcp-header":"M"}}},
+        "s":{"type":"string","x-mcp-header":"S"}}})"));
+    ASSERT_EQ(a.error, "");
+    EXPECT_EQ(unmirrorable_argument(a.params, parse(R"({"n":9007199254740991,"s":"x"})")), "");
+    EXPECT_EQ(unmirrorable_argument(a.params, parse(R"({})")), "");
+    EXPECT_EQ(unmirrorable_argument(a.params, parse(R"({"n":1.5})")),
+              ""); // not an integer: the server judges
+    const auto why = unmirrorable_argument(a.params, parse(R"({"o":{"m":-9007199254740992}})"));
+    EXPECT_NE(why.find("/o/m"), std::string::npos) << why;
+    EXPECT_NE(why.find("-9007199254740992"), std::string::npos) << why;
+    EXPECT_NE(why.find("Mcp-Param-M"), std::string::npos) << why;
+    EXPECT_NE(unmirrorable_argument(a.params, parse(R"({"n":9007199254740992})")), "");
+    // ... and never becomes a header.
+    EXPECT_TRUE(param_headers(a.params, parse(R"({"n":9007199254740992})")).empty());
+}
+
+TEST(http_client_headers, printable_escapes_every_control_character) {
+    EXPECT_EQ(printable("plain text: \"ok\" / caf\xC3\xA9 \xE4\xB8\x96"),
+              "plain text: \"ok\" / caf\xC3\xA9 \xE4\xB8\x96");
+    EXPECT_EQ(printable("A\r\nX-Evil: 1"), R"(A\r\nX-Evil: 1)");
+    EXPECT_EQ(printable("tab\there"), R"(tab\there)");
+    EXPECT_EQ(printable(std::string("nul\0esc\x1b[31mdel\x7F", 16)), R"(nul\x00esc\x1b[31mdel\x7f)");
+    EXPECT_EQ(printable("\xC2\x85next\xE2\x80\xA8ls\xE2\x80\xA9ps"), R"(\u0085next\u2028ls\u2029ps)");
+    EXPECT_EQ(printable("\xE2\x80\xAE"
+                        "evil\xE2\x81\xA6"),
+              R"(\u202eevil\u2066)"); // bidi override, isolate
+    EXPECT_EQ(printable("bad\xFF"
+                        "byte"),
+              "bad\xEF\xBF\xBD"
+              "byte");
+    EXPECT_EQ(printable(printable("a\nb")), printable("a\nb")); // idempotent
+    EXPECT_EQ(printable(""), "");
 }
 
 TEST(http_client_headers, tokens) {
@@ -127,6 +173,41 @@ TEST(http_client_headers, invalid_annotations) {
               "");
     EXPECT_NE(invalid(R"({"type":"object","additionalProperties":{"type":"string","x-mcp-header":"A"}})"),
               "");
+    // Every keyword of 2020-12 and draft-07 that holds subschemas, in each of its forms.
+    const std::string h = R"({"type":"string","x-mcp-header":"H"})";
+    const std::string hs = R"({"properties":{"p":)" + h + "}}";
+    for (const std::string& where : {
+             R"("items":[)" + h + "]",           // draft-07 tuple items
+             R"("items":)" + h,                  //
+             R"("prefixItems":[)" + h + "]",     //
+             R"("additionalItems":)" + h,        //
+             R"("additionalItems":[)" + h + "]", // (lenient: an array too)
+             R"("unevaluatedItems":)" + h,       //
+             R"("contains":)" + h,               //
+             R"("contentSchema":)" + hs,         //
+             R"("if":)" + hs,
+             R"("then":)" + hs,
+             R"("else":)" + hs, //
+             R"("not":)" + h,   //
+             R"("allOf":[)" + hs + "]",
+             R"("oneOf":[{},)" + hs + "]",
+             R"("anyOf":[)" + h + "]",
+             R"("dependentSchemas":{"x":)" + hs + "}",          //
+             R"("dependencies":{"x":)" + hs + R"(,"y":["x"]})", // draft-07: schema or names
+             R"("patternProperties":{"^a":)" + h + "}",         //
+             R"("propertyNames":)" + h,                         //
+             R"("unevaluatedProperties":)" + h,                 //
+             R"("$defs":{"d":)" + h + "}",
+             R"("definitions":{"d":)" + h + "}",
+         }) {
+        // At the root, and below a property (reachable itself, but the keyword is not `properties`).
+        const std::string at_root = R"({"type":"object",)" + where + "}";
+        EXPECT_NE(invalid(at_root), "") << at_root;
+        const std::string below = R"({"type":"object","properties":{"v":{"type":"object",)" + where + "}}}";
+        EXPECT_NE(invalid(below), "") << below;
+    }
+    // Nested deeper: an array of arrays of schemas is read as well.
+    EXPECT_NE(invalid(R"({"type":"object","properties":{"v":{"items":[[)" + h + "]]}}}"), "");
     // on the root
     EXPECT_NE(invalid(R"({"type":"string","x-mcp-header":"Root"})"), "");
     // duplicates, ignoring case

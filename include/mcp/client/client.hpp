@@ -149,6 +149,18 @@ public:
     /// handled by the session itself (call_options::on_progress, cancellation) and never get here.
     void on_notification(std::string method, std::function<void(const json::object& params)> cb);
     void on_close(std::function<void()> cb);
+    /// The server forgot the session and the client started a new one (initialize era over
+    /// Streamable HTTP: HTTP 404 for the Mcp-Session-Id, after which the 2025-11-25 transport
+    /// page says the client MUST initialize again). The client does it by itself, on the
+    /// thread of the call that met the 404: initialize with the same capabilities and revision
+    /// as connect(), notifications/initialized, then it subscribes again to the resources
+    /// subscribe() named and sets the logging level set_logging_level() set, and sends the
+    /// failed request once more when the server refused it (a request whose answer was lost
+    /// with the session may have run: it fails, with code -32010 and data.sessionExpired).
+    /// Then `cb` runs (on that thread): whatever else the old session held on the server is
+    /// gone, and the server may have changed (list again). If the new initialize fails, the
+    /// connection is closed (on_close) and the call fails naming both errors.
+    void on_session_renewed(std::function<void()> cb);
 
     // --- lifecycle ---
     /// Connect: settle the era (see client_options::protocol_version) and either discover the
@@ -162,7 +174,13 @@ public:
     ///     "the server does not speak protocol revision 2026-07-28 (server/discover failed:
     ///     ...)", with the probe's error code;
     ///   * errors that no fall back would cure are passed on as they are: a closed connection,
-    ///     an HTTP failure without a status or with 401/403 (-32010), -32020, -32021.
+    ///     an HTTP failure without a status or with 401/403 (-32010), -32020, -32021;
+    ///   * a server that answers nothing at all: -32001 after discover_timeout + timeout, "the
+    ///     server answered nothing: server/discover got no answer within 10000 ms
+    ///     (client_options::discover_timeout), then initialize none within 60000 ms
+    ///     (client_options::timeout)"; after such a silent probe, an initialize that fails
+    ///     otherwise is reported with its own code as "server/discover got no answer within N
+    ///     ms (...), and the fall back to initialize failed: <its message>".
     /// The result is the server's initialize result, or in the stateless era the same facts
     /// from server/discover (protocolVersion "2026-07-28", the capabilities and instructions,
     /// serverInfo from the result's _meta); see also discovery().
@@ -212,7 +230,7 @@ public:
     /// A tool the client has not listed (since connect() and the last list_changed) is not
     /// checked, since there is nothing to check it against: call list_all_tools() first. The
     /// client never lists on its own, since that would hide a round trip, and a paginated walk,
-    /// inside a call.
+    /// inside a call (except after a -32020 over HTTP, see below).
     /// Stateless era: an input_required result is answered with the handlers (each
     /// inputRequests entry: elicitation/create, sampling/createMessage, roots/list) and the call
     /// is sent again, with a new id, the answers as inputResponses and the requestState echoed
@@ -223,6 +241,11 @@ public:
     /// no handler gives ("... asks for elicitation/create (input 'k'); this client does not
     /// elicit"), -32602 for a malformed input_required result, -32603 after too many rounds, or
     /// the error a handler threw.
+    /// Stateless era over HTTP: a -32020 (HeaderMismatch: the Mcp-Param-* headers the transport
+    /// derives from the tool's listed inputSchema were missing - the tool was never listed - or
+    /// stale) makes the client list every page of tools/list anew and send the call once more,
+    /// as the Streamable HTTP page advises; a second -32020 fails the call ("... the server
+    /// refused the request's headers again after the tools were listed anew: ...").
     call_tool_result call_tool(const std::string& name, json::object arguments = {}, call_options options = {});
     list_resources_result list_resources(std::optional<std::string> cursor = std::nullopt, call_options options = {});
     std::vector<resource> list_all_resources(call_options options = {});

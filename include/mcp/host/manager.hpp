@@ -55,7 +55,7 @@ struct server_status {
     std::optional<revision> protocol_version;
     std::optional<implementation> server_info;
     std::size_t tools = 0, resources = 0, resource_templates = 0, prompts = 0;
-    std::string error;      ///< why it failed or last died
+    std::string error;      ///< why it failed or last died; while starting, what it waits for
     int restarts = 0;       ///< successful restarts so far
     std::optional<int> pid; ///< of a running stdio server
 };
@@ -94,7 +94,11 @@ struct manager_options {
     /// client's default (the newest, falling back to the initialize era). A gateway pins the
     /// initialize era: its session carries the servers' own requests and notifications.
     std::optional<revision> protocol_version;
-    std::chrono::milliseconds connect_timeout{30000}; ///< start + initialize + listing
+    /// Starting one server: the connection (TCP, TLS), each request of the handshake
+    /// (initialize; the server/discover probe gets at most half of it, and at most the
+    /// client's discover_timeout) and each listing. A server that answers nothing at all fails
+    /// after about 1.5 times this ("the server answered nothing: ...").
+    std::chrono::milliseconds connect_timeout{30000};
     std::chrono::milliseconds call_timeout{60000};
     restart_policy restart;
     approval_policy approval;
@@ -134,7 +138,8 @@ public:
     /// Add a server (not started). Throws std::invalid_argument on a duplicate name.
     void add_server(server_config config);
     /// Start every added server that is not running, all at once; returns when each is ready or
-    /// has failed (at most about connect_timeout).
+    /// has failed, or after 1.5 x connect_timeout + 5 s: a server still starting then says in
+    /// its status's `error` what it is waiting for ("still connecting after 12.0 s").
     void connect_all();
     /// Start one server and wait for it; true when ready.
     bool connect(const std::string& name);

@@ -24,10 +24,18 @@
 //     URL's query or user info), and data {"httpStatus", "body" (first 512 bytes), "url",
 //     "wwwAuthenticate" (401/403)}; without an HTTP status (connection refused, TLS failure,
 //     timeout) data has only "url". A pending request therefore always completes.
+//   * Initialize era: a 404 to a request that carried the session id means the server forgot
+//     the session. The transport stays open; that request's error has data "sessionExpired":
+//     true and "requestRefused" (true: it never ran; false: a resumed stream met the 404, so it
+//     may have); later requests are answered the same way without being sent until an
+//     initialize starts a new session (requests sent while it runs wait for
+//     notifications/initialized). mcp::client does that by itself (client::on_session_renewed).
 //   * In the 2026-07-28 era the transport reads the results of its own tools/list requests:
 //     tools whose x-mcp-header annotations are invalid are removed from the result (the spec
 //     requires it of Streamable HTTP clients; a warning naming the tool goes to `log`), and
-//     the valid annotations become Mcp-Param-* headers of later tools/call requests.
+//     the valid annotations become Mcp-Param-* headers of later tools/call requests. A call
+//     whose annotated argument is an integer outside -(2^53-1) .. 2^53-1 (which no header may
+//     carry) is not sent: it is answered -32602 naming the argument.
 #pragma once
 
 #include <mcp/transport/transport.hpp>
@@ -58,12 +66,17 @@ struct client_transport_options {
     /// The MCP endpoint, http:// or https://. For the legacy transport, the SSE endpoint.
     std::string url;
     /// Sent on every request (e.g. Authorization). Never logged, never put in error messages.
+    /// Headers the transport writes itself may not be given here (the constructor refuses
+    /// them, naming the header): MCP-Protocol-Version, Mcp-Session-Id, Mcp-Method, Mcp-Name,
+    /// Mcp-Param-*, Last-Event-ID, Accept, Content-Type, Content-Length, Transfer-Encoding,
+    /// Host, Connection, Keep-Alive, Upgrade, TE, Trailer.
     header_list headers;
     /// automatic: Streamable HTTP, falling back to HTTP+SSE when the first POST is refused with
     /// 400/404/405 and no modern JSON-RPC error; streamable: never fall back; legacy_sse: the
     /// 2024-11-05 HTTP+SSE transport only.
     transport_mode mode = transport_mode::automatic;
-    /// Name resolution, TCP connection and TLS handshake of one connection.
+    /// Name resolution, TCP connection and TLS handshake of one connection. Also the deadline
+    /// of an HTTP+SSE attempt (automatic mode) for its GET to deliver the `endpoint` event.
     std::chrono::milliseconds connect_timeout{10000};
     /// TLS: verify the certificate chain and that it names the URL's host (on by default).
     bool verify_peer = true;
@@ -83,14 +96,18 @@ struct client_transport_options {
     /// Longest wait in close() for the DELETE that ends the session.
     std::chrono::milliseconds close_timeout{2000};
     /// Warnings that are not errors of the session (a dropped tool, a GET stream given up).
-    /// Default: a line on stderr prefixed "mcpxx http: ". Never receives header values.
+    /// Default: a line on stderr prefixed "mcpxx http: ". Never receives header values; every
+    /// control character (CR, LF, ESC, C1, U+2028, bidi overrides...) in what a server wrote is
+    /// escaped ("\r", "\x1b", "\u2028"), so one warning is always one line. (So is the text
+    /// given to the transport handler's on_error.)
     std::function<void(std::string_view)> log;
 };
 
 /// Streamable HTTP / HTTP+SSE client transport. Created by make_client_transport.
 class client_transport : public transport {
 public:
-    /// The URL must be http(s) with a host; header names must be tokens and values free of
+    /// The URL must be http(s) with a host; header names must be tokens, none of the headers
+    /// the transport writes itself (see client_transport_options::headers), and values free of
     /// CR, LF and NUL. Throws std::invalid_argument otherwise.
     explicit client_transport(client_transport_options options);
     ~client_transport() override;

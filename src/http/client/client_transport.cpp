@@ -26,10 +26,31 @@ std::string rough_display(std::string_view url) {
     return s;
 }
 
+// Fields the transport writes itself: the protocol's headers (a second copy would be joined
+// with ours into "evil, server/discover" or contradict the body, which a server must refuse
+// with -32020) and the message framing and connection management.
+bool transport_owned(std::string_view name) {
+    // clang-format off
+    static constexpr std::string_view owned[] = {
+        "MCP-Protocol-Version", "Mcp-Session-Id", "Mcp-Method", "Mcp-Name", "Last-Event-ID", // protocol
+        "Accept", "Content-Type", "Content-Length", "Transfer-Encoding", "Host",              // message
+        "Connection", "Keep-Alive", "Upgrade", "TE", "Trailer",                               // connection
+    };
+    // clang-format on
+    for (auto o : owned)
+        if (core::iequals(name, o)) return true;
+    constexpr std::string_view param = "Mcp-Param-";
+    return name.size() >= param.size() && core::iequals(name.substr(0, param.size()), param);
+}
+
 void check_headers(const header_list& headers, const char* who) {
     for (const auto& [n, v] : headers) {
         if (!core::detail::valid_field_name(n))
             throw std::invalid_argument(std::string(who) + ": header name \"" + n + "\" is not a token");
+        if (transport_owned(n))
+            throw std::invalid_argument(std::string(who) + ": header \"" + n +
+                                        "\" cannot be set in the options: the transport writes it itself "
+                                        "(a protocol or framing header)");
         if (!core::detail::valid_field_value(v))
             throw std::invalid_argument(std::string(who) + ": the value of header \"" + n +
                                         "\" contains CR, LF or NUL");
@@ -198,14 +219,24 @@ void client_transport::impl::dispatch(outgoing o) {
         warn("a JSON-RPC response was not sent: clients send none in protocol revision 2026-07-28");
         return;
     }
+    if (session_gatekeeper(o)) return;
     if (gate_closed) {
         waiting.push_back(std::move(o));
         return;
     }
-    const bool opens_get_stream = o.k == outgoing::kind::notification && o.is("notifications/initialized") &&
-                                  !o.stateless() && opts.open_get_stream;
+    const bool initialized =
+        o.k == outgoing::kind::notification && o.is("notifications/initialized") && !o.stateless();
     start_post(std::move(o), false);
-    if (opens_get_stream) close_gate();
+    if (initialized && opts.open_get_stream) close_gate();
+    if (initialized && renewing) {
+        // The new session is complete: what waited for it goes (behind the GET stream's gate,
+        // as at the first connection).
+        renewing = false;
+        for (auto it = held_for_session.rbegin(); it != held_for_session.rend(); ++it)
+            waiting.push_front(std::move(*it));
+        held_for_session.clear();
+        flush_waiting();
+    }
 }
 
 void client_transport::impl::close_gate() {
@@ -258,16 +289,20 @@ void client_transport::impl::emit(std::string_view text) {
 }
 
 void client_transport::impl::warn(const std::string& text) {
+    // One line, whatever a server put into it (a tool name, a header name of a schema, a reason
+    // phrase): control characters are escaped, so a log line can neither be split nor forged.
+    const std::string line = printable(text);
     if (opts.log)
-        opts.log(text);
+        opts.log(line);
     else
-        std::cerr << "mcpxx http: " << text << '\n';
+        std::cerr << "mcpxx http: " << line << '\n';
 }
 
 void client_transport::impl::report_error(const std::string& text) {
     if (shutting_down) return;
-    warn(text);
-    if (handler.on_error) handler.on_error(text);
+    const std::string line = printable(text);
+    warn(line);
+    if (handler.on_error) handler.on_error(line);
 }
 
 // ------------------------------------------------------------------------- closing
@@ -316,6 +351,7 @@ void client_transport::impl::begin_close(bool send_delete) {
     legacy.reset();
     fallback_trigger.reset();
     waiting.clear();
+    held_for_session.clear();
     if (gate_timer) gate_timer->cancel();
     gate_timer.reset();
     awaiting_owner.clear();

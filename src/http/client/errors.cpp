@@ -54,6 +54,56 @@ std::string status_message(int status, std::string_view reason, std::string_view
     return m;
 }
 
+std::string printable(std::string_view text) {
+    const std::string valid = utf8_prefix(text, 3 * text.size()); // U+FFFD may triple a byte
+    std::string out;
+    out.reserve(valid.size());
+    static constexpr char hex[] = "0123456789abcdef";
+    for (std::size_t i = 0; i < valid.size();) {
+        const auto c = static_cast<unsigned char>(valid[i]);
+        if (c < 0x20 || c == 0x7F) {
+            switch (c) {
+            case '\r':
+                out += "\\r";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            default:
+                out += "\\x";
+                out += hex[c >> 4];
+                out += hex[c & 0xF];
+            }
+            ++i;
+            continue;
+        }
+        if (c < 0x80) {
+            out += static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        // Valid UTF-8 here: decode one character.
+        const std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        std::uint32_t cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+        for (std::size_t k = 1; k < len; ++k)
+            cp = (cp << 6) | (static_cast<unsigned char>(valid[i + k]) & 0x3F);
+        const bool control = (cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
+                             (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+                             cp == 0x200E || cp == 0x200F || cp == 0x061C;
+        if (control) {
+            out += "\\u";
+            for (int shift = 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 0xF];
+        } else {
+            out.append(valid, i, len);
+        }
+        i += len;
+    }
+    return out;
+}
+
 std::string synthesize_error(const jsonrpc::request_id& id, const http_failure& f) {
     json::object data;
     if (f.status != 0) {
@@ -63,6 +113,10 @@ std::string synthesize_error(const jsonrpc::request_id& id, const http_failure& 
     data["url"] = f.url;
     if ((f.status == 401 || f.status == 403) && !f.www_authenticate.empty())
         data["wwwAuthenticate"] = utf8_prefix(f.www_authenticate, 4096);
+    if (f.session_expired) {
+        data["sessionExpired"] = true;
+        data["requestRefused"] = f.request_refused;
+    }
     std::string out;
     jsonrpc::serialize_error(out, id, mcp::error(error_code::http_error, f.message, std::move(data)));
     return out;

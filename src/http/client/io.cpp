@@ -567,7 +567,9 @@ private:
             finish(false);
             return;
         }
-        fail("the connection to " + req_.url.display + " closed before the response was complete");
+        fail("the connection to " + req_.url.display +
+             (reader_.got_some() ? " closed before the response was complete"
+                                 : " was closed before a response arrived"));
     }
 
     void io_error(const error_code& ec) {

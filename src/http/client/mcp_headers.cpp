@@ -1,11 +1,14 @@
 // http/client/mcp_headers.cpp - see mcp_headers.hpp.
 #include "mcp_headers.hpp"
 
+#include "errors.hpp" // printable
+
 #include <mcp/json/base64.hpp>
 
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 
 namespace mcp::http::detail {
 
@@ -41,8 +44,11 @@ std::string lower(std::string_view s) {
     return out;
 }
 
-// Keywords whose value is a schema, an array of schemas, or a map of schemas: where an
-// annotation could hide. Everything else (const, enum, default, examples...) is data.
+// Keywords whose value holds subschemas: where an annotation could hide. Everything else
+// (const, enum, default, examples...) is data. JSON Schema 2020-12 and draft-07 both:
+//   a schema, or (draft-07 `items` / `additionalItems` in tuple form) an array of schemas;
+//   an array of schemas;
+//   a map of schemas (draft-07 `dependencies` values may also be arrays of names: data).
 enum class holds { schema, schema_array, schema_map };
 std::optional<holds> subschema_keyword(std::string_view k) {
     static const std::pair<std::string_view, holds> table[] = {
@@ -59,6 +65,7 @@ std::optional<holds> subschema_keyword(std::string_view k) {
         {"additionalItems", holds::schema},
         {"unevaluatedItems", holds::schema},
         {"contains", holds::schema},
+        {"contentSchema", holds::schema},
         {"not", holds::schema},
         {"if", holds::schema},
         {"then", holds::schema},
@@ -122,19 +129,33 @@ struct walker {
             if (!kind) continue;
             const json::value& sub = kv.value();
             const bool through_properties = reachable && kv.key() == "properties";
-            if (*kind == holds::schema) {
-                walk(sub, false, path, depth + 1);
-            } else if (*kind == holds::schema_array) {
-                if (sub.is_array())
-                    for (const auto& e : sub.get_array()) walk(e, false, path, depth + 1);
-            } else if (sub.is_object()) {
+            if (*kind == holds::schema_map) {
+                if (!sub.is_object()) continue;
                 for (const auto& p : sub.get_object()) {
                     if (through_properties) path.emplace_back(p.key());
-                    walk(p.value(), through_properties, path, depth + 1);
+                    walk_any(p.value(), through_properties, path, depth + 1);
                     if (through_properties) path.pop_back();
                 }
+            } else {
+                // A schema or an array of schemas, whichever the keyword says: read both
+                // forms for every keyword, so that no spelling of a schema goes unread.
+                walk_any(sub, false, path, depth + 1);
             }
         }
+    }
+
+    // A schema, or an array of them (tuple `items`, `allOf`...); an array under `properties`
+    // is not a schema and is read as one only to find annotations, which are invalid there.
+    void walk_any(const json::value& v, bool reachable, std::vector<std::string>& path, int depth) {
+        if (!v.is_array()) {
+            walk(v, reachable, path, depth);
+            return;
+        }
+        if (depth > 64) {
+            fail("the inputSchema is nested too deeply to check its x-mcp-header annotations");
+            return;
+        }
+        for (const auto& e : v.get_array()) walk_any(e, false, path, depth + 1);
     }
 
     void check(const json::value& h, const json::object& schema, bool reachable,
@@ -143,26 +164,28 @@ struct walker {
             fail("x-mcp-header at a schema that is not a property reachable through `properties` alone");
             return;
         }
-        const std::string at = where(path);
+        // Names from the server go into a log line (the dropped tool's warning): escaped.
+        const std::string at = printable(where(path));
         if (!h.is_string() || h.get_string().empty()) {
             fail("x-mcp-header of " + at + " is not a non-empty string");
             return;
         }
         const std::string_view name = h.get_string();
+        const std::string shown = printable(name);
         if (!is_token(name)) {
-            fail("x-mcp-header \"" + std::string(name) + "\" of " + at + " is not a valid header name token");
+            fail("x-mcp-header \"" + shown + "\" of " + at + " is not a valid header name token");
             return;
         }
         if (!primitive_type(schema)) {
             const auto* t = schema.if_contains("type");
-            fail("x-mcp-header \"" + std::string(name) + "\" of " + at + " is on a property of type " +
-                 (t ? to_json(*t) : std::string("(none)")) +
+            fail("x-mcp-header \"" + shown + "\" of " + at + " is on a property of type " +
+                 (t ? printable(to_json(*t)) : std::string("(none)")) +
                  ": only string, integer and boolean may carry one");
             return;
         }
         auto [it, fresh] = seen.emplace(lower(name), std::string(name));
         if (!fresh) {
-            fail("x-mcp-header \"" + std::string(name) + "\" of " + at + " repeats \"" + it->second +
+            fail("x-mcp-header \"" + shown + "\" of " + at + " repeats \"" + it->second +
                  "\" (names must be unique, ignoring case)");
             return;
         }
@@ -194,7 +217,40 @@ std::string encode_header_value(std::string_view v) {
     return "=?base64?" + base64::encode(v) + "?=";
 }
 
+namespace {
+
+constexpr std::int64_t max_safe_integer = 9007199254740991; // 2^53 - 1
+
+// An integer (or an integral double) outside -(2^53-1) .. 2^53-1.
+bool unsafe_integer(const json::value& v) {
+    switch (v.kind()) {
+    case json::kind::int64:
+        return v.get_int64() > max_safe_integer || v.get_int64() < -max_safe_integer;
+    case json::kind::uint64:
+        return v.get_uint64() > static_cast<std::uint64_t>(max_safe_integer);
+    case json::kind::double_: {
+        const double d = v.get_double();
+        return std::isfinite(d) && std::trunc(d) == d && std::fabs(d) > static_cast<double>(max_safe_integer);
+    }
+    default:
+        return false;
+    }
+}
+
+const json::value* argument_at(const json::value& arguments, const std::vector<std::string>& path) {
+    const json::value* v = &arguments;
+    for (const auto& step : path) {
+        if (!v->is_object()) return nullptr;
+        v = v->get_object().if_contains(step);
+        if (!v) return nullptr;
+    }
+    return v;
+}
+
+} // namespace
+
 std::optional<std::string> header_text(const json::value& v) {
+    if (unsafe_integer(v)) return std::nullopt;
     switch (v.kind()) {
     case json::kind::string:
         return std::string(v.get_string());
@@ -206,12 +262,26 @@ std::optional<std::string> header_text(const json::value& v) {
         return v.get_bool() ? "true" : "false";
     case json::kind::double_: {
         const double d = v.get_double();
-        if (!std::isfinite(d) || std::trunc(d) != d || std::fabs(d) > 9007199254740991.0) return std::nullopt;
+        if (!std::isfinite(d) || std::trunc(d) != d) return std::nullopt;
         return std::to_string(static_cast<long long>(d));
     }
     default:
         return std::nullopt;
     }
+}
+
+std::string unmirrorable_argument(const std::vector<param_header>& params, const json::value& arguments) {
+    for (const auto& p : params) {
+        const json::value* v = argument_at(arguments, p.path);
+        if (!v || !unsafe_integer(*v)) continue;
+        std::string at;
+        for (const auto& step : p.path) at += "/" + step;
+        return "the argument " + printable(at) + " (" + to_json(*v) +
+               ") is mirrored into the header Mcp-Param-" + printable(p.name) +
+               ", and a header may carry only integers from -(2^53-1) to 2^53-1 (the 2026-07-28 Streamable "
+               "HTTP transport, \"Custom Headers from Tool Parameters\")";
+    }
+    return {};
 }
 
 tool_annotations read_annotations(const json::value& input_schema) {
@@ -226,15 +296,7 @@ std::vector<std::pair<std::string, std::string>> param_headers(const std::vector
                                                                const json::value& arguments) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& p : params) {
-        const json::value* v = &arguments;
-        for (const auto& step : p.path) {
-            if (!v->is_object()) {
-                v = nullptr;
-                break;
-            }
-            v = v->get_object().if_contains(step);
-            if (!v) break;
-        }
+        const json::value* v = argument_at(arguments, p.path);
         if (!v) continue; // absent: the header is omitted
         auto text = header_text(*v);
         if (!text) continue; // null (or not a primitive)

@@ -25,7 +25,9 @@ std::string encode_header_value(std::string_view value);
 
 /// The string form of an argument value for a header: a string as it is, an integer in
 /// decimal (a double with no fraction too), a boolean as true/false. nullopt for null and for
-/// anything else (the header is then omitted, and the server's validation judges the call).
+/// anything else (the header is then omitted, and the server's validation judges the call),
+/// and for an integer outside -(2^53-1) .. 2^53-1, which no header may carry (see
+/// unmirrorable_argument).
 std::optional<std::string> header_text(const json::value& v);
 
 /// One Mcp-Param-{name} header: where its value is in the arguments (a chain of property
@@ -43,6 +45,15 @@ struct tool_annotations {
 /// Read and check the x-mcp-header annotations of an inputSchema (see the 2026-07-28
 /// Streamable HTTP page, "Custom Headers from Tool Parameters").
 tool_annotations read_annotations(const json::value& input_schema);
+
+/// Why a tools/call with these arguments cannot be sent, or "" when it can: an annotated
+/// argument that is an integer outside the JavaScript safe range. The spec requires integer
+/// values of x-mcp-header parameters to be within -(2^53-1) .. 2^53-1 (2026-07-28
+/// basic/transports/streamable-http.mdx, "Schema Extension"), and a client that omits the
+/// header while the value is in the body is non-conforming and MUST be refused by the server
+/// ("Client Behavior" table): neither sending the header nor leaving it out is allowed, so the
+/// call fails in the client with a message naming the argument.
+std::string unmirrorable_argument(const std::vector<param_header>& params, const json::value& arguments);
 
 /// The Mcp-Param-* headers (name, encoded value) of a tools/call with these arguments.
 std::vector<std::pair<std::string, std::string>> param_headers(const std::vector<param_header>& params,

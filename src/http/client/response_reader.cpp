@@ -144,6 +144,12 @@ response_reader::result response_reader::eof(const body_sink& sink) {
     auto& p = *impl_->p;
     p.sink = &sink;
     if (p.is_done()) return result::complete;
+    if (!p.got_some()) {
+        // Nothing of a response at all. (Beast's put_eof would take an empty response for a
+        // complete one, of status 0.)
+        error_ = "the connection closed before a response arrived";
+        return result::failed;
+    }
     error_code ec;
     p.put_eof(ec);
     if (ec) {

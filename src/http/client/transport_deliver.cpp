@@ -32,6 +32,7 @@ void client_transport::impl::deliver_value(const stream_ptr& st, json::value v, 
     (void)st;
     std::optional<request_id> answer_to;
     std::string rewritten;
+    bool renewal_lost = false; // an initialize that was to start a new session failed
     if (v.is_object()) {
         auto& o = v.get_object();
         if (!o.contains("method") && (o.contains("result") || o.contains("error"))) {
@@ -40,9 +41,12 @@ void client_transport::impl::deliver_value(const stream_ptr& st, json::value v, 
                 auto* result = o.if_contains("result");
                 if (initialize_id && *answer_to == *initialize_id) {
                     initialize_id.reset();
-                    if (result && result->is_object())
+                    if (result && result->is_object()) {
                         if (auto pv = find_string(result->get_object(), "protocolVersion"))
                             negotiated = std::string(*pv);
+                    } else {
+                        renewal_lost = true;
+                    }
                 }
                 if (tools_list_ids.erase(*answer_to) && result && result->is_object()) {
                     // 2026-07-28: tools with invalid x-mcp-header annotations are excluded, and the
@@ -62,6 +66,7 @@ void client_transport::impl::deliver_value(const stream_ptr& st, json::value v, 
     }
     emit(rewritten.empty() ? text : std::string_view(rewritten));
     if (answer_to) answered(*answer_to);
+    if (renewal_lost) renewal_failed();
 }
 
 void client_transport::impl::answered(const request_id& id) {
@@ -104,8 +109,10 @@ void client_transport::impl::fail_awaiting(const stream_ptr& st, const http_fail
             awaiting_owner.erase(it);
         stateless_requests.erase(id);
         tools_list_ids.erase(id);
-        if (initialize_id && *initialize_id == id) initialize_id.reset();
+        const bool initialize = initialize_id && *initialize_id == id;
+        if (initialize) initialize_id.reset();
         emit(synthesize_error(id, f));
+        if (initialize) renewal_failed();
     }
 }
 

@@ -74,8 +74,9 @@ struct stream_state {
     std::shared_ptr<detail::http_call> call;
     std::shared_ptr<detail::timer_handle> timer; ///< reconnection wait / endpoint deadline
     bool finished = false;
-    bool probe = false;        ///< automatic mode: this POST decides the wire
-    bool sent_session = false; ///< the current call carried Mcp-Session-Id
+    bool probe = false;               ///< automatic mode: this POST decides the wire
+    bool sent_session = false;        ///< the current call carried Mcp-Session-Id
+    std::uint64_t session_serial = 0; ///< ... of this session (impl::session_serial)
 
     // the current response
     int status = 0;
@@ -142,6 +143,16 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     stream_ptr fallback_trigger; // the probe whose refusal started the legacy attempt
     // initialize era
     std::string session_id;
+    // Sessions end (404) and begin (initialize): each change counts, so that a 404 for an
+    // older session is told from one for the current session.
+    std::uint64_t session_serial = 0;
+    // The server no longer knows the session (404): requests are refused here until an
+    // initialize starts a new one. While that initialize runs (renewing), requests wait in
+    // held_for_session until notifications/initialized, as at the first connection.
+    bool session_lost = false;
+    bool renewing = false;
+    std::deque<detail::outgoing> held_for_session;
+    std::string session_lost_why;
     std::string negotiated; // protocol version of the initialize result, e.g. "2025-06-18"
     std::optional<request_id> initialize_id;
     bool initialize_seen = false;
@@ -168,6 +179,7 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     core::header_list common_headers() const;
     void start_post(detail::outgoing o, bool probe);
     void start_call(const stream_ptr& st, detail::call_request req);
+    void refuse_locally(const stream_ptr& st, int code, const std::string& message);
     void session_headers(core::header_list& h, const stream_ptr& st) const;
     void answer_error_reply(const stream_ptr& st);
     void on_head(const stream_ptr& st, int status, std::string reason, core::header_list headers);
@@ -180,6 +192,10 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     void resume(const stream_ptr& st);
     void open_get_stream();
     void session_expired(const stream_ptr& st);
+    void lose_session(const std::string& why);
+    bool session_gatekeeper(detail::outgoing& o);
+    void refuse_for_session(const detail::outgoing& o);
+    void renewal_failed();
     void end_stream(const stream_ptr& st);
     bool cancel_stateless(const detail::outgoing& o);
 

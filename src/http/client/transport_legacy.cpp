@@ -22,9 +22,13 @@ void client_transport::impl::start_legacy(const stream_ptr& trigger) {
     req.headers = common_headers();
     req.headers.emplace_back("Accept", "text/event-stream");
     // The endpoint event must come soon: a server that opens an SSE stream without one (a
-    // Streamable HTTP server's GET stream, say) is not a legacy server.
+    // Streamable HTTP server's GET stream, say) is not a legacy server. The deadline covers
+    // the whole GET (connection, response head, first event) and is the connect timeout, which
+    // by default equals the client's discover_timeout: a 2026-07-28 probe refused by a server
+    // that is neither modern nor legacy is answered (-32601, "fall back to initialize") in
+    // about the time a silent server would cost.
     std::weak_ptr<stream_state> weak = st;
-    st->timer = run_after(*loop, 2 * opts.connect_timeout, [self = shared_from_this(), weak] {
+    st->timer = run_after(*loop, opts.connect_timeout, [self = shared_from_this(), weak] {
         if (auto s = weak.lock(); s && !s->endpoint_seen) self->legacy_failed(s, "no endpoint event arrived");
     });
     start_call(st, std::move(req));
@@ -107,7 +111,15 @@ void client_transport::impl::legacy_failed(const stream_ptr& st, const std::stri
         answer_error_reply(trigger);
         return;
     }
-    if (opts.mode != transport_mode::legacy_sse) return;
+    if (opts.mode != transport_mode::legacy_sse) {
+        // The probe that asked for this attempt is gone (cancelled): what waited behind it goes
+        // out as the next probe.
+        if (wire == client_transport::wire::undecided) {
+            probe_in_flight = false;
+            flush_waiting();
+        }
+        return;
+    }
     // Forced legacy mode and no stream: nothing can be sent.
     http_failure f;
     f.url = url.display;

@@ -67,6 +67,7 @@ void client_transport::impl::session_headers(core::header_list& h, const stream_
     if (!session_id.empty()) {
         h.emplace_back("Mcp-Session-Id", session_id);
         st->sent_session = true;
+        st->session_serial = session_serial;
     }
     // The header exists from 2025-06-18 on; a 2025-03-26 server would not know it.
     if (!negotiated.empty() && negotiated >= "2025-06-18") h.emplace_back("MCP-Protocol-Version", negotiated);
@@ -119,8 +120,14 @@ void client_transport::impl::start_post(outgoing o, bool probe) {
                 if (auto it = tool_params.find(std::string(*name)); it != tool_params.end()) {
                     static const json::value no_arguments = json::object();
                     const json::value* args = params->if_contains("arguments");
-                    for (auto& h : param_headers(it->second, args ? *args : no_arguments))
-                        req.headers.push_back(std::move(h));
+                    const json::value& a = args ? *args : no_arguments;
+                    if (auto why = unmirrorable_argument(it->second, a); !why.empty()) {
+                        // Not sent: no conforming request exists for these arguments.
+                        refuse_locally(st, error_code::invalid_params,
+                                       "tools/call '" + std::string(*name) + "' cannot be sent: " + why);
+                        return;
+                    }
+                    for (auto& h : param_headers(it->second, a)) req.headers.push_back(std::move(h));
                 }
             }
         }
@@ -138,6 +145,23 @@ void client_transport::impl::start_post(outgoing o, bool probe) {
         }
     }
     start_call(st, std::move(req));
+}
+
+// Answer the requests of a POST that is not sent, with a local error.
+void client_transport::impl::refuse_locally(const stream_ptr& st, int code, const std::string& message) {
+    const auto ids = std::move(st->awaiting);
+    st->awaiting.clear();
+    for (const auto& id : ids) {
+        awaiting_owner.erase(id);
+        stateless_requests.erase(id);
+        tools_list_ids.erase(id);
+    }
+    end_stream(st);
+    for (const auto& id : ids) {
+        if (shutting_down) return;
+        emit(local_error(id, code, message));
+    }
+    if (!shutting_down) flush_waiting();
 }
 
 void client_transport::impl::start_call(const stream_ptr& st, call_request req) {
@@ -184,6 +208,7 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
             if (auto sid = find_header(headers, "Mcp-Session-Id")) {
                 if (visible_ascii(*sid)) {
                     session_id = std::string(*sid);
+                    ++session_serial;
                     std::lock_guard lock(mu);
                     session_id_copy = session_id;
                 } else {
@@ -290,6 +315,13 @@ void client_transport::impl::on_end(const stream_ptr& st, const call_failure* fa
         fail_awaiting(st, f);
         end_stream(st);
         flush_waiting();
+        return;
+    }
+    if (st->status == 0) {
+        // No status line at all (the reader reports that as a failure; never "HTTP 0").
+        const call_failure closed{"the connection to " + st->display +
+                                  " was closed before a response arrived"};
+        on_end(st, &closed);
         return;
     }
     switch (st->body) {
@@ -524,6 +556,20 @@ void client_transport::impl::stream_ended(const stream_ptr& st, const std::strin
 void client_transport::impl::resume(const stream_ptr& st) {
     if (st->finished || shutting_down) return;
     st->timer.reset();
+    if (st->sent_session && st->session_serial != session_serial) {
+        // The stream belongs to a session that has ended since: the server cannot replay it,
+        // and its request may have run.
+        http_failure f;
+        f.url = st->display;
+        f.status = 404;
+        f.message = "the SSE stream from " + st->display +
+                    " ended before the response, and its session has expired since; the request may "
+                    "have run";
+        f.session_expired = true;
+        fail_awaiting(st, f);
+        end_stream(st);
+        return;
+    }
     if (st->r == role::post) st->resuming = true;
     call_request req;
     req.url = url;
@@ -547,24 +593,119 @@ void client_transport::impl::open_get_stream() {
     resume(get_stream);
 }
 
+// HTTP 404 to a request that carried the session id: the server no longer knows the session
+// (2025-11-25 basic/transports.mdx, "Session Management": the client MUST start a new session
+// with an InitializeRequest without a session id). The transport stays open: the requests of
+// this exchange fail with an error that says so (data.sessionExpired; data.requestRefused when
+// the request itself was refused, so that it never ran and may be sent again), later requests
+// are refused here until the next initialize, which mcp::client sends itself.
 void client_transport::impl::session_expired(const stream_ptr& st) {
     http_failure f = failure_of(st, st->display);
-    f.message += ": the session has expired (the server no longer knows its Mcp-Session-Id)";
+    f.message += ": the session has expired (the server no longer knows its Mcp-Session-Id); "
+                 "initialize starts a new one";
+    f.session_expired = true;
+    // A POST refused outright never ran; a resumed stream's request may have.
+    f.request_refused = st->r == role::post && !st->resuming;
+    const bool current = st->session_serial == session_serial;
     fail_awaiting(st, f);
     end_stream(st);
+    // A 404 for a session that ended already (another exchange of it said so first) changes
+    // nothing more; nor does one that arrives while a new session is being started.
+    if (current && !shutting_down)
+        lose_session(status_message(st->status, st->reason, st->display) +
+                     " for a request with the session id");
+}
+
+void client_transport::impl::lose_session(const std::string& why) {
+    warn("session expired: " + why + "; requests are refused until an initialize starts a new session");
     session_id.clear();
     {
         std::lock_guard lock(mu);
         session_id_copy.clear();
     }
-    report_error("session expired: " + status_message(st->status, st->reason, st->display) +
-                 " for a request with the session id; initialize a new session");
-    begin_close(false);
+    ++session_serial;
+    session_lost = true;
+    session_lost_why = why;
+    renewing = false;
+    // The old session's GET stream is the server's no more.
+    get_stream_wanted = false;
+    if (get_stream) end_stream(get_stream);
+    if (gate_closed) open_gate();
+    // Requests that waited for a renewal that was already under way go the same way.
+    auto held = std::move(held_for_session);
+    held_for_session.clear();
+    for (auto& o : held) refuse_for_session(o);
+}
+
+// Answer the requests of `o` (not sent) with the session-expired error.
+void client_transport::impl::refuse_for_session(const outgoing& o) {
+    if (o.awaiting.empty()) {
+        warn("a message (" + (o.method.empty() ? std::string("a response") : o.method) +
+             ") was not sent: the session has expired and no initialize has started a new one");
+        return;
+    }
+    http_failure f;
+    f.url = url.display;
+    f.status = 404;
+    f.message = "not sent: the session with " + url.display + " has expired (" + session_lost_why +
+                "); initialize starts a new one";
+    f.session_expired = true;
+    f.request_refused = true;
+    for (const auto& id : o.awaiting) {
+        if (shutting_down) return;
+        emit(synthesize_error(id, f));
+    }
+}
+
+// While the session is lost or being renewed, decide what happens to an initialize-era message
+// on the Streamable HTTP wire. True when it has been taken care of (refused or held).
+bool client_transport::impl::session_gatekeeper(outgoing& o) {
+    if (o.stateless() || (!session_lost && !renewing)) return false;
+    if (o.k == outgoing::kind::request && o.is("initialize")) {
+        session_lost = false;
+        renewing = true;
+        return false; // it goes, without a session id
+    }
+    if (session_lost) {
+        refuse_for_session(o);
+        return true;
+    }
+    // renewing: requests wait for the new session to be complete (notifications/initialized,
+    // after which they go as at the first connection); the rest goes at once.
+    if (o.k == outgoing::kind::request || o.k == outgoing::kind::batch) {
+        held_for_session.push_back(std::move(o));
+        return true;
+    }
+    return false;
+}
+
+// The initialize that should have started a new session failed: its requests are refused.
+void client_transport::impl::renewal_failed() {
+    if (!renewing) return;
+    renewing = false;
+    session_lost = true;
+    auto held = std::move(held_for_session);
+    held_for_session.clear();
+    for (auto& o : held) refuse_for_session(o);
 }
 
 void client_transport::impl::end_stream(const stream_ptr& st) {
     if (st->finished) return;
     st->finished = true;
+    if (st->probe) {
+        // A probe that ends without deciding the wire (cancelled, failed, answered with an
+        // error): the messages behind it must not wait for a decision that will never come.
+        st->probe = false;
+        if (fallback_trigger == st) {
+            // Nobody waits for the legacy attempt any more: the next probe starts afresh.
+            fallback_trigger.reset();
+            if (auto l = legacy; l && !l->endpoint_seen) end_stream(l);
+        }
+        if (wire == client_transport::wire::undecided && probe_in_flight && !shutting_down) {
+            probe_in_flight = false;
+            loop->post([self = shared_from_this()] { self->flush_waiting(); });
+        }
+    }
     if (st->timer) st->timer->cancel();
     st->timer.reset();
     if (st->call) st->call->abort();
