@@ -138,13 +138,8 @@ TEST_F(http_bad_input, content_type_lines_that_disagree_are_415) {
 TEST_F(http_bad_input, the_legacy_message_endpoint_takes_only_json) {
     start({.legacy_sse = true});
     raw_client stream(port());
-    ASSERT_TRUE(stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\n")));
-    ASSERT_TRUE(stream.read_head());
-    auto chunk = stream.read_chunk();
-    ASSERT_TRUE(chunk);
-    const auto at = chunk->find("data: ");
-    ASSERT_NE(at, std::string::npos);
-    const std::string endpoint = chunk->substr(at + 6, chunk->find('\n', at) - at - 6);
+    const auto endpoint = open_legacy_stream(stream);
+    ASSERT_FALSE(endpoint.empty());
     auto r = exchange(raw_post(initialize_body("1", "2024-11-05"), "Content-Type: text/plain\r\n", endpoint));
     EXPECT_EQ(r.status, 415);
     EXPECT_NE(error_message(r).find("application/json"), std::string::npos);

@@ -11,6 +11,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <thread>
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -41,6 +44,38 @@ std::string all_lines(mcp::test::collector& c) {
     for (const auto& e : c.errors) s += e + "\n";
     return s;
 }
+
+/// A loopback TCP listener of the test's own (raw bytes, no HTTP library), closed with it.
+struct raw_listener {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    unsigned short port = 0;
+    explicit raw_listener(int backlog = 4) {
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return;
+        ::listen(fd, backlog);
+        socklen_t len = sizeof a;
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+        port = ntohs(a.sin_port);
+    }
+    ~raw_listener() { ::close(fd); }
+    raw_listener(const raw_listener&) = delete;
+    raw_listener& operator=(const raw_listener&) = delete;
+    std::string url(std::string_view scheme = "http") const {
+        return std::string(scheme) + "://127.0.0.1:" + std::to_string(port) + "/mcp";
+    }
+    /// Accept one connection, read the request, then do `answer` with the socket and close it.
+    std::thread serve_once(std::function<void(int)> answer) const {
+        return std::thread([fd = fd, answer = std::move(answer)] {
+            int c = ::accept(fd, nullptr, nullptr);
+            char buf[4096];
+            (void)!::read(c, buf, sizeof buf);
+            answer(c);
+            ::close(c);
+        });
+    }
+};
 
 struct client {
     std::shared_ptr<mcp::http::client_transport> t;
@@ -161,15 +196,9 @@ TEST(http_client_errors, refused_connection_completes_the_request) {
 TEST(http_client_errors, connect_timeout_covers_a_tls_handshake_that_never_ends) {
     // A listener that never accepts: the kernel completes TCP, nobody speaks TLS. (Loopback
     // only: tests never reach the network.)
-    int lfd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    ::listen(lfd, 8);
-    socklen_t len = sizeof a;
-    ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
-    const std::string url = "https://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/mcp";
+    raw_listener listener(8);
+    ASSERT_NE(listener.port, 0);
+    const std::string url = listener.url("https");
     {
         client cl({.url = url, .mode = mode::streamable, .connect_timeout = 300ms});
         const auto t0 = std::chrono::steady_clock::now();
@@ -180,7 +209,6 @@ TEST(http_client_errors, connect_timeout_covers_a_tls_handshake_that_never_ends)
         EXPECT_GE(took, 290ms);
         EXPECT_LT(took, 15s);
     }
-    ::close(lfd);
 }
 
 TEST(http_client_errors, accepted_without_a_response_and_wrong_content_types_fail_the_request) {
@@ -263,52 +291,27 @@ TEST(http_client_errors, garbage_in_the_sse_stream_neither_crashes_nor_hangs) {
 
 TEST(http_client_errors, malformed_http_response_fails_the_request) {
     // A raw server that answers with something that is not HTTP.
-    int lfd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    ::listen(lfd, 4);
-    socklen_t len = sizeof a;
-    ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
-    std::thread srv([lfd] {
-        int c = ::accept(lfd, nullptr, nullptr);
-        char buf[4096];
-        (void)!::read(c, buf, sizeof buf);
+    raw_listener listener;
+    ASSERT_NE(listener.port, 0);
+    auto srv = listener.serve_once([](int c) {
         const char junk[] = "SSH-2.0-OpenSSH_9.2\r\n\r\n";
         (void)!::write(c, junk, sizeof junk - 1);
-        ::close(c);
     });
-    client cl(
-        {.url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/mcp", .mode = mode::streamable});
+    client cl({.url = listener.url(), .mode = mode::streamable});
     auto v = cl.call(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
     EXPECT_EQ(v.at("error").at("code"), mcp::error_code::http_error);
     srv.join();
-    ::close(lfd);
 }
 
 TEST(http_client_errors, a_connection_closed_without_a_status_line_says_so) {
     // A raw server that reads the request and closes without writing a byte.
-    int lfd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::bind(lfd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    ::listen(lfd, 4);
-    socklen_t len = sizeof a;
-    ::getsockname(lfd, reinterpret_cast<sockaddr*>(&a), &len);
-    std::thread srv([lfd] {
-        int c = ::accept(lfd, nullptr, nullptr);
-        char buf[4096];
-        (void)!::read(c, buf, sizeof buf);
-        ::shutdown(c, SHUT_RDWR);
-        ::close(c);
-    });
-    const std::string url = "http://127.0.0.1:" + std::to_string(ntohs(a.sin_port)) + "/mcp";
+    raw_listener listener;
+    ASSERT_NE(listener.port, 0);
+    auto srv = listener.serve_once([](int c) { ::shutdown(c, SHUT_RDWR); });
+    const std::string url = listener.url();
     client cl({.url = url, .mode = mode::streamable});
     auto v = cl.call(R"({"jsonrpc":"2.0","id":1,"method":"ping"})");
     srv.join();
-    ::close(lfd);
     EXPECT_EQ(v.at("error").at("code"), mcp::error_code::http_error);
     EXPECT_EQ(message_of(v), "the connection to " + url + " was closed before a response arrived");
     EXPECT_EQ(message_of(v).find("HTTP 0"), std::string::npos);

@@ -651,16 +651,7 @@ TEST_F(http_fixture, without_sessions_a_2025_03_26_batch_is_served) {
 TEST_F(http_fixture, legacy_http_sse_transport) {
     start({.legacy_sse = true});
     raw_client stream(port());
-    ASSERT_TRUE(stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\n")));
-    auto head = stream.read_head();
-    ASSERT_TRUE(head);
-    ASSERT_EQ(head->status, 200);
-    auto chunk = stream.read_chunk();
-    ASSERT_TRUE(chunk);
-    const auto at = chunk->find("data: ");
-    ASSERT_NE(at, std::string::npos);
-    ASSERT_NE(chunk->find("event: endpoint"), std::string::npos);
-    std::string endpoint = chunk->substr(at + 6, chunk->find('\n', at) - at - 6);
+    const auto endpoint = open_legacy_stream(stream);
     ASSERT_EQ(endpoint.rfind("/messages?sessionId=", 0), 0u);
     raw_client poster(port());
     const std::string body = initialize_body(1, "2024-11-05");
@@ -716,13 +707,8 @@ TEST_F(http_fixture, a_session_belongs_to_the_principal_that_created_it) {
 
     // The legacy transport: the POST endpoint of alice's stream refuses mallory.
     raw_client stream(port());
-    ASSERT_TRUE(stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\nX-User: alice\r\n")));
-    ASSERT_TRUE(stream.read_head());
-    auto chunk = stream.read_chunk();
-    ASSERT_TRUE(chunk);
-    const auto at = chunk->find("data: ");
-    ASSERT_NE(at, std::string::npos);
-    const std::string endpoint = chunk->substr(at + 6, chunk->find('\n', at) - at - 6);
+    const auto endpoint = open_legacy_stream(stream, "X-User: alice\r\n");
+    ASSERT_FALSE(endpoint.empty());
     raw_client poster(port());
     const std::string body = initialize_body(1, "2024-11-05");
     ASSERT_TRUE(poster.send("POST " + endpoint + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-User: mallory\r\n" + json_type +

@@ -35,6 +35,19 @@ inline std::string session_headers(const std::string& sid) {
     return "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
 }
 
+/// Open the legacy HTTP+SSE stream (GET /sse, `extra` header lines) on `stream` and return the
+/// message endpoint its first event names ("/messages?sessionId=..."); "" when none came.
+inline std::string open_legacy_stream(raw_client& stream, std::string_view extra = "") {
+    if (!stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\n" + std::string(extra)))) return {};
+    auto head = stream.read_head();
+    if (!head || head->status != 200) return {};
+    auto chunk = stream.read_chunk();
+    if (!chunk || chunk->find("event: endpoint") == std::string::npos) return {};
+    const auto at = chunk->find("data: ");
+    if (at == std::string::npos) return {};
+    return chunk->substr(at + 6, chunk->find('\n', at) - at - 6);
+}
+
 inline json::object body_json(const response& r) {
     return json::parse(r.body).as_object();
 }
