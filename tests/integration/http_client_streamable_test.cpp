@@ -494,8 +494,11 @@ TEST(http_client_streamable, a_stream_of_a_session_that_expired_meanwhile_is_not
             w->respond(404, {}, "");
         } else if (r.rpc_method() == "tools/call") {
             w->start_stream(200, http_test_server::sse_headers());
-            w->write("id: ev-1\nretry: 300\ndata: \n\n");
-            w->end(); // cut before the answer: resumed after 300 ms
+            // Cut before the answer; resumption is due after 1 s, long after the 404 to the next
+            // request has told the client that the session is gone (300 ms was not always
+            // enough on a loaded machine under the sanitizers).
+            w->write("id: ev-1\nretry: 1000\ndata: \n\n");
+            w->end();
         } else {
             w->respond(202, {}, "");
         }
