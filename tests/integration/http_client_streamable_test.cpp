@@ -481,6 +481,8 @@ TEST(http_client_streamable, a_404_when_resuming_says_the_request_may_have_run) 
 
 TEST(http_client_streamable, a_stream_of_a_session_that_expired_meanwhile_is_not_resumed) {
     std::atomic<int> sessions{0};
+    std::promise<void> cut; // the tools/call stream has been cut (with the session still known)
+    auto cut_done = cut.get_future();
     http_test_server s([&](const recorded_request& r, writer_ptr w) {
         const auto current = "sess-" + std::to_string(sessions.load());
         if (r.method == "GET") {
@@ -494,11 +496,11 @@ TEST(http_client_streamable, a_stream_of_a_session_that_expired_meanwhile_is_not
             w->respond(404, {}, "");
         } else if (r.rpc_method() == "tools/call") {
             w->start_stream(200, http_test_server::sse_headers());
-            // Cut before the answer; resumption is due after 1 s, long after the 404 to the next
-            // request has told the client that the session is gone (300 ms was not always
-            // enough on a loaded machine under the sanitizers).
-            w->write("id: ev-1\nretry: 1000\ndata: \n\n");
+            // Cut before the answer; resumption is due after 500 ms, long after the 404 to the
+            // next request has told the client that the session is gone.
+            w->write("id: ev-1\nretry: 500\ndata: \n\n");
             w->end();
+            cut.set_value();
         } else {
             w->respond(202, {}, "");
         }
@@ -506,7 +508,9 @@ TEST(http_client_streamable, a_stream_of_a_session_that_expired_meanwhile_is_not
     client cl({.url = s.url(), .open_get_stream = false});
     cl.initialize();
     cl.t->send(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x"}})");
-    ASSERT_TRUE(s.wait_requests(1, http_test_server::rpc_is("tools/call")));
+    // Only then is the session forgotten (the request's arrival is not enough: its handler may
+    // not have looked at the session yet).
+    ASSERT_EQ(cut_done.wait_for(wait), std::future_status::ready);
     sessions = 2; // forgotten
     cl.t->send(R"({"jsonrpc":"2.0","id":5,"method":"tools/list"})");
     ASSERT_TRUE(cl.c.wait_lines(3, wait));
