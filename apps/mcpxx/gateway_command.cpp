@@ -95,12 +95,21 @@ bool is_loopback(const std::string& address) {
 std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) {
     std::string out;
     const auto servers = gw.servers().servers();
-    out += "# HELP mcpxx_gateway_server_up Whether the server behind the gateway is ready.\n"
+    // One series per server whatever happens to it (its identity never changes), and the state
+    // as a gauge per state, every state always present (1 for the current one).
+    out += "# HELP mcpxx_gateway_server_up Whether the server behind the gateway is ready (1) or not (0).\n"
            "# TYPE mcpxx_gateway_server_up gauge\n";
     for (const auto& s : servers)
-        out += "mcpxx_gateway_server_up{server=\"" + mcp::prometheus_label_value(s.name) + "\",state=\"" +
-               std::string(to_string(s.state)) + "\"} " +
+        out += "mcpxx_gateway_server_up{server=\"" + mcp::prometheus_label_value(s.name) + "\"} " +
                (s.state == mcp::host::server_state::ready ? "1" : "0") + "\n";
+    out += "# HELP mcpxx_gateway_server_state The state of the server behind the gateway (1 for the current "
+           "state).\n"
+           "# TYPE mcpxx_gateway_server_state gauge\n";
+    using st = mcp::host::server_state;
+    for (const auto& s : servers)
+        for (const auto state : {st::starting, st::ready, st::restarting, st::failed, st::stopped})
+            out += "mcpxx_gateway_server_state{server=\"" + mcp::prometheus_label_value(s.name) + "\",state=\"" +
+                   std::string(to_string(state)) + "\"} " + (s.state == state ? "1" : "0") + "\n";
     out += "# HELP mcpxx_gateway_server_restarts_total Restarts of the server after it died.\n"
            "# TYPE mcpxx_gateway_server_restarts_total counter\n";
     for (const auto& s : servers)
@@ -113,6 +122,16 @@ std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) 
            "# TYPE mcpxx_gateway_unauthorized_total counter\nmcpxx_gateway_unauthorized_total " +
            std::to_string(unauthorized) + "\n";
     return out;
+}
+
+/// What a client wrote (a tool name, a URI), as a log line shows it: at most 200 bytes (cut at
+/// a UTF-8 boundary, the length of the rest said); JSON escapes the rest.
+std::string clipped(std::string_view text) {
+    constexpr std::size_t limit = 200;
+    if (text.size() <= limit) return std::string(text);
+    std::size_t cut = limit;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size() - cut) + " more bytes)";
 }
 
 std::string path_of(const std::string& target) {
@@ -213,13 +232,13 @@ int run_gateway(const gateway_cli& o) {
             object f{{"event", "request"}, {"method", call.method()}};
             const auto labels = gw.labels(call);
             if (!labels.server.empty()) f["server"] = labels.server;
-            if (!call.target().empty()) f["target"] = call.target();
+            if (!call.target().empty()) f["target"] = clipped(call.target());
             if (!call.principal().empty()) f["principal"] = call.principal();
             f["ms"] = std::round(ms * 1000) / 1000;
             f["outcome"] = outcome;
             if (e) {
                 f["code"] = e->code();
-                f["message"] = e->what();
+                f["message"] = clipped(e->what());
             }
             log(e ? "warning" : "info", std::move(f));
         };
@@ -234,7 +253,10 @@ int run_gateway(const gateway_cli& o) {
                    nullptr);
             return r;
         } catch (const mcp::error& e) {
-            record("error", &e);
+            record(e.code() == mcp::error_code::rate_limited   ? "rate_limited"
+                   : e.code() == mcp::error_code::unauthorized ? "unauthorized"
+                                                               : "error",
+                   &e);
             throw;
         }
     });

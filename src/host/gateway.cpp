@@ -183,7 +183,9 @@ metric_labels gateway::labels(const incoming_call& call) const {
     std::optional<route> to;
     if (m == "tools/call") {
         to = tool_route(std::string(call.target()));
-        if (!to) return {{}, std::string(call.target())};
+        // Only names of the catalogue become labels: a client cannot add series by calling
+        // made-up names.
+        if (!to) return {{}, "(unknown)"};
         return {to->server, to->name};
     }
     if (m == "prompts/get")

@@ -1,6 +1,7 @@
 // The middleware mcpxx ships (see mcp/server/middleware.hpp): rate limits, metrics, principal
 // checks, tool filtering.
 #include <mcp/server/middleware.hpp>
+#include <mcp/server/server.hpp>
 
 #include <algorithm>
 #include <array>
@@ -85,6 +86,7 @@ constexpr std::array<double, 14> bucket_bounds{0.0001, 0.00025, 0.0005, 0.001, 0
 } // namespace
 
 struct server_metrics::impl {
+    static constexpr std::size_t max_label_bytes = 128;
     struct series {
         std::uint64_t requests = 0, errors = 0;
         double seconds = 0;
@@ -94,18 +96,41 @@ struct server_metrics::impl {
         std::string method, server, tool;
         auto operator<=>(const key&) const = default;
     };
+    explicit impl(server_metrics_options o) : opts(o) {}
+    const server_metrics_options opts;
     mutable std::mutex mu;
     std::map<key, series> by_call;
+    std::map<std::pair<std::string, std::string>, std::uint64_t> refused; ///< (method, reason)
+    std::set<std::string> servers_seen, tools_seen;
+
+    /// `value` (its first max_label_bytes), or "(other)" once max_label_values others have been
+    /// seen. Under `mu`.
+    std::string bounded(std::set<std::string>& seen, std::string value) const {
+        if (value.size() > max_label_bytes) {
+            std::size_t cut = max_label_bytes;
+            while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut; // UTF-8
+            value.resize(cut);
+            value += "...";
+        }
+        if (value.empty() || seen.count(value)) return value;
+        if (seen.size() >= opts.max_label_values) return "(other)";
+        seen.insert(value);
+        return value;
+    }
 };
 
-server_metrics::server_metrics() : impl_(std::make_shared<impl>()) {}
+server_metrics::server_metrics(server_metrics_options options)
+    : impl_(std::make_shared<impl>(options)) {}
 
 namespace {
 void record_into(server_metrics::impl& m, std::string_view method, const metric_labels& labels, bool error,
                  std::chrono::nanoseconds latency) {
     const double s = std::chrono::duration<double>(latency).count();
     std::lock_guard lock(m.mu);
-    auto& x = m.by_call[{std::string(method), labels.server, labels.tool}];
+    // The method is one the server dispatched (or refused as unknown, which a client cannot
+    // vary without bound either: unknown methods never reach the receiving middleware).
+    auto& x = m.by_call[{std::string(method), m.bounded(m.servers_seen, labels.server),
+                         m.bounded(m.tools_seen, labels.tool)}];
     ++x.requests;
     if (error) ++x.errors;
     x.seconds += s;
@@ -113,12 +138,39 @@ void record_into(server_metrics::impl& m, std::string_view method, const metric_
         if (s <= bucket_bounds[i]) ++x.buckets[i];
 }
 
+void refused_into(server_metrics::impl& m, std::string_view method, std::string_view reason) {
+    std::lock_guard lock(m.mu);
+    ++m.refused[{std::string(method), std::string(reason)}];
+}
+
+/// The reason an access middleware refused with, or null for any other error.
+const char* refusal_reason(int code) noexcept {
+    switch (code) {
+    case error_code::rate_limited:
+        return "rate_limited";
+    case error_code::unauthorized:
+        return "unauthorized";
+    case error_code::forbidden:
+        return "forbidden";
+    default:
+        return nullptr;
+    }
+}
+
 // Only tools are labelled by name by default: resource URIs are unbounded, prompt names rarely
-// matter.
+// matter. The names are the client's: server_metrics bounds how many it keeps.
 metric_labels default_labels(std::string_view method, std::string_view target) {
     return {{}, method == "tools/call" ? std::string(target) : std::string()};
 }
 } // namespace
+
+metric_labeler registered_tool_labels(const server& s) {
+    return [&s](const incoming_call& call) -> metric_labels {
+        if (call.method() != "tools/call") return {};
+        const std::string name(call.target());
+        return {{}, s.find_tool(name) ? name : std::string("(unknown)")};
+    };
+}
 
 void server_metrics::record(std::string_view method, std::string_view target, bool error,
                             std::chrono::nanoseconds latency) {
@@ -128,6 +180,10 @@ void server_metrics::record(std::string_view method, std::string_view target, bo
 void server_metrics::record(std::string_view method, const metric_labels& labels, bool error,
                             std::chrono::nanoseconds latency) {
     record_into(*impl_, method, labels, error, latency);
+}
+
+void server_metrics::record_refused(std::string_view method, std::string_view reason) {
+    refused_into(*impl_, method, reason);
 }
 
 receiving_middleware server_metrics::middleware(metric_labeler labeler) {
@@ -144,6 +200,12 @@ receiving_middleware server_metrics::middleware(metric_labeler labeler) {
                 if (const auto* e = o->if_contains("isError"); e && e->is_bool()) failed = e->get_bool();
             record_into(*self, call.method(), labels(), failed, std::chrono::steady_clock::now() - t0);
             return r;
+        } catch (const error& e) {
+            if (const char* reason = refusal_reason(e.code()))
+                refused_into(*self, call.method(), reason);
+            else
+                record_into(*self, call.method(), labels(), true, std::chrono::steady_clock::now() - t0);
+            throw;
         } catch (...) {
             record_into(*self, call.method(), labels(), true, std::chrono::steady_clock::now() - t0);
             throw;
@@ -203,6 +265,13 @@ std::string server_metrics::prometheus(std::string_view prefix) const {
         out += p + "_request_duration_seconds_sum" + labels(k) + " " + number(s.seconds) + "\n";
         out += p + "_request_duration_seconds_count" + labels(k) + " " + std::to_string(s.requests) + "\n";
     }
+    out += "# HELP " + p +
+           "_refused_total MCP requests refused before they were handled (rate limit, credentials, "
+           "access).\n# TYPE " +
+           p + "_refused_total counter\n";
+    for (const auto& [k, n] : impl_->refused)
+        out += p + "_refused_total{method=\"" + prometheus_label_value(k.first) + "\",reason=\"" +
+               prometheus_label_value(k.second) + "\"} " + std::to_string(n) + "\n";
     return out;
 }
 

@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 
 #include <csignal>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,7 @@ namespace {
 using namespace mcp::test;
 using mcp::json::object;
 using testing::HasSubstr;
+using testing::Not;
 namespace fs = std::filesystem;
 
 const std::string alice = "alice-token-0123456789";
@@ -176,10 +178,49 @@ TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {
     EXPECT_THAT(init.body, HasSubstr("-32005"));
     // Per token: alice (a rate of her own) is not held back by bob's bucket.
     EXPECT_EQ(post("tools/list", {}, alice).status, 200);
-    // Counted in the metrics as errors.
+    // Counted in the metrics as refusals, not as requests or errors of what they named: the
+    // servers behind never saw them.
     auto m = get("/metrics", {{"Authorization", "Bearer " + bob}});
-    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/list\"} 1"));
-    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"initialize\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcp_refused_total{method=\"tools/list\",reason=\"rate_limited\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcp_refused_total{method=\"initialize\",reason=\"rate_limited\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcp_requests_total{method=\"tools/list\"} 3")); // bob 2, alice 1
+    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/list\"} 0"));
+    EXPECT_THAT(m.body, Not(HasSubstr("mcp_requests_total{method=\"initialize\"")));
+    bool logged = false;
+    for (const auto& l : log_lines())
+        logged |= mcp::find_string(l, "outcome").value_or("") == "rate_limited";
+    EXPECT_TRUE(logged) << log_text();
+}
+
+TEST_F(gateway_cli, NotificationsAreNotRateLimited) {
+    // One request a second, no burst: the notifications of a session must neither be refused
+    // nor take the token the next request needs.
+    start({"--token-file", (dir_ / "tokens.json").string(), "--rate", "1", "--burst", "1"});
+    auto send = [&](const std::string& body, const std::string& session) {
+        mcp::http::header_list h{{"Content-Type", "application/json"},
+                                 {"Accept", "application/json, text/event-stream"},
+                                 {"Authorization", "Bearer " + bob}};
+        if (!session.empty()) {
+            h.emplace_back("Mcp-Session-Id", session);
+            h.emplace_back("MCP-Protocol-Version", "2025-11-25");
+        }
+        return mcp::http::fetch({.method = "POST", .url = url_, .headers = std::move(h), .body = body});
+    };
+    auto init = send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
+                     R"("2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})",
+                     "");
+    ASSERT_EQ(init.status, 200) << init.body;
+    const std::string session(init.header("Mcp-Session-Id").value_or(""));
+    ASSERT_FALSE(session.empty());
+    std::this_thread::sleep_for(1100ms); // the bucket is full again: one request
+    EXPECT_EQ(send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", session).status, 202);
+    EXPECT_EQ(send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})",
+                   session)
+                  .status,
+              202);
+    auto list = send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", session);
+    EXPECT_EQ(list.status, 200) << list.body;
+    EXPECT_THAT(list.body, HasSubstr("everything__echo"));
 }
 
 TEST_F(gateway_cli, ForeignOriginIs403) {
@@ -212,8 +253,29 @@ TEST_F(gateway_cli, HealthAndMetrics) {
     EXPECT_THAT(m.body,
                 HasSubstr("mcp_request_duration_seconds_bucket{method=\"tools/call\",server=\"everything\","
                           "tool=\"echo\",le=\"+Inf\"} 1"));
-    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_up{server=\"everything\",state=\"ready\"} 1"));
+    // One series per server for "up", whatever its state; the state as one gauge per state.
+    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_up{server=\"everything\"} 1\n"));
+    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_state{server=\"everything\",state=\"ready\"} 1\n"));
+    for (const char* state : {"starting", "restarting", "failed", "stopped"})
+        EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_state{server=\"everything\",state=\"" +
+                                      std::string(state) + "\"} 0\n"));
     EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_unauthorized_total 1"));
+
+    // Made-up tool names: one label for all of them in the metrics, clipped in the log.
+    for (int i = 0; i < 30; ++i)
+        post("tools/call", {{"name", std::string(2000, 'x') + std::to_string(i)}, {"arguments", object{}}}, bob);
+    m = get("/metrics", {{"Authorization", "Bearer " + bob}});
+    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/call\",tool=\"(unknown)\"} 30"));
+    EXPECT_LT(m.body.size(), 20000u);
+    EXPECT_EQ(m.body.find("xxxx"), std::string::npos);
+    bool clipped = false;
+    for (const auto& l : log_lines()) {
+        const auto target = mcp::find_string(l, "target").value_or("");
+        EXPECT_LT(target.size(), 260u);
+        clipped |= target.find("... (1801 more bytes)") != std::string_view::npos;
+        EXPECT_LT(mcp::find_string(l, "message").value_or("").size(), 260u);
+    }
+    EXPECT_TRUE(clipped) << log_text().substr(0, 3000);
 }
 
 TEST_F(gateway_cli, SigtermStopsTheGatewayAndItsServers) {

@@ -396,6 +396,12 @@ TEST(Gateway, MetricLabelsNameTheServerAndItsTool) {
                 HasSubstr("mcp_errors_total{method=\"tools/call\",server=\"everything\",tool=\"fail\"} 1"));
     EXPECT_THAT(text, HasSubstr("mcp_request_duration_seconds_count{method=\"tools/"
                                 "call\",server=\"everything\",tool=\"echo\"} 1"));
+    // Names the catalogue does not have share one label: clients cannot add series.
+    for (int i = 0; i < 20; ++i)
+        EXPECT_THROW(c->call_tool(std::string(300, 'z') + std::to_string(i), {}), mcp::error);
+    const auto after = metrics.prometheus("mcp");
+    EXPECT_THAT(after, HasSubstr("mcp_errors_total{method=\"tools/call\",tool=\"(unknown)\"} 20"));
+    EXPECT_EQ(after.find("zzzz"), std::string::npos);
 }
 
 } // namespace

@@ -143,6 +143,58 @@ TEST_F(middleware_fixture, metrics_count_calls_errors_and_latency) {
         << text;
 }
 
+TEST_F(middleware_fixture, metrics_label_only_tools_that_exist_with_the_registry_labeler) {
+    mcp::server_metrics metrics;
+    srv.use(metrics.middleware(mcp::registered_tool_labels(srv)));
+    connect();
+    client->initialize();
+    client->result("tools/call", object{{"name", "public_tool"}});
+    for (int i = 0; i < 50; ++i)
+        client->request("tools/call", object{{"name", std::string(500, 'x') + std::to_string(i)}});
+    const auto text = metrics.prometheus("gw");
+    EXPECT_NE(text.find("gw_requests_total{method=\"tools/call\",tool=\"public_tool\"} 1"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("gw_errors_total{method=\"tools/call\",tool=\"(unknown)\"} 50"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("xxxx"), std::string::npos) << "a made-up name became a label";
+}
+
+TEST_F(middleware_fixture, metrics_bound_the_label_values_clients_can_create) {
+    // The default labeler knows no registry: at most max_label_values names, each cut short.
+    mcp::server_metrics metrics({.max_label_values = 10});
+    srv.use(metrics.middleware());
+    connect();
+    client->initialize();
+    for (int i = 0; i < 300; ++i)
+        client->request("tools/call", object{{"name", std::to_string(i) + std::string(2000, 'y')}});
+    const auto text = metrics.prometheus("gw");
+    EXPECT_LT(text.size(), 60000u) << "the exposition grows with the names clients send";
+    EXPECT_NE(text.find("gw_errors_total{method=\"tools/call\",tool=\"(other)\"} 290"), std::string::npos)
+        << text.substr(0, 2000);
+    EXPECT_EQ(text.find(std::string(200, 'y')), std::string::npos) << "a label value is not cut";
+}
+
+TEST_F(middleware_fixture, metrics_count_refused_requests_apart_from_handled_ones) {
+    // Outermost metrics, then a rate limit: what the limit refuses never reached the tool.
+    mcp::server_metrics metrics;
+    srv.use(metrics.middleware());
+    srv.use(mcp::middleware::rate_limit(std::make_shared<mcp::rate_limiter>(0.001, 2.0)));
+    connect();
+    client->initialize(); // one token
+    client->result("tools/call", object{{"name", "public_tool"}}); // the other
+    auto refused = client->request("tools/call", object{{"name", "public_tool"}});
+    ASSERT_EQ(refused.at("error").at("code"), mcp::error_code::rate_limited);
+    const auto text = metrics.prometheus("gw");
+    EXPECT_NE(text.find("gw_requests_total{method=\"tools/call\",tool=\"public_tool\"} 1"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("gw_errors_total{method=\"tools/call\",tool=\"public_tool\"} 0"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("# TYPE gw_refused_total counter"), std::string::npos) << text;
+    EXPECT_NE(text.find("gw_refused_total{method=\"tools/call\",reason=\"rate_limited\"} 1"),
+              std::string::npos)
+        << text;
+}
+
 TEST_F(middleware_fixture, sending_middleware_see_and_may_drop_notifications) {
     std::atomic<int> logs{0};
     srv.use_sending([&](mcp::outgoing_call& call, const mcp::send_next& next) -> mcp::json::value {

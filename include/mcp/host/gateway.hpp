@@ -114,7 +114,8 @@ public:
     std::optional<route> resource_route(const std::string& uri) const;
 
     /// Metric labels of a call (server_metrics::middleware): the server behind it and, for
-    /// tools/call, the server's own tool name.
+    /// tools/call, the server's own tool name; a tools/call of a name the catalogue does not
+    /// have is labelled tool="(unknown)" (no server), so that clients cannot add series.
     metric_labels labels(const incoming_call& call) const;
 
     /// The servers' states for a health check: {"status": "ok" | "degraded" | "down",
