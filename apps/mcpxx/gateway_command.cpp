@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace mcpxx_cli {
 namespace {
@@ -335,7 +336,9 @@ int run_gateway(const gateway_cli& o) {
                               {"reason", reason}});
     };
     if (!tokens.empty()) ho.authenticate = tokens.bearer().authenticator("mcpxx-gateway", refused);
-    ho.extra_routes = [&gw, &metrics, authenticate = ho.authenticate, unauthorized](
+    ho.extra_routes = [&gw, &metrics, authenticate = ho.authenticate, unauthorized,
+                       bearer = tokens.empty() ? std::optional<mcp::http::bearer_tokens>()
+                                               : std::optional<mcp::http::bearer_tokens>(tokens.bearer())](
                           const mcp::http::request_info& r, int& status,
                           std::vector<std::pair<std::string, std::string>>& headers, std::string& body) {
         const auto p = path_of(r.target);
@@ -347,10 +350,15 @@ int run_gateway(const gateway_cli& o) {
             return true;
         }
         if (p == "/healthz") {
-            // Open: a load balancer or an orchestrator probes it without credentials.
+            // Open: a load balancer or an orchestrator probes it without credentials, and learns
+            // the status (200 / 503) and nothing else. The servers' names, states, processes and
+            // errors are shown to a valid token (or to anyone when no token is configured).
             auto h = gw.health();
             status = mcp::find_string(h, "status").value_or("") == "down" ? 503 : 200;
             headers = {{"Content-Type", "application/json"}, {"Cache-Control", "no-store"}};
+            const auto* authorization = r.header("Authorization");
+            if (bearer && !(authorization && bearer->principal_of(*authorization)))
+                h = object{{"status", h.at("status")}};
             body = mcp::to_json(mcp::json::value(std::move(h))) + "\n";
             return true;
         }

@@ -232,7 +232,13 @@ TEST_F(gateway_cli, ForeignOriginIs403) {
 
 TEST_F(gateway_cli, HealthAndMetrics) {
     start({"--token-file", (dir_ / "tokens.json").string()});
-    auto h = get("/healthz");
+    // Without a token (a load balancer's probe): the status and nothing else.
+    auto probe = get("/healthz");
+    ASSERT_EQ(probe.status, 200);
+    EXPECT_EQ(probe.body, "{\"status\":\"ok\"}\n");
+    EXPECT_EQ(get("/healthz", {{"Authorization", "Bearer not-a-known-token-at-all"}}).body,
+              "{\"status\":\"ok\"}\n");
+    auto h = get("/healthz", {{"Authorization", "Bearer " + bob}});
     ASSERT_EQ(h.status, 200);
     EXPECT_THAT(std::string(h.header("Content-Type").value_or("")), HasSubstr("application/json"));
     const auto health = mcp::json::parse(h.body).as_object();
@@ -296,14 +302,17 @@ TEST_F(gateway_cli, SigtermStopsTheGatewayAndItsServers) {
 
 TEST_F(gateway_cli, HealthIs503WhenNoServerIsUp) {
     std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"gone": {"command": "/nonexistent/server"}}})";
-    start({});
-    auto h = get("/healthz");
+    start({"--token-file", (dir_ / "tokens.json").string()});
+    auto probe = get("/healthz");
+    EXPECT_EQ(probe.status, 503);
+    EXPECT_EQ(probe.body, "{\"status\":\"down\"}\n"); // no names, errors or paths without a token
+    auto h = get("/healthz", {{"Authorization", "Bearer " + bob}});
     EXPECT_EQ(h.status, 503);
     const auto health = mcp::json::parse(h.body).as_object();
     EXPECT_EQ(health.at("status").as_string(), "down");
     EXPECT_EQ(health.at("servers").as_array()[0].as_object().at("state").as_string(), "failed");
     // The endpoint still answers, with an empty catalogue.
-    auto list = post("tools/list", {}, "");
+    auto list = post("tools/list", {}, bob);
     ASSERT_EQ(list.status, 200);
     EXPECT_TRUE(list.result().at("tools").as_array().empty());
 }
