@@ -250,15 +250,26 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
         decision = policy_decision(o.approval, request);
         if (!decision) {
             request.qualified_name = impl_->qualified_name(*this, server, tool);
-            const bool yes = o.approver && o.approver->approve(request);
+            bool yes = false;
+            try {
+                yes = o.approver && o.approver->approve(request);
+            } catch (const call_denied& e) {
+                record.approval = std::string(to_string(approval_kind::denied));
+                audit("denied", e.what());
+                throw call_denied("tool \"" + tool + "\" of server \"" + server + "\": " + e.what());
+            } catch (const std::exception& e) {
+                record.approval = std::string(to_string(approval_kind::denied));
+                audit("denied", e.what());
+                throw;
+            }
             decision = yes ? approval_kind::user : approval_kind::denied;
         }
     }
     record.approval = std::string(to_string(*decision));
     if (*decision == approval_kind::denied) {
-        const std::string why = options.user_decision || o.approver
-                                    ? "the user denied the call"
-                                    : "the call needs approval and there is no approver";
+        std::string why = "the call needs approval and there is no approver";
+        if (options.user_decision || o.approver)
+            why = options.denial_reason.empty() ? "the user denied the call" : options.denial_reason;
         audit("denied", why);
         throw call_denied("tool \"" + tool + "\" of server \"" + server + "\": " + why);
     }

@@ -15,6 +15,7 @@ namespace {
 using namespace mcp::test;
 using mcp::json::object;
 using testing::HasSubstr;
+using testing::Not;
 
 bool has_tool(const std::vector<mcp::tool>& tools, const std::string& name) {
     for (const auto& t : tools)
@@ -333,11 +334,14 @@ TEST(Gateway, TheClientsUserApprovesWhatThePolicyDoesNot) {
     auto refused = c->call_tool("everything__echo", {{"text", "refused"}});
     EXPECT_TRUE(refused.is_error.value_or(false));
     EXPECT_THAT(text_of(refused), HasSubstr("the user denied the call"));
-    // A client that cannot ask: the policy's answer stands.
+    // A client that cannot ask: the policy's answer stands, and it is not called the user's.
     auto mute = f.connect();
     auto denied = mute->call_tool("everything__echo", {{"text", "x"}});
     EXPECT_TRUE(denied.is_error.value_or(false));
     EXPECT_THAT(text_of(denied), HasSubstr("did not run"));
+    EXPECT_THAT(text_of(denied), HasSubstr("the call needs the user's approval, and this client cannot be "
+                                           "asked (it does not declare form elicitation)"));
+    EXPECT_THAT(text_of(denied), Not(HasSubstr("the user denied")));
     std::lock_guard lock(mu);
     EXPECT_EQ(asked.size(), 2u);
 }

@@ -86,6 +86,9 @@ struct tool_call_options {
     /// approved by the user, false refuses it (audited as denied, call_denied thrown). Unset:
     /// the policy decides, then the manager's approver.
     std::optional<bool> user_decision;
+    /// Why user_decision is false, for the audit log and call_denied's message (default: "the
+    /// user denied the call"), e.g. that nobody could be asked.
+    std::string denial_reason;
 };
 
 struct manager_options {
