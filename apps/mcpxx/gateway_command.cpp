@@ -13,6 +13,7 @@
 #include "read_file.hpp"
 #include "timeout_option.hpp"
 
+#include <mcp/host/catalogue.hpp>
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/server/middleware.hpp>
@@ -138,6 +139,57 @@ std::string clipped(std::string_view text) {
 std::string path_of(const std::string& target) {
     const auto q = target.find('?');
     return q == std::string::npos ? target : target.substr(0, q);
+}
+
+// ------------------------------------------------------------------------- per-token views
+
+/// What each token may see (its principal's patterns), or nullopt when no token is limited.
+///  - `tools` patterns: tools and prompts, by their gateway names (`server__name`).
+///  - `resources` patterns: resources and resource templates, by their gateway URIs.
+///  - With `tools` and no `resources`: the resources and templates of the servers the patterns
+///    admit - a server some visible tool or prompt leads to, or (qualified names) whose names
+///    the patterns could match ("weather__*" admits "weather", and so does "*").
+std::optional<mcp::middleware::catalogue_filter> token_filter(const gateway_tokens& tokens,
+                                                              const mcp::host::gateway& gw, bool plain_names) {
+    auto limited = std::make_shared<std::map<std::string, gateway_token>>();
+    for (const auto& [principal, t] : tokens.principals())
+        if (!t.tools.empty() || !t.resources.empty()) limited->emplace(principal, t);
+    if (limited->empty()) return std::nullopt;
+    const auto any = [](const std::vector<std::string>& patterns, const std::string& name) {
+        for (const auto& p : patterns)
+            if (glob_match(p, name)) return true;
+        return false;
+    };
+    const auto names = [limited, any](const std::string& principal, const std::string& name) {
+        auto it = limited->find(principal);
+        return it == limited->end() || it->second.tools.empty() || any(it->second.tools, name);
+    };
+    // A resource or template of `to` (nullopt: it leads nowhere, and the server says "not found").
+    const auto by_server = [limited, any, &gw, plain_names](const std::string& principal, const std::string& uri,
+                                                           const std::optional<mcp::host::gateway::route>& to) {
+        auto it = limited->find(principal);
+        if (it == limited->end()) return true;
+        const auto& t = it->second;
+        if (!t.resources.empty()) return any(t.resources, uri);
+        if (t.tools.empty() || !to) return true;
+        for (const auto& n : gw.names_of(to->server))
+            if (any(t.tools, n)) return true;
+        if (plain_names) return false;
+        const std::string prefix = mcp::host::sanitize_name(to->server) + "__";
+        for (const auto& p : t.tools)
+            if (glob_admits_prefix(p, prefix)) return true;
+        return false;
+    };
+    mcp::middleware::catalogue_filter f;
+    f.tool = names;
+    f.prompt = names;
+    f.resource = [by_server, &gw](const std::string& principal, const std::string& uri) {
+        return by_server(principal, uri, gw.resource_route(uri));
+    };
+    f.resource_template = [by_server, &gw](const std::string& principal, const std::string& text) {
+        return by_server(principal, text, gw.template_route(text));
+    };
+    return f;
 }
 
 // ------------------------------------------------------------------------------------- run
@@ -275,18 +327,10 @@ int run_gateway(const gateway_cli& o) {
             if (t.rate) limiter->set_limit(t.principal, *t.rate, t.burst.value_or(std::max(1.0, *t.rate)));
         srv.use(mcp::middleware::rate_limit(limiter));
     }
-    std::map<std::string, std::vector<std::string>> patterns;
-    for (const auto& [principal, t] : tokens.principals())
-        if (!t.tools.empty()) patterns[t.principal] = t.tools;
-    if (!patterns.empty())
-        srv.use(
-            mcp::middleware::filter_tools([patterns](const std::string& principal, const std::string& tool) {
-                auto it = patterns.find(principal);
-                if (it == patterns.end()) return true;
-                for (const auto& p : it->second)
-                    if (glob_match(p, tool)) return true;
-                return false;
-            }));
+    if (auto filter = token_filter(tokens, gw, o.plain_names)) {
+        srv.use(mcp::middleware::filter_catalogue(*filter));
+        srv.use_sending(mcp::middleware::filter_resource_updates(*filter));
+    }
 
     // Over stdio the end of stdin ends the gateway and signals keep their default action.
     try {
@@ -420,7 +464,10 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
     cmd->add_option(
         "--token-file", o->token_file,
         "Accepted bearer tokens: one per line (TOKEN [NAME]) or JSON {\"tokens\": [{token, name, rate, "
-        "burst, tools}]}; also MCPXX_GATEWAY_TOKENS=tok1,tok2");
+        "burst, tools, resources}]}; also MCPXX_GATEWAY_TOKENS=tok1,tok2. \"tools\": glob patterns of the "
+        "tools and prompts a token sees (server__name); \"resources\": patterns of the resource URIs and "
+        "templates it sees (mcpxx://server/...); without \"resources\", it sees the resources of the "
+        "servers its \"tools\" patterns admit");
     cmd->add_option("--rate", o->rate,
                     "Requests per second per token (per address without tokens); 0: unlimited");
     cmd->add_option("--burst", o->burst, "Requests allowed at once above the rate (default: the rate)");

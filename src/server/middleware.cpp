@@ -299,28 +299,89 @@ receiving_middleware rate_limit(std::shared_ptr<rate_limiter> limiter) {
     };
 }
 
+namespace {
+
+/// Keep the items of `result[member]` whose `key` `keep` accepts.
+void keep_items(json::value& result, const char* member, const char* key,
+                const std::function<bool(const std::string&)>& keep) {
+    auto* o = result.if_object();
+    auto* items = o ? o->if_contains(member) : nullptr;
+    if (!items || !items->is_array()) return;
+    json::array kept;
+    for (auto& item : items->get_array()) {
+        const auto* io = item.if_object();
+        auto name = io ? find_string(*io, key) : std::nullopt;
+        if (name && keep(std::string(*name))) kept.push_back(std::move(item));
+    }
+    items->get_array() = std::move(kept);
+}
+
+[[noreturn]] void not_found(const incoming_call& call, const std::string& uri) {
+    // 2026-07-28 made "not found" an invalid-params error (as the server does, server_methods.cpp).
+    throw error(call.stateless() ? error_code::invalid_params : error_code::resource_not_found,
+                "Resource not found: " + uri, json::object{{"uri", uri}});
+}
+
+} // namespace
+
 receiving_middleware filter_tools(std::function<bool(const std::string&, const std::string&)> allowed) {
-    return [allowed = std::move(allowed)](incoming_call& call, const receive_next& next) -> json::value {
+    return filter_catalogue({.tool = std::move(allowed)});
+}
+
+receiving_middleware filter_catalogue(catalogue_filter f) {
+    return [f = std::move(f)](incoming_call& call, const receive_next& next) -> json::value {
         const auto& who = call.principal();
-        if (call.method() == "tools/call") {
-            const std::string tool(call.target());
-            if (!allowed(who, tool)) throw error(error_code::invalid_params, "Unknown tool: " + tool);
-            return next(call);
+        const auto m = call.method();
+        const auto& params = call.params();
+        const auto ok = [&who](const auto& predicate, const std::string& name) {
+            return !predicate || predicate(who, name);
+        };
+        if (m == "tools/call" && f.tool) {
+            const std::string name(call.target());
+            if (!ok(f.tool, name)) throw error(error_code::invalid_params, "Unknown tool: " + name);
+        } else if (m == "prompts/get" && f.prompt) {
+            const std::string name(call.target());
+            if (!ok(f.prompt, name)) throw error(error_code::invalid_params, "Unknown prompt: " + name);
+        } else if ((m == "resources/read" || m == "resources/subscribe" || m == "resources/unsubscribe") &&
+                   f.resource) {
+            if (auto uri = find_string(params, "uri"); uri && !ok(f.resource, std::string(*uri)))
+                not_found(call, std::string(*uri));
+        } else if (m == "completion/complete") {
+            if (const auto* ref = find_object(params, "ref")) {
+                const auto type = find_string(*ref, "type").value_or("");
+                if (type == "ref/prompt" && f.prompt)
+                    if (auto name = find_string(*ref, "name"); name && !ok(f.prompt, std::string(*name)))
+                        throw error(error_code::invalid_params, "Unknown prompt: " + std::string(*name));
+                if (type == "ref/resource" && f.resource_template)
+                    if (auto uri = find_string(*ref, "uri"); uri && !ok(f.resource_template, std::string(*uri)))
+                        throw error(error_code::invalid_params,
+                                    "Unknown resource template: " + std::string(*uri));
+            }
         }
         json::value r = next(call);
-        if (call.method() == "tools/list")
-            if (auto* o = r.if_object())
-                if (auto* tools = o->if_contains("tools"); tools && tools->is_array()) {
-                    auto& a = tools->get_array();
-                    json::array kept;
-                    for (auto& t : a) {
-                        const auto* to = t.if_object();
-                        auto name = to ? find_string(*to, "name") : std::nullopt;
-                        if (name && allowed(who, std::string(*name))) kept.push_back(std::move(t));
-                    }
-                    a = std::move(kept);
-                }
+        const auto keep = [&](const auto& predicate) {
+            return [&](const std::string& name) { return predicate(who, name); };
+        };
+        if (m == "tools/list" && f.tool)
+            keep_items(r, "tools", "name", keep(f.tool));
+        else if (m == "prompts/list" && f.prompt)
+            keep_items(r, "prompts", "name", keep(f.prompt));
+        else if (m == "resources/list" && f.resource)
+            keep_items(r, "resources", "uri", keep(f.resource));
+        else if (m == "resources/templates/list" && f.resource_template)
+            keep_items(r, "resourceTemplates", "uriTemplate", keep(f.resource_template));
         return r;
+    };
+}
+
+sending_middleware filter_resource_updates(catalogue_filter f) {
+    return [f = std::move(f)](outgoing_call& call, const send_next& next) -> json::value {
+        if (f.resource && !call.is_request && !call.principal.empty() &&
+            call.method == "notifications/resources/updated")
+            if (const auto* p = call.params.if_object())
+                if (auto uri = find_string(*p, "uri"); uri && !f.resource(std::string(call.principal), std::string(*uri)))
+                    return nullptr; // dropped
+        return next(call);
     };
 }
 

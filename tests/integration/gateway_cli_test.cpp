@@ -96,6 +96,7 @@ protected:
                                  {"MCP-Protocol-Version", "2026-07-28"},
                                  {"Mcp-Method", method}};
         if (auto n = mcp::find_string(params, "name")) h.emplace_back("Mcp-Name", std::string(*n));
+        if (auto u = mcp::find_string(params, "uri")) h.emplace_back("Mcp-Name", std::string(*u));
         if (!token.empty()) h.emplace_back("Authorization", "Bearer " + token);
         for (auto& e : extra) h.push_back(std::move(e));
         const object body{{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", std::move(params)}};
@@ -151,6 +152,70 @@ TEST_F(gateway_cli, NoTokenIs401AndATokenGetsIn) {
     EXPECT_TRUE(bobs_call);
     EXPECT_EQ(log_text().find(alice), std::string::npos);
     EXPECT_EQ(log_text().find(bob), std::string::npos);
+}
+
+TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {
+    std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"everything": {"command": ")" +
+                                            built("everything_server") + R"("}, "echo": {"command": ")" +
+                                            built("echo_server") + R"("}}})";
+    // carol may use the echo server only; dave sees everything's tools but one resource.
+    const std::string carol = "carol-token-0123456789", dave = "dave-token-0123456789";
+    std::ofstream(dir_ / "limited.json") << R"({"tokens": [{"token": ")" + carol +
+                                                R"(", "name": "carol", "tools": ["echo__*"]},)"
+                                                R"( {"token": ")" +
+                                                dave + R"(", "name": "dave", "tools": ["everything__*"],)"
+                                                R"( "resources": ["mcpxx://everything/test://static/resource/1"]},)"
+                                                R"( {"token": ")" +
+                                                bob + R"(", "name": "bob"}]})";
+    start({"--token-file", (dir_ / "limited.json").string(), "--approve-all"});
+    const std::string resource = "mcpxx://everything/test://static/resource/1";
+    const std::string tmpl = "mcpxx://everything/test://static/resource/{id}";
+
+    // bob: no patterns, everything.
+    EXPECT_EQ(post("prompts/list", {}, bob).result().at("prompts").as_array().size(), 4u);
+    EXPECT_EQ(post("resources/templates/list", {}, bob).result().at("resourceTemplates").as_array().size(), 2u);
+
+    // carol: echo's tool, and nothing of the everything server: no prompts, resources, templates.
+    auto tools = post("tools/list", {}, carol).result().at("tools").as_array();
+    ASSERT_EQ(tools.size(), 1u);
+    EXPECT_EQ(tools[0].at("name"), "echo__echo");
+    EXPECT_TRUE(post("prompts/list", {}, carol).result().at("prompts").as_array().empty());
+    EXPECT_TRUE(post("resources/list", {}, carol).result().at("resources").as_array().empty());
+    EXPECT_TRUE(post("resources/templates/list", {}, carol).result().at("resourceTemplates").as_array().empty());
+    // Hidden things are answered as unknown ones are.
+    auto hidden_read = post("resources/read", {{"uri", resource}}, carol);
+    auto unknown_read = post("resources/read", {{"uri", "mcpxx://nowhere/x"}}, carol);
+    ASSERT_TRUE(hidden_read.is_error() && unknown_read.is_error()) << mcp::to_json(hidden_read.message);
+    EXPECT_EQ(hidden_read.error_code(), unknown_read.error_code());
+    EXPECT_THAT(mcp::to_json(hidden_read.message), HasSubstr("Resource not found: " + resource));
+    auto hidden_prompt = post("prompts/get", {{"name", "everything__simple_prompt"}}, carol);
+    ASSERT_TRUE(hidden_prompt.is_error());
+    EXPECT_EQ(hidden_prompt.error_code(), mcp::error_code::invalid_params);
+    EXPECT_THAT(mcp::to_json(hidden_prompt.message), HasSubstr("Unknown prompt: everything__simple_prompt"));
+    auto hidden_completion =
+        post("completion/complete",
+             {{"ref", object{{"type", "ref/prompt"}, {"name", "everything__complex_prompt"}}},
+              {"argument", object{{"name", "style"}, {"value", "f"}}}},
+             carol);
+    ASSERT_TRUE(hidden_completion.is_error());
+    EXPECT_THAT(mcp::to_json(hidden_completion.message), HasSubstr("Unknown prompt"));
+    auto hidden_template = post("completion/complete",
+                                {{"ref", object{{"type", "ref/resource"}, {"uri", tmpl}}},
+                                 {"argument", object{{"name", "id"}, {"value", "1"}}}},
+                                carol);
+    ASSERT_TRUE(hidden_template.is_error());
+    EXPECT_THAT(mcp::to_json(hidden_template.message), HasSubstr("Unknown resource template"));
+    EXPECT_EQ(post("tools/call", {{"name", "echo__echo"}, {"arguments", object{{"text", "ok"}}}}, carol).status,
+              200);
+
+    // dave: everything's tools and prompts, and the one resource his "resources" patterns name.
+    EXPECT_EQ(post("prompts/list", {}, dave).result().at("prompts").as_array().size(), 4u);
+    auto listed = post("resources/list", {}, dave).result().at("resources").as_array();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].at("uri").as_string(), resource);
+    EXPECT_FALSE(post("resources/read", {{"uri", resource}}, dave).is_error());
+    EXPECT_TRUE(post("resources/read", {{"uri", "mcpxx://everything/test://static/resource/3"}}, dave).is_error());
+    EXPECT_TRUE(post("resources/templates/list", {}, dave).result().at("resourceTemplates").as_array().empty());
 }
 
 TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {

@@ -96,6 +96,64 @@ TEST_F(middleware_fixture, tools_are_filtered_per_principal) {
               std::string::npos);
 }
 
+TEST_F(middleware_fixture, the_catalogue_filter_hides_prompts_resources_and_templates_as_unknown) {
+    const auto reader = [](const std::string& uri, mcp::context&) {
+        return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "x"}}};
+    };
+    const auto treader = [](const std::string& uri, const std::map<std::string, std::string>&, mcp::context&) {
+        return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "t"}}};
+    };
+    for (const char* name : {"public_prompt", "secret_prompt"})
+        srv.add_prompt({.name = name}, [](const std::map<std::string, std::string>&, mcp::context&) {
+            return mcp::get_prompt_result{.messages = {{.role = mcp::role::user, .content = mcp::text("hi")}}};
+        });
+    for (const char* uri : {"res://public", "res://secret"}) srv.add_resource({.uri = uri, .name = uri}, reader);
+    srv.add_resource_template({.uri_template = "pub://{x}", .name = "pub"}, treader);
+    srv.add_resource_template({.uri_template = "secret://{x}", .name = "secret"}, treader);
+    const auto not_secret = [](const std::string&, const std::string& name) {
+        return name.find("secret") == std::string::npos;
+    };
+    srv.use(mcp::middleware::filter_catalogue(
+        {.tool = not_secret, .prompt = not_secret, .resource = not_secret, .resource_template = not_secret}));
+    connect();
+    client->initialize();
+    EXPECT_EQ(client->result("tools/list").at("tools").as_array().size(), 1u);
+    auto prompts = client->result("prompts/list").at("prompts").as_array();
+    ASSERT_EQ(prompts.size(), 1u);
+    EXPECT_EQ(prompts[0].at("name"), "public_prompt");
+    auto resources = client->result("resources/list").at("resources").as_array();
+    ASSERT_EQ(resources.size(), 1u);
+    EXPECT_EQ(resources[0].at("uri"), "res://public");
+    auto templates = client->result("resources/templates/list").at("resourceTemplates").as_array();
+    ASSERT_EQ(templates.size(), 1u);
+    EXPECT_EQ(templates[0].at("uriTemplate"), "pub://{x}");
+    // Hidden or unknown: the same answer.
+    const auto same = [&](const char* method, object hidden, object unknown) {
+        auto a = client->request(method, hidden), b = client->request(method, unknown);
+        ASSERT_TRUE(a.contains("error") && b.contains("error")) << method;
+        EXPECT_EQ(a.at("error").at("code"), b.at("error").at("code")) << method;
+        std::string ma(a.at("error").at("message").as_string()), mb(b.at("error").at("message").as_string());
+        EXPECT_EQ(ma.substr(0, ma.find(':')), mb.substr(0, mb.find(':'))) << ma << " / " << mb;
+    };
+    same("prompts/get", object{{"name", "secret_prompt"}}, object{{"name", "nope"}});
+    same("resources/read", object{{"uri", "res://secret"}}, object{{"uri", "res://nope"}});
+    same("resources/read", object{{"uri", "secret://a"}}, object{{"uri", "nope://a"}});
+    same("completion/complete",
+         object{{"ref", object{{"type", "ref/prompt"}, {"name", "secret_prompt"}}},
+                {"argument", object{{"name", "a"}, {"value", ""}}}},
+         object{{"ref", object{{"type", "ref/prompt"}, {"name", "nope"}}},
+                {"argument", object{{"name", "a"}, {"value", ""}}}});
+    same("completion/complete",
+         object{{"ref", object{{"type", "ref/resource"}, {"uri", "secret://{x}"}}},
+                {"argument", object{{"name", "x"}, {"value", ""}}}},
+         object{{"ref", object{{"type", "ref/resource"}, {"uri", "nope://{x}"}}},
+                {"argument", object{{"name", "x"}, {"value", ""}}}});
+    EXPECT_EQ(client->result("resources/read", object{{"uri", "pub://a"}}).at("contents").at(0).at("text"), "t");
+    auto sub = client->request("resources/subscribe", object{{"uri", "res://secret"}});
+    ASSERT_TRUE(sub.contains("error"));
+    EXPECT_EQ(sub.at("error").at("code"), mcp::error_code::resource_not_found);
+}
+
 TEST_F(middleware_fixture, rate_limits_answer_with_a_retry_time) {
     auto limiter = std::make_shared<mcp::rate_limiter>(1.0, 2.0);
     srv.use(mcp::middleware::rate_limit(limiter));

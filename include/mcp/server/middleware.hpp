@@ -213,6 +213,29 @@ receiving_middleware rate_limit(std::shared_ptr<rate_limiter> limiter);
 /// filtered, a tools/call of another tool is answered as for an unknown tool (-32602).
 receiving_middleware
 filter_tools(std::function<bool(const std::string& principal, const std::string& tool)> allowed);
+
+/// What a principal may see of the catalogue, kind by kind; an unset predicate allows all of
+/// that kind.
+struct catalogue_filter {
+    std::function<bool(const std::string& principal, const std::string& name)> tool;
+    std::function<bool(const std::string& principal, const std::string& name)> prompt;
+    /// A resource URI: of resources/list items, and of resources/read, resources/subscribe and
+    /// resources/unsubscribe (where the URI may be one a template matches).
+    std::function<bool(const std::string& principal, const std::string& uri)> resource;
+    /// A resource template, by its uriTemplate text: of resources/templates/list items and of
+    /// completion/complete references.
+    std::function<bool(const std::string& principal, const std::string& uri_template)> resource_template;
+};
+/// Show and allow only what `filter` accepts. Lists (tools, prompts, resources, resource
+/// templates) are filtered; a request naming something hidden is answered exactly as for
+/// something that does not exist: tools/call "Unknown tool" and prompts/get "Unknown prompt"
+/// (-32602), resources/read and resources/subscribe "Resource not found" (-32002; -32602 in the
+/// stateless era), completion/complete "Unknown prompt" / "Unknown resource template" (-32602).
+receiving_middleware filter_catalogue(catalogue_filter filter);
+/// The sending side of filter_catalogue: drops notifications/resources/updated of a resource
+/// the principal it goes to may not see (when the server knows that principal, e.g. on a
+/// subscriptions/listen stream).
+sending_middleware filter_resource_updates(catalogue_filter filter);
 } // namespace middleware
 
 } // namespace mcp
