@@ -313,7 +313,22 @@ read_resource_result gateway::impl::read_resource(const std::string& server, con
         return gw->mgr->client(server)->read_resource(
             uri, {.on_progress = h.on_progress, .cancel = h.cancel, .meta = h.meta});
     };
-    auto r = forward(ctx, server, run);
+    read_resource_result r;
+    try {
+        r = forward(ctx, server, run);
+    } catch (const error& e) {
+        if (!opts.qualify_names) throw;
+        // The client knows the resource by the gateway's URI: say that one, never the server's
+        // (in the message and in data.uri, as "Resource not found" has it).
+        const std::string outer = outer_uri(server, uri);
+        std::string message = e.what();
+        for (auto at = message.find(uri); at != std::string::npos; at = message.find(uri, at + outer.size()))
+            message.replace(at, uri.size(), outer);
+        json::value data = e.data();
+        if (auto* d = data.if_object())
+            if (auto inner = find_string(*d, "uri")) (*d)["uri"] = outer_uri(server, std::string(*inner));
+        throw error(e.code(), std::move(message), std::move(data));
+    }
     if (opts.qualify_names) rewrite(server, r);
     return r;
 }

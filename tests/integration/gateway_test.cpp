@@ -384,6 +384,22 @@ TEST(Gateway, FrontsARemoteServerToo) {
     EXPECT_THAT(text_of(c->call_tool("remote__sample_llm", {{"prompt", "q"}})), HasSubstr("over two hops"));
 }
 
+TEST(Gateway, ErrorsNameTheGatewaysUris) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    auto c = f.connect();
+    // The template routes it, the server does not have it: its error speaks of its own URI,
+    // which the client never saw.
+    const std::string outer = "mcpxx://everything/test://static/resource/999";
+    try {
+        c->read_resource(outer);
+        FAIL() << "read a resource that does not exist";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(std::string(e.what()), "Resource not found: " + outer);
+        ASSERT_TRUE(e.data().is_object()) << mcp::to_json(e.data());
+        EXPECT_EQ(e.data().as_object().at("uri").as_string(), outer);
+    }
+}
+
 TEST(Gateway, MetricLabelsNameTheServerAndItsTool) {
     gateway_fixture f({stdio_server("everything", "everything_server")});
     mcp::server_metrics metrics;
