@@ -43,7 +43,7 @@ struct gateway_cli {
     double burst = 0;
     std::vector<std::string> trusted;
     bool approve_all = false;
-    double timeout_seconds = 60;
+    double timeout_seconds = 0; ///< 0: not given (each entry's own "timeout", else the defaults)
     std::string audit_log;
     bool redact = false;
     std::vector<std::string> roots;
@@ -243,11 +243,13 @@ int run_gateway(const gateway_cli& o) {
     mcp::host::gateway_options go;
     go.server.info = {"mcpxx-gateway", "0.1.0"};
     go.qualify_names = !o.plain_names;
-    const auto timeout =
-        std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.001, o.timeout_seconds) * 1000));
+    // --timeout, else each entry's own "timeout", else 30 s to start and 60 s per call.
+    std::optional<std::chrono::milliseconds> timeout;
+    if (o.timeout_seconds > 0)
+        timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeout_seconds * 1000));
     go.manager.client_info = {"mcpxx-gateway", "0.1.0"};
-    go.manager.connect_timeout = std::max(timeout, std::chrono::milliseconds(30000));
-    go.manager.call_timeout = timeout;
+    go.manager.connect_timeout = timeout.value_or(std::chrono::milliseconds(30000));
+    go.manager.call_timeout = timeout.value_or(std::chrono::milliseconds(60000));
     go.manager.approval.approve_all = o.approve_all;
     go.manager.approval.trusted_servers.insert(o.trusted.begin(), o.trusted.end());
     go.manager.roots.emplace_back(std::filesystem::current_path());
@@ -272,7 +274,10 @@ int run_gateway(const gateway_cli& o) {
         log(bad ? "warning" : "info", e);
     };
     mcp::host::gateway gw(std::move(go));
-    for (const auto& s : found.servers) gw.add_server(s);
+    for (auto s : found.servers) {
+        if (timeout) s.timeout = *timeout;
+        gw.add_server(std::move(s));
+    }
 
     // ---- middleware, outermost first: log + metrics, principal, rate, tool filter ----
     mcp::server_metrics metrics;
@@ -476,7 +481,9 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
                   "Run every tool call (default: read-only tools of trusted servers run; others are put to "
                   "the client's user "
                   "through elicitation, or get isError when it cannot ask)");
-    add_timeout_option(cmd, o->timeout_seconds, "Seconds to wait for each call (default 60)");
+    add_timeout_option(cmd, o->timeout_seconds,
+                       "Seconds to wait for each server to start and for each call (instead of the entries' "
+                       "own \"timeout\", in ms; default 30 to start, 60 per call)");
     cmd->add_option("--audit-log", o->audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o->redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");

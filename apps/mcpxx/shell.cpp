@@ -172,8 +172,8 @@ int shell::servers_for(const std::string& name, std::vector<std::string>& out) {
     return exit_usage;
 }
 
-mcp::call_options shell::call_options() {
-    return {.timeout = session_.timeout(), .cancel = session_.cancel_token()};
+mcp::call_options shell::call_options(const std::string& server) {
+    return {.timeout = session_.timeout_for(server), .cancel = session_.cancel_token()};
 }
 
 // ------------------------------------------------------------------ builtins that look things up
@@ -260,7 +260,7 @@ int shell::cmd_ping(const std::vector<shell_word>& w, const std::string&) {
     for (const auto& s : servers) {
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            session_.servers().client(s)->ping(call_options());
+            session_.servers().client(s)->ping(call_options(s));
             char ms[32];
             std::snprintf(
                 ms, sizeof ms, "%.2f ms",

@@ -118,20 +118,30 @@ void manager::add_server(server_config config) {
     impl_->servers.push_back(std::make_shared<detail::managed_server>(std::move(config), impl_->shared));
 }
 
+namespace {
+/// How long a server may take to settle: its time to connect (the entry's timeout, else the
+/// manager's), and the time to stop a process that did not answer (stdin closed, SIGTERM, each
+/// after a grace period).
+std::chrono::milliseconds settle_time(const server_config& c, const manager_options& o) {
+    return c.timeout.value_or(o.connect_timeout) + std::chrono::seconds(6);
+}
+} // namespace
+
 void manager::connect_all() {
     auto servers = impl_->all();
+    const auto start = std::chrono::steady_clock::now();
     for (auto& s : servers) s->start(); // each starts on its own thread: all at once
-    const auto deadline =
-        std::chrono::steady_clock::now() + impl_->shared->options.connect_timeout + std::chrono::seconds(5);
-    for (auto& s : servers)
+    for (auto& s : servers) {
+        const auto deadline = start + settle_time(s->config(), impl_->shared->options);
         s->wait_settled(std::chrono::duration_cast<std::chrono::milliseconds>(std::max(
             deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero())));
+    }
 }
 
 bool manager::connect(const std::string& name) {
     auto s = impl_->get(name);
     s->start();
-    return s->wait_settled(impl_->shared->options.connect_timeout + std::chrono::seconds(5));
+    return s->wait_settled(settle_time(s->config(), impl_->shared->options));
 }
 
 bool manager::wait_ready(const std::string& name, std::chrono::milliseconds timeout) {

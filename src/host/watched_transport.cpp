@@ -31,7 +31,30 @@ std::string watched_transport::last_problem() const {
     return last_problem_;
 }
 
+std::string watched_transport::first_stray_output() const {
+    std::lock_guard lock(mu_);
+    return stray_;
+}
+
 void watched_transport::look(std::string_view message) {
+    // JSON-RPC is an object or an array: anything else is stray output. The first is kept.
+    const auto first = message.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return;
+    if (message[first] != '{' && message[first] != '[') {
+        std::lock_guard lock(mu_);
+        if (stray_.empty()) {
+            // Shown in messages (and JSON output): printable ASCII as it is, other bytes escaped.
+            static const char* hex = "0123456789abcdef";
+            for (unsigned char c : message.substr(0, 200)) {
+                if (c < 0x20 || c >= 0x7f || c == '\\' || c == '"')
+                    stray_ += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+                else
+                    stray_.push_back(static_cast<char>(c));
+            }
+            if (message.size() > 200) stray_ += "...";
+        }
+        return;
+    }
     auto why = unreachable_error(message);
     if (why.empty()) return;
     remember(why);

@@ -338,6 +338,67 @@ TEST_F(cli_host_test, a_timeout_must_be_a_positive_number_of_seconds) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+TEST_F(cli_host_test, a_server_that_never_answers_fails_within_the_timeout_and_says_why) {
+    const auto cfg = (dirs.root / "silent.json").string();
+    // Neither answers; "junk" prints a banner on stdout and a line on stderr first.
+    dirs.write(cfg, R"({"mcpServers": {
+        "silent": {"command": "sleep", "args": ["100"], "timeout": 60000},
+        "junk": {"command": "sh", "args": ["-c", "echo Starting junk server v1; echo no config found >&2; sleep 100"],
+                 "timeout": 1500}
+    }})");
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = run({"servers", "--config", cfg, "--timeout", "2", "--json"});
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 15s) << "--timeout does not bound starting a server";
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    auto j = parse(r.out);
+    const auto& silent = j.at("servers").at(0).as_object();
+    EXPECT_EQ(silent.at("status"), "failed");
+    // --timeout wins over the entries' own.
+    EXPECT_EQ(silent.at("error"), "no answer to initialize within 2 s");
+    const std::string junk(j.at("servers").at(1).at("error").as_string());
+    EXPECT_EQ(junk.rfind("no answer to initialize within 2 s", 0), 0u) << junk;
+    EXPECT_NE(junk.find("no config found"), std::string::npos) << junk;
+    EXPECT_NE(junk.find("it wrote to stdout what is not JSON-RPC: \"Starting junk server v1\""), std::string::npos)
+        << junk;
+
+    // Without --timeout, the entry's own (1.5 s) bounds it.
+    t0 = std::chrono::steady_clock::now();
+    r = run({"ping", "junk", "--config", cfg});
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 12s);
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.out.find("no answer to initialize within 1.5 s"), std::string::npos) << r.out << r.err;
+
+    // A server that prints something else and exits: both outputs in the error.
+    dirs.write(cfg, R"({"mcpServers": {"crash": {"command": "sh", "args": ["-c", "echo hello; echo bad flag >&2; exit 2"]}}})");
+    r = run({"servers", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.out.find("bad flag; it wrote to stdout what is not JSON-RPC: \"hello\""), std::string::npos) << r.out;
+}
+
+TEST_F(cli_host_test, an_entrys_timeout_applies_to_its_calls_unless_timeout_is_given) {
+    const auto cfg = (dirs.root / "timeouts.json").string();
+    dirs.write(cfg, R"({"mcpServers": {
+        "everything": {"command": "${MCPXX_BINARY_DIR}/everything_server", "timeout": 2500}
+    }})");
+    // `slow` reports no progress (which would extend the timeout).
+    const std::vector<std::string> slow{"call", "everything", "slow", "--arg", "seconds=6", "--yes", "--config", cfg};
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = run(slow);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5.5s) << "the entry's timeout was not used";
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("-32001"), std::string::npos) << r.err; // request_timeout
+    // --timeout wins.
+    auto longer = slow;
+    longer[4] = "seconds=3";
+    longer.insert(longer.end(), {"--timeout", "20"});
+    r = run(longer);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "done\n");
+    // The same for the other requests: read, ping.
+    r = run({"ping", "everything", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {
     // As Cline, Roo Code and Windsurf write it; the disabled command does not even exist.
     const auto cfg = (dirs.root / "disabled.json").string();

@@ -97,7 +97,10 @@ struct manager_options {
     /// client's default (the newest, falling back to the initialize era). A gateway pins the
     /// initialize era: its session carries the servers' own requests and notifications.
     std::optional<revision> protocol_version;
-    std::chrono::milliseconds connect_timeout{30000}; ///< start + initialize + listing
+    /// Start + initialize + listing, unless the server's config has a `timeout` of its own.
+    /// A server that has not answered by then fails with "no answer to initialize within N s"
+    /// (and what it wrote on stdout that is not JSON-RPC, and the end of its stderr).
+    std::chrono::milliseconds connect_timeout{30000};
     std::chrono::milliseconds call_timeout{60000};
     restart_policy restart;
     approval_policy approval;
@@ -137,7 +140,8 @@ public:
     /// Add a server (not started). Throws std::invalid_argument on a duplicate name.
     void add_server(server_config config);
     /// Start every added server that is not running, all at once; returns when each is ready or
-    /// has failed (at most about connect_timeout).
+    /// has failed (at most about connect_timeout, or the largest `timeout` of a server's config,
+    /// plus the few seconds it takes to stop a server that did not answer).
     void connect_all();
     /// Start one server and wait for it; true when ready.
     bool connect(const std::string& name);
