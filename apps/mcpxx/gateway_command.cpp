@@ -252,7 +252,7 @@ int run_gateway(const gateway_cli& o) {
     go.manager.call_timeout = timeout.value_or(std::chrono::milliseconds(60000));
     go.manager.approval.approve_all = o.approve_all;
     go.manager.approval.trusted_servers.insert(o.trusted.begin(), o.trusted.end());
-    go.manager.roots.emplace_back(std::filesystem::current_path());
+    // Only the roots asked for: servers may take them as the directories they may use.
     for (const auto& r : o.roots) go.manager.roots.emplace_back(r);
     if (!o.audit_log.empty()) {
         try {
@@ -488,7 +488,10 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--redact", o->redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");
     cmd->add_option("--root", o->roots,
-                    "Offer this directory to servers as a root, besides the current directory (repeatable)");
+                    "Offer this directory to servers as an MCP root when they ask outside a client's call "
+                    "(repeatable; --root . for the current directory; none by default). Within a call, "
+                    "the calling client's roots are asked for")
+        ->type_name("DIR");
     cmd->add_option(
         "--allow-origin", o->allowed_origins,
         "Accept browser requests from this Origin (scheme://host[:port], repeatable; default loopback)");

@@ -19,7 +19,10 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
                     "Read servers from this file (repeatable) instead of the hosts' config files");
     cmd->add_flag("--json", o.json, "Machine-readable output (one JSON object on stdout)");
     cmd->add_option("--root", o.roots,
-                    "Offer this directory to servers as a root, besides the current directory (repeatable)");
+                    "Offer this directory to servers as an MCP root (repeatable; --root . for the current "
+                    "directory). None is offered by default: servers may take roots as the directories "
+                    "they may use")
+        ->type_name("DIR");
     cmd->add_option("--trust", o.trusted,
                     "Trust this server: its read-only tools run without asking (repeatable)");
     add_timeout_option(cmd, o.timeout_seconds,
@@ -149,7 +152,7 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
 }
 
 std::vector<std::filesystem::path> host_session::root_paths() const {
-    std::vector<std::filesystem::path> roots{std::filesystem::current_path()};
+    std::vector<std::filesystem::path> roots;
     for (const auto& r : options_.roots) roots.emplace_back(r);
     return roots;
 }

@@ -72,7 +72,9 @@ public:
     /// How long to wait for a request to `server`: --timeout, else the entry's `timeout`, else
     /// 60 s.
     std::chrono::milliseconds timeout_for(const std::string& server) const;
-    /// The roots offered to servers: the current directory, then every --root.
+    /// The roots offered to servers: every --root (none by default; `--root .` offers the
+    /// current directory). Servers may take roots as the directories they may use (some widen
+    /// their own scope to them): only what the user names is offered.
     std::vector<std::filesystem::path> root_paths() const;
     /// Cancelled by Ctrl-C.
     mcp::cancellation_token cancel_token() const { return cancel_.token(); }

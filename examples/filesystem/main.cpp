@@ -30,8 +30,10 @@
 //    allows that subtree; a DIR inside a client root stays allowed whole; nothing else.
 //  - Without DIRs on the command line, the client's roots are the allowed directories (and
 //    a client without roots gets nothing).
-//  - A client that lists no roots at all leaves the DIRs as they are; one whose roots overlap
-//    no DIR is allowed nothing; if the roots cannot be obtained, paths are refused (fail closed).
+//  - A client that lists no roots at all leaves the DIRs as they are; so does one whose roots
+//    overlap no DIR (it works elsewhere: its roots are left aside, which the server says on
+//    stderr and in list_allowed_directories' note); if the roots cannot be obtained, paths are
+//    refused (fail closed).
 //  - resources/list may show the DIRs' files for the moment between initialization and the
 //    client's answer; every read and tool call is checked against the current roots.
 //

@@ -259,13 +259,14 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: extra data at byte 13\n");
     EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
-    // Roots: the current directory and every --root.
-    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
+    // Roots: only those asked for with --root (`--root .` is the current directory).
+    r = run_cfg({"call", "everything", "list_roots", "--yes"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.project).string() + " (project)"), std::string::npos)
-        << r.out;
-    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.home).string() + " (home)"), std::string::npos)
-        << r.out;
+    EXPECT_EQ(r.out, "Roots:\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string(), "--root", "."});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.home).string() + " (home)\nfile://" +
+                         fs::canonical(dirs.project).string() + " (project)\n");
     // Progress on stderr.
     r = run_cfg(
         {"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
@@ -397,6 +398,36 @@ TEST_F(cli_host_test, an_entrys_timeout_applies_to_its_calls_unless_timeout_is_g
     // The same for the other requests: read, ping.
     r = run({"ping", "everything", "--config", cfg, "--json"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(cli_host_test, the_filesystem_server_keeps_its_directories_whatever_the_working_directory) {
+    // Configured for a directory of its own; mcpxx runs in another (dirs.project).
+    const auto files = dirs.root / "files";
+    fs::create_directories(files / "sub");
+    std::ofstream(files / "a.txt") << "configured\n";
+    std::ofstream(files / "sub" / "b.txt") << "narrowed\n";
+    const auto cfg = (dirs.root / "fs.json").string();
+    dirs.write(cfg, R"({"mcpServers": {"fs": {"command": "${MCPXX_BINARY_DIR}/filesystem_server", "args": [")" +
+                        files.string() + R"("]}}})");
+    const std::string a = fs::canonical(files / "a.txt").string(), b = fs::canonical(files / "sub" / "b.txt").string();
+    auto r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "configured\n\n");
+    r = run({"read", "fs", "file://" + a, "--config", cfg});
+    EXPECT_EQ(r.out, "configured\n\n") << r.err;
+    // A root elsewhere (the working directory) does not make it unusable; the server says why.
+    r = run({"call", "fs", "list_allowed_directories", "--yes", "--root", ".", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto j = parse(r.out);
+    EXPECT_EQ(j.at("structuredContent").at("directories").at(0).as_string(), fs::canonical(files).string());
+    EXPECT_NE(std::string(j.at("structuredContent").at("note").as_string()).find("overlap none"), std::string::npos);
+    // A root inside narrows.
+    r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--root", (files / "sub").string(), "--config",
+             cfg});
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    r = run({"call", "fs", "read_file", "--arg", "path=" + b, "--yes", "--root", (files / "sub").string(), "--config",
+             cfg});
+    EXPECT_EQ(r.out, "narrowed\n\n") << r.err;
 }
 
 TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {

@@ -106,12 +106,24 @@ TEST_F(filesystem_server, client_roots_changes_are_followed) {
     EXPECT_EQ(allowed(call("list_allowed_directories", {})), std::vector<std::string>{root.string()});
     EXPECT_EQ(text0(call("read_file", {{"path", "hello.txt"}})), "Hello, world\nsecond line\n");
     EXPECT_TRUE(has(tool_error("read_file", {{"path", (outside / "secret.txt").string()}}), "outside"));
-    // No overlap at all: nothing is allowed.
+    // Narrowed again, then roots elsewhere: the client works somewhere else, so its roots say
+    // nothing about the server's directory, which stays allowed as configured - and the server
+    // says why.
+    set_client_roots(roots_of({root / "sub"}));
+    EXPECT_TRUE(resources_become({file_uri(root / "sub" / "deep.txt")}));
     set_client_roots(roots_of({outside}));
-    EXPECT_TRUE(resources_become({}));
-    EXPECT_TRUE(allowed(call("list_allowed_directories", {})).empty());
-    EXPECT_TRUE(
-        has(tool_error("read_file", {{"path", (root / "hello.txt").string()}}), "No directory is allowed"));
+    EXPECT_TRUE(resources_become({file_uri(root / "big.txt"), file_uri(root / "data.bin"),
+                                  file_uri(root / "hello.txt"), file_uri(root / "notes.md"),
+                                  file_uri(root / "pixel.png"), file_uri(root / "sub/deep.txt")}));
+    const auto listed = call("list_allowed_directories", {});
+    EXPECT_EQ(allowed(listed), std::vector<std::string>{root.string()});
+    ASSERT_TRUE(listed.structured_content);
+    const std::string note(listed.structured_content->as_object().at("note").as_string());
+    EXPECT_TRUE(has(note, "overlap none of this server's directories")) << note;
+    EXPECT_TRUE(has(note, file_uri(outside))) << note;
+    EXPECT_EQ(text0(call("read_file", {{"path", (root / "hello.txt").string()}})), "Hello, world\nsecond line\n");
+    EXPECT_TRUE(has(tool_error("read_file", {{"path", (outside / "secret.txt").string()}}), "outside"));
+    EXPECT_TRUE(wait_for([&] { return has(transport->stderr_tail(), "overlap none of this server's directories"); }));
 }
 
 TEST_F(filesystem_server, without_command_line_directories_the_client_roots_apply) {

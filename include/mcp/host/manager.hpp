@@ -108,7 +108,10 @@ struct manager_options {
     std::shared_ptr<audit_log> audit;                   ///< null: no audit log
     std::shared_ptr<sampling_provider> sampling;        ///< null: sampling not declared
     std::shared_ptr<elicitation_responder> elicitation; ///< null: elicitation not declared
-    std::vector<std::filesystem::path> roots;           ///< offered as roots (made absolute)
+    /// Offered as roots (made absolute); the capability is declared even when empty (so that
+    /// set_roots can add some later). Offer only what the user chose: servers may take roots as
+    /// the directories they may use.
+    std::vector<std::filesystem::path> roots;
     bool inherit_server_stderr = false;                 ///< else captured (the tail goes in errors)
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
     std::function<void(const std::string& server, const logging_message_notification&)> on_log;
