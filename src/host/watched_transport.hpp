@@ -56,6 +56,8 @@ public:
 
 private:
     void look(std::string_view message);
+    /// Note `message` if it is not JSON (see first_stray_output); true when it is not.
+    bool stray(std::string_view message);
     void remember(std::string problem);
 
     const transport_ptr inner_;

@@ -61,6 +61,27 @@ TEST_F(filesystem_server, subscribed_file_changes_are_notified) {
     EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), inner) != updated.end(); }));
 }
 
+TEST_F(filesystem_server, other_spellings_of_a_file_read_and_subscribe_like_its_own_uri) {
+    start(default_args());
+    // file://localhost/ is this machine (RFC 8089).
+    const std::string localhost = "file://localhost" + (root / "hello.txt").string();
+    auto r = client->read_resource(localhost);
+    EXPECT_TRUE(has(std::get<mcp::text_resource_contents>(r.contents.at(0)).text, "Hello, world"));
+    // Another machine's file is not one of this server's resources.
+    EXPECT_EQ(read_error("file://otherhost" + (root / "hello.txt").string()).code(), -32002);
+    client->subscribe(localhost);
+    // A symlink inside the roots: its target changes, the link's subscriber hears of it.
+    const std::string link = file_uri(root / "inside_link");
+    client->subscribe(link);
+    { std::ofstream(root / "sub" / "deep.txt", std::ios::app) << "more\n"; }
+    // (wait_for holds the lock was_updated takes.)
+    EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), link) != updated.end(); }))
+        << transport->stderr_tail();
+    { std::ofstream(root / "hello.txt", std::ios::app) << "more\n"; }
+    EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), localhost) != updated.end(); }))
+        << transport->stderr_tail();
+}
+
 TEST_F(filesystem_server, creating_and_deleting_files_changes_the_list) {
     start(default_args());
     auto before = resource_uris();
