@@ -65,8 +65,7 @@ int run_call(const call_options& o) {
         try {
             result = m.call_tool(
                 o.server, o.tool, std::move(arguments),
-                {.timeout = session.timeout(),
-                 .on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
+                {.on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
                  .cancel = session.cancel_token()});
         } catch (const std::exception& e) {
             progress.reset();

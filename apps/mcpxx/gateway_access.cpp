@@ -9,6 +9,7 @@
 #include <ctime>
 #include <mutex>
 #include <sstream>
+#include <vector>
 
 namespace mcpxx_cli {
 
@@ -57,7 +58,7 @@ void gateway_tokens::load_file(const std::string& path) {
             const auto& o = e.get_object();
             for (const auto& kv : o)
                 if (kv.key() != "token" && kv.key() != "name" && kv.key() != "rate" && kv.key() != "burst" &&
-                    kv.key() != "tools")
+                    kv.key() != "tools" && kv.key() != "resources")
                     throw input_error(where + ": unknown field \"" + std::string(kv.key()) + "\"");
             auto token = mcp::find_string(o, "token");
             if (!token) throw input_error(where + ": \"token\" (a string) is required");
@@ -65,13 +66,18 @@ void gateway_tokens::load_file(const std::string& path) {
             if (auto n = mcp::find_string(o, "name")) t.principal = std::string(*n);
             t.rate = number_of(o, "rate", where);
             t.burst = number_of(o, "burst", where);
-            if (const auto* tools = o.if_contains("tools")) {
-                if (!tools->is_array()) throw input_error(where + ": \"tools\" must be an array of patterns");
-                for (const auto& p : tools->get_array()) {
-                    if (!p.is_string()) throw input_error(where + ": \"tools\" must hold strings");
-                    t.tools.emplace_back(p.get_string());
+            const auto patterns = [&](const char* key, std::vector<std::string>& out) {
+                const auto* list = o.if_contains(key);
+                if (!list) return;
+                if (!list->is_array())
+                    throw input_error(where + ": \"" + key + "\" must be an array of patterns");
+                for (const auto& p : list->get_array()) {
+                    if (!p.is_string()) throw input_error(where + ": \"" + key + "\" must hold strings");
+                    out.emplace_back(p.get_string());
                 }
-            }
+            };
+            patterns("tools", t.tools);
+            patterns("resources", t.resources);
             add(std::string(*token), std::move(t), where);
         }
         return;
@@ -125,6 +131,33 @@ bool glob_match(std::string_view pattern, std::string_view name) {
     }
     while (p < pattern.size() && pattern[p] == '*') ++p;
     return p == pattern.size();
+}
+
+bool glob_admits_prefix(std::string_view pattern, std::string_view prefix) {
+    // The positions of `pattern` that some match of `prefix` may end at; any of them can then
+    // be completed (a literal by itself, a '*' by anything).
+    std::vector<bool> at(pattern.size() + 1, false);
+    const auto close = [&](std::vector<bool>& v) { // a '*' may match nothing
+        for (std::size_t i = 0; i < pattern.size(); ++i)
+            if (v[i] && pattern[i] == '*') v[i + 1] = true;
+    };
+    at[0] = true;
+    close(at);
+    for (char c : prefix) {
+        std::vector<bool> next(pattern.size() + 1, false);
+        for (std::size_t i = 0; i < pattern.size(); ++i) {
+            if (!at[i]) continue;
+            if (pattern[i] == '*')
+                next[i] = true; // the '*' takes c
+            else if (pattern[i] == c)
+                next[i + 1] = true;
+        }
+        close(next);
+        at = std::move(next);
+    }
+    for (bool b : at)
+        if (b) return true;
+    return false;
 }
 
 void log_json(std::string_view level, mcp::json::object fields) {

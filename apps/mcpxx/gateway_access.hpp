@@ -19,14 +19,21 @@ struct gateway_token {
     std::string principal;      ///< "name" from the file, else "token-" + 8 hex of its SHA-256
     std::optional<double> rate; ///< requests per second of its own (0: unlimited)
     std::optional<double> burst;
-    std::vector<std::string> tools; ///< glob patterns (`*`) of the tools it may see; empty: all
+    /// Glob patterns (`*`) of the tools and prompts it may see, by their gateway names
+    /// (`server__name`); empty: all. Without `resources`, they also decide which servers'
+    /// resources it sees (see gateway_command.cpp).
+    std::vector<std::string> tools;
+    /// Glob patterns of the resource URIs and resource templates it may see, by their gateway
+    /// URIs (`mcpxx://server/...`); empty: as `tools` decides.
+    std::vector<std::string> resources;
     bool operator==(const gateway_token&) const = default;
 };
 
 /// The accepted tokens (mcp::http::bearer_tokens) and their principals' settings.
 class gateway_tokens {
 public:
-    /// Read `path`: JSON {"tokens": [{"token", "name"?, "rate"?, "burst"?, "tools"?: [...]}]}
+    /// Read `path`: JSON {"tokens": [{"token", "name"?, "rate"?, "burst"?, "tools"?: [...],
+    /// "resources"?: [...]}]}
     /// or text, one token a line ("TOKEN" or "TOKEN NAME"; blank lines and # comments skipped).
     /// Several tokens may share a name (and then its settings). Throws input_error naming the
     /// file and the line or entry.
@@ -47,6 +54,9 @@ private:
 
 /// Whether `name` matches the glob `pattern` (`*` = any run of characters).
 bool glob_match(std::string_view pattern, std::string_view name);
+/// Whether `pattern` matches some name that starts with `prefix` ("weather__*", "weather__now"
+/// and "*" do for "weather__"; "news__*" does not).
+bool glob_admits_prefix(std::string_view pattern, std::string_view prefix);
 
 /// Structured logs: one JSON object per line on stderr, with "time" (UTC, ms) and "level"
 /// first. Each line is one write(2), so lines of several threads never interleave.

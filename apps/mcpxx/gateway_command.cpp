@@ -13,6 +13,7 @@
 #include "read_file.hpp"
 #include "timeout_option.hpp"
 
+#include <mcp/host/catalogue.hpp>
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/server/middleware.hpp>
@@ -25,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace mcpxx_cli {
 namespace {
@@ -41,7 +43,7 @@ struct gateway_cli {
     double burst = 0;
     std::vector<std::string> trusted;
     bool approve_all = false;
-    double timeout_seconds = 60;
+    double timeout_seconds = 0; ///< 0: not given (each entry's own "timeout", else the defaults)
     std::string audit_log;
     bool redact = false;
     std::vector<std::string> roots;
@@ -95,12 +97,21 @@ bool is_loopback(const std::string& address) {
 std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) {
     std::string out;
     const auto servers = gw.servers().servers();
-    out += "# HELP mcpxx_gateway_server_up Whether the server behind the gateway is ready.\n"
+    // One series per server whatever happens to it (its identity never changes), and the state
+    // as a gauge per state, every state always present (1 for the current one).
+    out += "# HELP mcpxx_gateway_server_up Whether the server behind the gateway is ready (1) or not (0).\n"
            "# TYPE mcpxx_gateway_server_up gauge\n";
     for (const auto& s : servers)
-        out += "mcpxx_gateway_server_up{server=\"" + mcp::prometheus_label_value(s.name) + "\",state=\"" +
-               std::string(to_string(s.state)) + "\"} " +
+        out += "mcpxx_gateway_server_up{server=\"" + mcp::prometheus_label_value(s.name) + "\"} " +
                (s.state == mcp::host::server_state::ready ? "1" : "0") + "\n";
+    out += "# HELP mcpxx_gateway_server_state The state of the server behind the gateway (1 for the current "
+           "state).\n"
+           "# TYPE mcpxx_gateway_server_state gauge\n";
+    using st = mcp::host::server_state;
+    for (const auto& s : servers)
+        for (const auto state : {st::starting, st::ready, st::restarting, st::failed, st::stopped})
+            out += "mcpxx_gateway_server_state{server=\"" + mcp::prometheus_label_value(s.name) + "\",state=\"" +
+                   std::string(to_string(state)) + "\"} " + (s.state == state ? "1" : "0") + "\n";
     out += "# HELP mcpxx_gateway_server_restarts_total Restarts of the server after it died.\n"
            "# TYPE mcpxx_gateway_server_restarts_total counter\n";
     for (const auto& s : servers)
@@ -115,9 +126,70 @@ std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) 
     return out;
 }
 
+/// What a client wrote (a tool name, a URI), as a log line shows it: at most 200 bytes (cut at
+/// a UTF-8 boundary, the length of the rest said); JSON escapes the rest.
+std::string clipped(std::string_view text) {
+    constexpr std::size_t limit = 200;
+    if (text.size() <= limit) return std::string(text);
+    std::size_t cut = limit;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size() - cut) + " more bytes)";
+}
+
 std::string path_of(const std::string& target) {
     const auto q = target.find('?');
     return q == std::string::npos ? target : target.substr(0, q);
+}
+
+// ------------------------------------------------------------------------- per-token views
+
+/// What each token may see (its principal's patterns), or nullopt when no token is limited.
+///  - `tools` patterns: tools and prompts, by their gateway names (`server__name`).
+///  - `resources` patterns: resources and resource templates, by their gateway URIs.
+///  - With `tools` and no `resources`: the resources and templates of the servers the patterns
+///    admit - a server some visible tool or prompt leads to, or (qualified names) whose names
+///    the patterns could match ("weather__*" admits "weather", and so does "*").
+std::optional<mcp::middleware::catalogue_filter> token_filter(const gateway_tokens& tokens,
+                                                              const mcp::host::gateway& gw, bool plain_names) {
+    auto limited = std::make_shared<std::map<std::string, gateway_token>>();
+    for (const auto& [principal, t] : tokens.principals())
+        if (!t.tools.empty() || !t.resources.empty()) limited->emplace(principal, t);
+    if (limited->empty()) return std::nullopt;
+    const auto any = [](const std::vector<std::string>& patterns, const std::string& name) {
+        for (const auto& p : patterns)
+            if (glob_match(p, name)) return true;
+        return false;
+    };
+    const auto names = [limited, any](const std::string& principal, const std::string& name) {
+        auto it = limited->find(principal);
+        return it == limited->end() || it->second.tools.empty() || any(it->second.tools, name);
+    };
+    // A resource or template of `to` (nullopt: it leads nowhere, and the server says "not found").
+    const auto by_server = [limited, any, &gw, plain_names](const std::string& principal, const std::string& uri,
+                                                           const std::optional<mcp::host::gateway::route>& to) {
+        auto it = limited->find(principal);
+        if (it == limited->end()) return true;
+        const auto& t = it->second;
+        if (!t.resources.empty()) return any(t.resources, uri);
+        if (t.tools.empty() || !to) return true;
+        for (const auto& n : gw.names_of(to->server))
+            if (any(t.tools, n)) return true;
+        if (plain_names) return false;
+        const std::string prefix = mcp::host::sanitize_name(to->server) + "__";
+        for (const auto& p : t.tools)
+            if (glob_admits_prefix(p, prefix)) return true;
+        return false;
+    };
+    mcp::middleware::catalogue_filter f;
+    f.tool = names;
+    f.prompt = names;
+    f.resource = [by_server, &gw](const std::string& principal, const std::string& uri) {
+        return by_server(principal, uri, gw.resource_route(uri));
+    };
+    f.resource_template = [by_server, &gw](const std::string& principal, const std::string& text) {
+        return by_server(principal, text, gw.template_route(text));
+    };
+    return f;
 }
 
 // ------------------------------------------------------------------------------------- run
@@ -171,14 +243,16 @@ int run_gateway(const gateway_cli& o) {
     mcp::host::gateway_options go;
     go.server.info = {"mcpxx-gateway", "0.1.0"};
     go.qualify_names = !o.plain_names;
-    const auto timeout =
-        std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.001, o.timeout_seconds) * 1000));
+    // --timeout, else each entry's own "timeout", else 30 s to start and 60 s per call.
+    std::optional<std::chrono::milliseconds> timeout;
+    if (o.timeout_seconds > 0)
+        timeout = std::chrono::milliseconds(static_cast<std::int64_t>(o.timeout_seconds * 1000));
     go.manager.client_info = {"mcpxx-gateway", "0.1.0"};
-    go.manager.connect_timeout = std::max(timeout, std::chrono::milliseconds(30000));
-    go.manager.call_timeout = timeout;
+    go.manager.connect_timeout = timeout.value_or(std::chrono::milliseconds(30000));
+    go.manager.call_timeout = timeout.value_or(std::chrono::milliseconds(60000));
     go.manager.approval.approve_all = o.approve_all;
     go.manager.approval.trusted_servers.insert(o.trusted.begin(), o.trusted.end());
-    go.manager.roots.emplace_back(std::filesystem::current_path());
+    // Only the roots asked for: servers may take them as the directories they may use.
     for (const auto& r : o.roots) go.manager.roots.emplace_back(r);
     if (!o.audit_log.empty()) {
         try {
@@ -200,7 +274,10 @@ int run_gateway(const gateway_cli& o) {
         log(bad ? "warning" : "info", e);
     };
     mcp::host::gateway gw(std::move(go));
-    for (const auto& s : found.servers) gw.add_server(s);
+    for (auto s : found.servers) {
+        if (timeout) s.timeout = *timeout;
+        gw.add_server(std::move(s));
+    }
 
     // ---- middleware, outermost first: log + metrics, principal, rate, tool filter ----
     mcp::server_metrics metrics;
@@ -213,13 +290,13 @@ int run_gateway(const gateway_cli& o) {
             object f{{"event", "request"}, {"method", call.method()}};
             const auto labels = gw.labels(call);
             if (!labels.server.empty()) f["server"] = labels.server;
-            if (!call.target().empty()) f["target"] = call.target();
+            if (!call.target().empty()) f["target"] = clipped(call.target());
             if (!call.principal().empty()) f["principal"] = call.principal();
             f["ms"] = std::round(ms * 1000) / 1000;
             f["outcome"] = outcome;
             if (e) {
                 f["code"] = e->code();
-                f["message"] = e->what();
+                f["message"] = clipped(e->what());
             }
             log(e ? "warning" : "info", std::move(f));
         };
@@ -234,7 +311,10 @@ int run_gateway(const gateway_cli& o) {
                    nullptr);
             return r;
         } catch (const mcp::error& e) {
-            record("error", &e);
+            record(e.code() == mcp::error_code::rate_limited   ? "rate_limited"
+                   : e.code() == mcp::error_code::unauthorized ? "unauthorized"
+                                                               : "error",
+                   &e);
             throw;
         }
     });
@@ -252,18 +332,10 @@ int run_gateway(const gateway_cli& o) {
             if (t.rate) limiter->set_limit(t.principal, *t.rate, t.burst.value_or(std::max(1.0, *t.rate)));
         srv.use(mcp::middleware::rate_limit(limiter));
     }
-    std::map<std::string, std::vector<std::string>> patterns;
-    for (const auto& [principal, t] : tokens.principals())
-        if (!t.tools.empty()) patterns[t.principal] = t.tools;
-    if (!patterns.empty())
-        srv.use(
-            mcp::middleware::filter_tools([patterns](const std::string& principal, const std::string& tool) {
-                auto it = patterns.find(principal);
-                if (it == patterns.end()) return true;
-                for (const auto& p : it->second)
-                    if (glob_match(p, tool)) return true;
-                return false;
-            }));
+    if (auto filter = token_filter(tokens, gw, o.plain_names)) {
+        srv.use(mcp::middleware::filter_catalogue(*filter));
+        srv.use_sending(mcp::middleware::filter_resource_updates(*filter));
+    }
 
     // Over stdio the end of stdin ends the gateway and signals keep their default action.
     try {
@@ -313,7 +385,9 @@ int run_gateway(const gateway_cli& o) {
                               {"reason", reason}});
     };
     if (!tokens.empty()) ho.authenticate = tokens.bearer().authenticator("mcpxx-gateway", refused);
-    ho.extra_routes = [&gw, &metrics, authenticate = ho.authenticate, unauthorized](
+    ho.extra_routes = [&gw, &metrics, authenticate = ho.authenticate, unauthorized,
+                       bearer = tokens.empty() ? std::optional<mcp::http::bearer_tokens>()
+                                               : std::optional<mcp::http::bearer_tokens>(tokens.bearer())](
                           const mcp::http::request_info& r, int& status,
                           std::vector<std::pair<std::string, std::string>>& headers, std::string& body) {
         const auto p = path_of(r.target);
@@ -325,10 +399,15 @@ int run_gateway(const gateway_cli& o) {
             return true;
         }
         if (p == "/healthz") {
-            // Open: a load balancer or an orchestrator probes it without credentials.
+            // Open: a load balancer or an orchestrator probes it without credentials, and learns
+            // the status (200 / 503) and nothing else. The servers' names, states, processes and
+            // errors are shown to a valid token (or to anyone when no token is configured).
             auto h = gw.health();
             status = mcp::find_string(h, "status").value_or("") == "down" ? 503 : 200;
             headers = {{"Content-Type", "application/json"}, {"Cache-Control", "no-store"}};
+            const auto* authorization = r.header("Authorization");
+            if (bearer && !(authorization && bearer->principal_of(*authorization)))
+                h = object{{"status", h.at("status")}};
             body = mcp::to_json(mcp::json::value(std::move(h))) + "\n";
             return true;
         }
@@ -390,7 +469,10 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
     cmd->add_option(
         "--token-file", o->token_file,
         "Accepted bearer tokens: one per line (TOKEN [NAME]) or JSON {\"tokens\": [{token, name, rate, "
-        "burst, tools}]}; also MCPXX_GATEWAY_TOKENS=tok1,tok2");
+        "burst, tools, resources}]}; also MCPXX_GATEWAY_TOKENS=tok1,tok2. \"tools\": glob patterns of the "
+        "tools and prompts a token sees (server__name); \"resources\": patterns of the resource URIs and "
+        "templates it sees (mcpxx://server/...); without \"resources\", it sees the resources of the "
+        "servers its \"tools\" patterns admit");
     cmd->add_option("--rate", o->rate,
                     "Requests per second per token (per address without tokens); 0: unlimited");
     cmd->add_option("--burst", o->burst, "Requests allowed at once above the rate (default: the rate)");
@@ -399,12 +481,17 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
                   "Run every tool call (default: read-only tools of trusted servers run; others are put to "
                   "the client's user "
                   "through elicitation, or get isError when it cannot ask)");
-    add_timeout_option(cmd, o->timeout_seconds, "Seconds to wait for each call (default 60)");
+    add_timeout_option(cmd, o->timeout_seconds,
+                       "Seconds to wait for each server to start and for each call (instead of the entries' "
+                       "own \"timeout\", in ms; default 30 to start, 60 per call)");
     cmd->add_option("--audit-log", o->audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o->redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");
     cmd->add_option("--root", o->roots,
-                    "Offer this directory to servers as a root, besides the current directory (repeatable)");
+                    "Offer this directory to servers as an MCP root when they ask outside a client's call "
+                    "(repeatable; --root . for the current directory; none by default). Within a call, "
+                    "the calling client's roots are asked for")
+        ->type_name("DIR");
     cmd->add_option(
         "--allow-origin", o->allowed_origins,
         "Accept browser requests from this Origin (scheme://host[:port], repeatable; default loopback)");

@@ -19,11 +19,15 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
                     "Read servers from this file (repeatable) instead of the hosts' config files");
     cmd->add_flag("--json", o.json, "Machine-readable output (one JSON object on stdout)");
     cmd->add_option("--root", o.roots,
-                    "Offer this directory to servers as a root, besides the current directory (repeatable)");
+                    "Offer this directory to servers as an MCP root (repeatable; --root . for the current "
+                    "directory). None is offered by default: servers may take roots as the directories "
+                    "they may use")
+        ->type_name("DIR");
     cmd->add_option("--trust", o.trusted,
                     "Trust this server: its read-only tools run without asking (repeatable)");
     add_timeout_option(cmd, o.timeout_seconds,
-                       "Seconds to wait for each request, and for each server to start (default 60)");
+                       "Seconds to wait for each server to start and for each request (instead of the "
+                       "entries' own \"timeout\", in ms; default 30 to start, 60 per request)");
     cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
     cmd->add_flag("--redact", o.redact,
                   "In the audit log, write the SHA-256 of the arguments instead of them");
@@ -80,9 +84,25 @@ host_session::~host_session() {
     if (manager_) manager_->close();
 }
 
-std::chrono::milliseconds host_session::timeout() const {
-    return std::chrono::milliseconds(
-        static_cast<std::int64_t>(std::max(0.001, options_.timeout_seconds) * 1000));
+namespace {
+constexpr std::chrono::milliseconds default_connect_timeout{30000};
+constexpr std::chrono::milliseconds default_call_timeout{60000};
+
+std::optional<std::chrono::milliseconds> given_timeout(double seconds) {
+    if (!(seconds > 0)) return std::nullopt;
+    return std::chrono::milliseconds(static_cast<std::int64_t>(std::max(0.001, seconds) * 1000));
+}
+} // namespace
+
+std::chrono::milliseconds host_session::timeout_for(const std::string& server) const {
+    if (auto t = given_timeout(options_.timeout_seconds)) return *t;
+    if (manager_) {
+        try {
+            if (auto t = manager_->config(server).timeout) return *t;
+        } catch (const std::out_of_range&) {
+        }
+    }
+    return default_call_timeout;
 }
 
 int host_session::load() {
@@ -132,7 +152,7 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
 }
 
 std::vector<std::filesystem::path> host_session::root_paths() const {
-    std::vector<std::filesystem::path> roots{std::filesystem::current_path()};
+    std::vector<std::filesystem::path> roots;
     for (const auto& r : options_.roots) roots.emplace_back(r);
     return roots;
 }
@@ -145,10 +165,11 @@ void host_session::begin_command() {
 int host_session::start(const std::vector<std::string>& names, session_hooks hooks) {
     mcp::host::manager_options mo;
     mo.client_info = {"mcpxx", "0.1.0"};
-    // --timeout bounds starting the servers too (a server that answers nothing fails after about
-    // 1.5 times it: half for the server/discover probe, then initialize).
-    mo.connect_timeout = timeout();
-    mo.call_timeout = timeout();
+    // Precedence: --timeout, then the entry's own "timeout", then the defaults. The manager
+    // applies an entry's timeout to starting it and to its calls; --timeout replaces it.
+    const auto given = given_timeout(options_.timeout_seconds);
+    mo.connect_timeout = given.value_or(default_connect_timeout);
+    mo.call_timeout = given.value_or(default_call_timeout);
     mo.approval.approve_all = options_.yes;
     mo.approval.trusted_servers.insert(options_.trusted.begin(), options_.trusted.end());
     mo.approver = std::make_shared<terminal_approver>(hooks.io);
@@ -181,12 +202,16 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     }
     manager_ = std::make_unique<mcp::host::manager>(std::move(mo));
 
+    const auto add = [&](mcp::host::server_config c) {
+        if (given) c.timeout = *given;
+        manager_->add_server(std::move(c));
+    };
     if (names.empty()) {
-        for (const auto& s : found_.servers) manager_->add_server(s);
+        for (const auto& s : found_.servers) add(s);
     } else {
         for (const auto& n : names) {
             if (const auto* s = found_.find(n)) {
-                manager_->add_server(*s);
+                add(*s);
             } else if (const auto* d = found_.find_disabled(n)) {
                 print_error("server \"" + n + "\" is disabled in " + d->source + " (\"disabled\": true)");
                 return exit_usage;

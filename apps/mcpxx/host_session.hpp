@@ -24,7 +24,8 @@ struct host_cli_options {
     bool json = false;
     std::vector<std::string> roots;
     std::vector<std::string> trusted;
-    double timeout_seconds = 60;
+    /// --timeout: 0 when not given (then each entry's own `timeout`, else the defaults below).
+    double timeout_seconds = 0;
     std::string audit_log;
     bool redact = false;
     bool verbose = false;
@@ -68,8 +69,12 @@ public:
     std::shared_ptr<mcp::client> client_or_report(const std::string& name);
     bool json() const { return options_.json; }
     const host_cli_options& options() const { return options_; }
-    std::chrono::milliseconds timeout() const;
-    /// The roots offered to servers: the current directory, then every --root.
+    /// How long to wait for a request to `server`: --timeout, else the entry's `timeout`, else
+    /// 60 s.
+    std::chrono::milliseconds timeout_for(const std::string& server) const;
+    /// The roots offered to servers: every --root (none by default; `--root .` offers the
+    /// current directory). Servers may take roots as the directories they may use (some widen
+    /// their own scope to them): only what the user names is offered.
     std::vector<std::filesystem::path> root_paths() const;
     /// Cancelled by Ctrl-C.
     mcp::cancellation_token cancel_token() const { return cancel_.token(); }

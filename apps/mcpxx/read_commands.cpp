@@ -28,7 +28,7 @@ template <class F> int with_client(const read_options& o, F body) {
     if (!client) return exit_unavailable;
     try {
         return body(*client,
-                    mcp::call_options{.timeout = session.timeout(), .cancel = session.cancel_token()});
+                    mcp::call_options{.timeout = session.timeout_for(o.server), .cancel = session.cancel_token()});
     } catch (const input_error& e) {
         print_error(e.what());
         return exit_usage;

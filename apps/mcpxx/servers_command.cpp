@@ -100,7 +100,7 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
             const auto t0 = std::chrono::steady_clock::now();
             try {
                 session.servers().client(s.name)->ping(
-                    {.timeout = session.timeout(), .cancel = session.cancel_token()});
+                    {.timeout = session.timeout_for(s.name), .cancel = session.cancel_token()});
                 r["ok"] = true;
                 r["ms"] =
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -77,7 +77,9 @@ const std::vector<shell::builtin>& shell::builtins() {
         {"attachments", "attachments", "The attached resources", &shell::cmd_attachments},
         {"detach", "detach [URI]", "Forget one attached resource, or all", &shell::cmd_detach},
         {"ping", "ping [SERVER]", "Round trip to every ready server, or one", &shell::cmd_ping},
-        {"roots", "roots [add DIR | remove DIR]", "The roots offered to servers; change them",
+        {"roots", "roots [add DIR | remove DIR]",
+         "The roots offered to servers (none unless --root or roots add; servers may take them as the "
+         "directories they may use); change them",
          &shell::cmd_roots},
         {"quit", "quit", "Leave (also exit [CODE], Ctrl-D)", nullptr},
         {"exit", "exit [CODE]", "Leave with CODE (default 0)", nullptr},
@@ -172,8 +174,8 @@ int shell::servers_for(const std::string& name, std::vector<std::string>& out) {
     return exit_usage;
 }
 
-mcp::call_options shell::call_options() {
-    return {.timeout = session_.timeout(), .cancel = session_.cancel_token()};
+mcp::call_options shell::call_options(const std::string& server) {
+    return {.timeout = session_.timeout_for(server), .cancel = session_.cancel_token()};
 }
 
 // ------------------------------------------------------------------ builtins that look things up
@@ -260,7 +262,7 @@ int shell::cmd_ping(const std::vector<shell_word>& w, const std::string&) {
     for (const auto& s : servers) {
         const auto t0 = std::chrono::steady_clock::now();
         try {
-            session_.servers().client(s)->ping(call_options());
+            session_.servers().client(s)->ping(call_options(s));
             char ms[32];
             std::snprintf(
                 ms, sizeof ms, "%.2f ms",
@@ -298,7 +300,9 @@ int shell::cmd_roots(const std::vector<shell_word>& w, const std::string&) {
         }
         m.set_roots(roots_); // servers that asked to hear of it get roots/list_changed
     }
-    for (const auto& r : m.roots()) std::cout << r.uri << (r.name ? "  " + *r.name : "") << "\n";
+    const auto roots = m.roots();
+    if (roots.empty()) terminal_->notify("no roots are offered to servers (roots add DIR offers one)");
+    for (const auto& r : roots) std::cout << r.uri << (r.name ? "  " + *r.name : "") << "\n";
     return exit_ok;
 }
 

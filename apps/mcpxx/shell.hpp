@@ -99,7 +99,8 @@ private:
     };
     std::optional<prompt_ref> resolve_prompt(const std::string& name, bool report);
     std::vector<std::string> ready_servers() const;
-    mcp::call_options call_options();
+    /// A request to `server`: its timeout (host_session::timeout_for), Ctrl-C cancelling it.
+    mcp::call_options call_options(const std::string& server);
 
     // shell_completion.cpp
     std::vector<std::string> complete_prompt_argument(const prompt_ref& p,

@@ -69,8 +69,7 @@ int shell::cmd_call(const std::vector<shell_word>& w, const std::string& line) {
         auto progress = std::make_shared<progress_display>();
         result =
             m.call_tool(entry->name, std::move(arguments),
-                        {.timeout = session_.timeout(),
-                         .on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
+                        {.on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
                          .cancel = session_.cancel_token()});
     }
     print_call_result(result);
@@ -81,7 +80,7 @@ int shell::cmd_read(const std::vector<shell_word>& w, const std::string&) {
     if (w.size() != 3) throw input_error("usage: read SERVER URI");
     std::vector<std::string> server;
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
-    const auto r = session_.servers().client(server.front())->read_resource(w[2].text, call_options());
+    const auto r = session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
     for (const auto& c : r.contents) std::cout << describe(c) << "\n";
     return exit_ok;
 }
@@ -90,7 +89,7 @@ int shell::cmd_attach(const std::vector<shell_word>& w, const std::string&) {
     if (w.size() != 3) throw input_error("usage: attach SERVER URI");
     std::vector<std::string> server;
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
-    auto r = session_.servers().client(server.front())->read_resource(w[2].text, call_options());
+    auto r = session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
     for (const auto& c : r.contents) std::cout << describe(c) << "\n";
     // Attaching again replaces what was kept (a host re-reads context that changed).
     std::erase_if(attachments_,
@@ -175,7 +174,7 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
         args[a.name] = *answer;
     }
     const auto r =
-        session_.servers().client(ref->server)->get_prompt(ref->prompt.name, std::move(args), call_options());
+        session_.servers().client(ref->server)->get_prompt(ref->prompt.name, std::move(args), call_options(ref->server));
     print_prompt_result(r);
     return exit_ok;
 }

@@ -37,7 +37,7 @@ std::vector<std::string> shell::complete_prompt_argument(const prompt_ref& p,
     auto context = given(before, 1);
     context.erase(key);
     if (!context.empty()) req.context_arguments = std::move(context);
-    const auto r = client->complete(req, {.timeout = std::min(session_.timeout(), completion_timeout)});
+    const auto r = client->complete(req, {.timeout = std::min(session_.timeout_for(p.server), completion_timeout)});
     return r.values;
 }
 

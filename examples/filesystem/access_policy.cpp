@@ -49,7 +49,8 @@ client_roots usable_roots(const std::vector<root>& roots) {
 }
 
 std::vector<fs::path> combine_roots(const std::vector<fs::path>& command_line,
-                                    const std::optional<client_roots>& client) {
+                                    const std::optional<client_roots>& client, bool* ignored) {
+    if (ignored) *ignored = false;
     if (!client || client->listed == 0) return command_line;
     if (command_line.empty()) return client->usable;
     std::vector<fs::path> out;
@@ -58,6 +59,11 @@ std::vector<fs::path> combine_roots(const std::vector<fs::path>& command_line,
             const fs::path* keep = is_within(c, s) ? &c : is_within(s, c) ? &s : nullptr;
             if (keep && std::find(out.begin(), out.end(), *keep) == out.end()) out.push_back(*keep);
         }
+    }
+    if (out.empty()) {
+        // The client works elsewhere: its roots are not about these directories.
+        if (ignored) *ignored = true;
+        return command_line;
     }
     return out;
 }
@@ -109,20 +115,38 @@ void access_policy::invalidate() {
     ++generation_;
 }
 
+std::string access_policy::note() const {
+    std::lock_guard lock(mu_);
+    return note_;
+}
+
 std::shared_ptr<const path_guard> access_policy::apply(const std::vector<root>& roots,
                                                        std::uint64_t generation) {
-    auto next = make_guard(combine_roots(command_line_, usable_roots(roots)));
-    bool changed = false;
+    bool ignored = false;
+    auto next = make_guard(combine_roots(command_line_, usable_roots(roots), &ignored));
+    std::string note;
+    if (ignored) {
+        std::string listed, dirs;
+        for (const auto& r : roots) listed += (listed.empty() ? "" : ", ") + r.uri;
+        for (const auto& d : command_line_) dirs += (dirs.empty() ? "" : ", ") + d.string();
+        note = "the client's roots (" + listed + ") overlap none of this server's directories (" + dirs +
+               "): they are left aside, and these directories stay allowed";
+    }
+    bool changed = false, new_note = false;
     {
         std::lock_guard lock(mu_);
         // An answer to a question asked before the last invalidate() may already be stale: it
         // serves the request that asked, but is not remembered.
         if (generation == generation_) {
             changed = current_->roots() != next->roots();
+            new_note = note != note_;
             current_ = next;
+            note_ = note;
             client_known_ = true;
         }
     }
+    // stderr, never stdout: stdout is the protocol stream.
+    if (new_note && !note.empty()) std::fprintf(stderr, "filesystem_server: %s\n", note.c_str());
     if (changed && on_change_) on_change_();
     return next;
 }

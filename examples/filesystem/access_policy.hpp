@@ -13,8 +13,14 @@
 //    access, never widen it.
 //  - With no command-line directory, the client's roots are the allowed set.
 //  - A client that lists no roots at all (an empty list) gives no opinion: the command-line
-//    directories apply unchanged. A client that lists roots of which none overlaps is allowed
-//    nothing.
+//    directories apply unchanged.
+//  - A client whose roots overlap none of the command-line directories (or are not local
+//    directories at all) says where its user works, which is not here: its roots say nothing
+//    about these directories, which stay allowed as configured. The server says so (stderr, and
+//    the note of list_allowed_directories) rather than refusing everything. (The MCP roots are
+//    the client's statement of its workspace; the user who configured this server with its
+//    directories decided what it serves. Roots narrow that, never widen it, and roots that do
+//    not meet it leave it as it is.)
 //  - If the roots cannot be obtained (error, timeout), requests that touch paths are refused
 //    until they can: the server fails closed.
 // A stdio server has one client, so the policy keeps one client's roots.
@@ -30,6 +36,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mcp {
@@ -49,9 +56,11 @@ struct client_roots {
 client_roots usable_roots(const std::vector<root>& roots);
 
 /// The rule above as a pure function: command-line roots (canonical) and the client's roots
-/// (nullopt: not offered) -> the allowed directories.
+/// (nullopt: not offered) -> the allowed directories. `ignored`, when given, is set to whether
+/// the client listed roots that were left aside because none overlaps the command line.
 std::vector<std::filesystem::path> combine_roots(const std::vector<std::filesystem::path>& command_line,
-                                                 const std::optional<client_roots>& client);
+                                                 const std::optional<client_roots>& client,
+                                                 bool* ignored = nullptr);
 
 class access_policy {
 public:
@@ -63,6 +72,9 @@ public:
     std::shared_ptr<const path_guard> guard(context& ctx);
     /// What is allowed now, asking no one (for listing, watching and completion).
     std::shared_ptr<const path_guard> current() const;
+    /// Why the allowed directories are not what the client's roots say, or "": the client's
+    /// roots overlap none of the command-line directories, and were left aside.
+    std::string note() const;
     /// Ask `peer` for its roots now (nothing happens if it does not offer them). Throws what
     /// the request throws.
     void refresh(server_session& peer);
@@ -78,6 +90,7 @@ private:
     std::vector<std::filesystem::path> command_line_;
     mutable std::mutex mu_;
     std::shared_ptr<const path_guard> current_;
+    std::string note_;
     bool client_known_ = false;
     std::uint64_t generation_ = 0; ///< bumped by invalidate(), so a late answer cannot win
     std::function<void()> on_change_;

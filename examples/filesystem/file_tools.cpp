@@ -134,9 +134,11 @@ MCP_DESCRIBE(search_result, (matches, "What was found", mcp::field::required),
 
 struct allowed_directories {
     std::vector<std::string> directories;
+    std::optional<std::string> note;
 };
 MCP_DESCRIBE(allowed_directories, (directories, "Absolute paths; every path a tool takes must lie inside one",
-                                   mcp::field::required))
+                                   mcp::field::required),
+             (note, "Why these are not what the client's roots say, when they are not"))
 
 namespace {
 
@@ -428,13 +430,14 @@ void add_file_tools(server& s, access_policy& policy, tool_limits limits) {
                     {.name = "list_allowed_directories",
                      .description =
                          "The directories this server may read and write (the command-line directories, "
-                         "narrowed by the client's roots when it offers them).",
+                         "narrowed by the client's roots when they overlap them).",
                      .annotations = read_only("List allowed directories")},
                     [&policy](context& ctx) -> allowed_directories {
                         allowed_directories out;
                         // Held here: the policy may replace its guard meanwhile.
                         const auto guard = policy.guard(ctx);
                         for (const auto& r : guard->roots()) out.directories.push_back(r.string());
+                        if (auto note = policy.note(); !note.empty()) out.note = std::move(note);
                         return out;
                     });
 }

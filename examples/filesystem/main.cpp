@@ -12,12 +12,14 @@
 //  - Resources: the files under the allowed directories, as file:// URIs (resources/list shows
 //    at most --max-resources of them, in path order, paginated by the library), and the
 //    template file:///{+path} that reads any file or directory inside them (with completion of
-//    the path). Text comes back as text with a MIME type from the extension (or text/plain for
+//    the path), also spelt file://localhost/{+path} (RFC 8089). Text comes back as text with a MIME type from the extension (or text/plain for
 //    valid UTF-8 of an unknown kind); other files as base64 blobs; a directory as a listing
 //    with mimeType inode/directory. A file over --max-read-bytes is an error that says so.
 //  - Subscriptions: a client subscribed to a file's URI gets notifications/resources/updated
-//    when it changes (inotify, debounced); creating, deleting or moving files changes the
-//    resource list, which sends notifications/resources/list_changed.
+//    when it changes (inotify, debounced) - also when it subscribed through a symlink inside
+//    the roots or as file://localhost/..., under the URI it subscribed with; creating,
+//    deleting or moving files changes the resource list, which sends
+//    notifications/resources/list_changed.
 //  - Tools: read_file, write_file, list_directory, search_files, list_allowed_directories,
 //    with annotations (all read-only but write_file, which is destructive and idempotent; none
 //    reaches outside this machine).
@@ -30,8 +32,10 @@
 //    allows that subtree; a DIR inside a client root stays allowed whole; nothing else.
 //  - Without DIRs on the command line, the client's roots are the allowed directories (and
 //    a client without roots gets nothing).
-//  - A client that lists no roots at all leaves the DIRs as they are; one whose roots overlap
-//    no DIR is allowed nothing; if the roots cannot be obtained, paths are refused (fail closed).
+//  - A client that lists no roots at all leaves the DIRs as they are; so does one whose roots
+//    overlap no DIR (it works elsewhere: its roots are left aside, which the server says on
+//    stderr and in list_allowed_directories' note); if the roots cannot be obtained, paths are
+//    refused (fail closed).
 //  - resources/list may show the DIRs' files for the moment between initialization and the
 //    client's answer; every read and tool call is checked against the current roots.
 //
@@ -56,6 +60,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -115,6 +120,32 @@ std::optional<settings> parse(int argc, char** argv) {
     return s;
 }
 
+/// URIs clients subscribed to under another name than the file's own (see main). Bounded: the
+/// oldest are forgotten past `limit` (unsubscribing is not seen here; an update sent to a URI
+/// nobody holds any more is dropped by the library).
+class subscription_aliases {
+public:
+    void add(const std::filesystem::path& real, const std::string& uri) {
+        std::lock_guard lock(mu_);
+        for (const auto& [p, u] : order_)
+            if (p == real && u == uri) return;
+        order_.emplace_back(real, uri);
+        if (order_.size() > limit) order_.erase(order_.begin());
+    }
+    std::vector<std::string> of(const std::filesystem::path& real) const {
+        std::lock_guard lock(mu_);
+        std::vector<std::string> out;
+        for (const auto& [p, u] : order_)
+            if (p == real) out.push_back(u);
+        return out;
+    }
+
+private:
+    static constexpr std::size_t limit = 1024;
+    mutable std::mutex mu_;
+    std::vector<std::pair<std::filesystem::path, std::string>> order_;
+};
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +159,11 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    // Subscriptions made through another spelling of a file's URI (a symlink inside the roots,
+    // file://localhost/...): the watcher names the file by its real path, so the update is also
+    // sent to the URI the client subscribed with.
+    subscription_aliases aliases;
+
     mcp::server server(
         {.info = {.name = "filesystem", .version = "1.0.0"},
          .instructions = "Files of this machine, confined to the allowed directories "
@@ -136,10 +172,11 @@ int main(int argc, char** argv) {
          .always_declare_resources = true,
          // Subscriptions only to what the client could read: refused as a read
          // of the same URI would be (symlink escapes included).
-         .accept_subscription = [&policy](const std::string& uri) {
+         .accept_subscription = [&policy, &aliases](const std::string& uri) {
              if (!mcp::files::path_of_file_uri(uri)) return false; // not found
              try {
-                 policy->current()->resolve(uri);
+                 const auto p = policy->current()->resolve(uri);
+                 if (mcp::files::file_uri(p.real) != uri) aliases.add(p.real, uri);
                  return true;
              } catch (const mcp::files::path_refused& e) {
                  throw mcp::error(mcp::error_code::invalid_params, e.what(), mcp::json::object{{"uri", uri}});
@@ -148,19 +185,23 @@ int main(int argc, char** argv) {
 
     mcp::files::add_file_tools(server, *policy, {.max_read_bytes = cfg->max_read_bytes});
     const std::uint64_t max_read = cfg->max_read_bytes;
-    server.add_resource_template(
-        {.uri_template = "file:///{+path}",
-         .name = "file",
-         .title = "File or directory",
-         .description = "Any file or directory inside the allowed directories, by absolute path"},
-        [&policy, max_read](const std::string& uri, const std::map<std::string, std::string>&,
-                            mcp::context& ctx) {
-            return mcp::files::read_file_resource(*policy, ctx, uri, max_read);
-        },
-        {{"path",
-          [&policy](const std::string&, const std::string& value, const std::map<std::string, std::string>&) {
-              return mcp::files::complete_path(*policy->current(), value);
-          }}});
+    // file:///p, and file://localhost/p - the same file (RFC 8089 section 2: "localhost" is this
+    // machine, like an empty host).
+    for (const auto& [text, title] : {std::pair<const char*, const char*>{"file:///{+path}", "File or directory"},
+                                      {"file://localhost/{+path}", "File or directory (host spelt out)"}})
+        server.add_resource_template(
+            {.uri_template = text,
+             .name = "file",
+             .title = title,
+             .description = "Any file or directory inside the allowed directories, by absolute path"},
+            [&policy, max_read](const std::string& uri, const std::map<std::string, std::string>&,
+                                mcp::context& ctx) {
+                return mcp::files::read_file_resource(*policy, ctx, uri, max_read);
+            },
+            {{"path", [&policy](const std::string&, const std::string& value,
+                                const std::map<std::string, std::string>&) {
+                  return mcp::files::complete_path(*policy->current(), value);
+              }}});
 
     mcp::files::resource_catalog catalog(server, *policy, {.max_resources = cfg->max_resources}, max_read);
     catalog.sync(); // before serving: the first resources/list already has the files
@@ -185,7 +226,10 @@ int main(int argc, char** argv) {
                 [&](const mcp::files::change_batch& b) {
                     if (b.overflow) watch_allowed();
                     if (b.structure) catalog.sync();
-                    for (const auto& p : b.changed) server.notify_resource_updated(mcp::files::file_uri(p));
+                    for (const auto& p : b.changed) {
+                        server.notify_resource_updated(mcp::files::file_uri(p));
+                        for (const auto& alias : aliases.of(p)) server.notify_resource_updated(alias);
+                    }
                 });
             std::promise<void> ready;
             watcher->post([&] {

@@ -80,6 +80,11 @@ gateway::gateway(gateway_options options) : impl_(std::make_shared<impl>()) {
     // keeps the waiting handlers from holding the threads that would wake them.
     if (!so.session.handler_executor) so.session.handler_executor = std::make_shared<thread_pool>();
     impl_->exec = so.session.handler_executor;
+    if (!so.accept_subscription)
+        so.accept_subscription = [weak = std::weak_ptr<impl>(impl_)](const std::string& uri) {
+            auto self = weak.lock();
+            return self && self->inner_uri(uri).has_value();
+        };
     impl_->srv = std::make_unique<mcp::server>(std::move(so));
 
     std::weak_ptr<impl> weak = impl_;
@@ -178,12 +183,31 @@ std::optional<gateway::route> gateway::resource_route(const std::string& uri) co
     return impl_->inner_uri(uri);
 }
 
+std::optional<gateway::route> gateway::template_route(const std::string& uri_template) const {
+    std::shared_lock lock(impl_->routes_mu);
+    auto it = impl_->templates.find(uri_template);
+    if (it == impl_->templates.end()) return std::nullopt;
+    return it->second.to;
+}
+
+std::vector<std::string> gateway::names_of(const std::string& server) const {
+    std::vector<std::string> out;
+    std::shared_lock lock(impl_->routes_mu);
+    for (const auto& [name, t] : impl_->tools)
+        if (t.to.server == server) out.push_back(name);
+    for (const auto& [name, p] : impl_->prompts)
+        if (p.to.server == server) out.push_back(name);
+    return out;
+}
+
 metric_labels gateway::labels(const incoming_call& call) const {
     const auto m = call.method();
     std::optional<route> to;
     if (m == "tools/call") {
         to = tool_route(std::string(call.target()));
-        if (!to) return {{}, std::string(call.target())};
+        // Only names of the catalogue become labels: a client cannot add series by calling
+        // made-up names.
+        if (!to) return {{}, "(unknown)"};
         return {to->server, to->name};
     }
     if (m == "prompts/get")

@@ -205,9 +205,14 @@ namespace {
 constexpr std::string_view approval_input_key = "dev.mcpxx/approval";
 } // namespace
 
-bool gateway::impl::ask_approval(context& ctx, const approval_request& request) {
+bool gateway::impl::ask_approval(context& ctx, const approval_request& request, std::string& why_not) {
     const auto& caps = ctx.client_caps().elicitation;
-    if (!caps || !caps->supports_form()) return false; // nobody to ask: the policy's "no"
+    if (!caps || !caps->supports_form()) {
+        // Nobody to ask: the policy's "no", said as it is (not as the user's).
+        why_not = "the call needs the user's approval, and this client cannot be asked (it does not declare "
+                  "form elicitation)";
+        return false;
+    }
     std::string message = "Run the tool \"" + request.tool + "\" of the server \"" + request.server + "\"";
     if (!request.server_trusted) message += " (a server you have not marked trusted)";
     message += "?\nArguments: " + to_json(json::value(request.arguments));
@@ -223,11 +228,18 @@ bool gateway::impl::ask_approval(context& ctx, const approval_request& request) 
     try {
         const auto answer = ctx.elicit({.message = std::move(message), .requested_schema = schema},
                                        std::nullopt, std::string(approval_input_key));
-        if (answer.action != elicit_action::accept || !answer.content) return false;
-        const auto* run = answer.content->if_contains("run");
-        return run && run->is_bool() && run->get_bool();
-    } catch (const client_request_failed&) {
-        return false; // the client could not ask (refused, timed out): not approved
+        const auto* run = answer.action == elicit_action::accept && answer.content
+                              ? answer.content->if_contains("run")
+                              : nullptr;
+        if (run && run->is_bool() && run->get_bool()) return true;
+        why_not = answer.action == elicit_action::cancel ? "the user dismissed the approval question"
+                                                         : "the user denied the call";
+        return false;
+    } catch (const client_request_failed& e) {
+        // The client could not ask (refused, timed out): not approved.
+        why_not = std::string("the call needs the user's approval, and asking the client's user failed: ") +
+                  e.what();
+        return false;
     }
 }
 
@@ -237,6 +249,7 @@ call_tool_result gateway::impl::call_tool(const route& to, const json::object& a
     // answers in a second round; the approval then travels in the sealed requestState, bound to
     // this exact call (its digest), so that later rounds neither ask again nor run another call.
     std::optional<bool> user_decision;
+    std::string why_not;
     json::object state;
     if (auto request = mgr->approval_needed(to.server, to.name, arguments)) {
         const std::string digest =
@@ -244,11 +257,11 @@ call_tool_result gateway::impl::call_tool(const route& to, const json::object& a
         const auto* earlier = ctx.request_state().if_object();
         const bool approved_before =
             earlier && find_string(*earlier, "approved").value_or("") == std::string_view(digest);
-        user_decision = approved_before || ask_approval(ctx, *request);
+        user_decision = approved_before || ask_approval(ctx, *request, why_not);
         if (*user_decision) state["approved"] = digest;
     }
     std::function<call_tool_result(const call_hooks&)> run = [self = weak_from_this(), to, arguments,
-                                                              user_decision](const call_hooks& h) {
+                                                              user_decision, why_not](const call_hooks& h) {
         auto gw = self.lock();
         if (!gw) throw error(error_code::connection_closed, "the gateway is closing");
         tool_call_options o;
@@ -256,6 +269,7 @@ call_tool_result gateway::impl::call_tool(const route& to, const json::object& a
         o.on_progress = h.on_progress;
         o.cancel = h.cancel;
         o.user_decision = user_decision;
+        o.denial_reason = why_not;
         return gw->mgr->call_tool(to.server, to.name, arguments, std::move(o));
     };
     try {
@@ -266,8 +280,9 @@ call_tool_result gateway::impl::call_tool(const route& to, const json::object& a
         // The policy said no and the client's user did too (or could not be asked). The model
         // reads why.
         return error_result(std::string("The gateway did not run this call: ") + e.what() +
-                            " (calls run when the user approves them, when the client can ask its user, or "
-                            "by the gateway's policy: --approve-all, or trusted servers' read-only tools)");
+                            " (a call runs when the gateway's policy allows it - --approve-all, or read-only "
+                            "tools of trusted servers - or when the user approves it through a client that "
+                            "can ask, with form elicitation)");
     } catch (const error& e) {
         if (e.code() != error_code::connection_closed) throw;
         return error_result(std::string("The server behind this tool is not available: ") + e.what());
@@ -298,7 +313,22 @@ read_resource_result gateway::impl::read_resource(const std::string& server, con
         return gw->mgr->client(server)->read_resource(
             uri, {.on_progress = h.on_progress, .cancel = h.cancel, .meta = h.meta});
     };
-    auto r = forward(ctx, server, run);
+    read_resource_result r;
+    try {
+        r = forward(ctx, server, run);
+    } catch (const error& e) {
+        if (!opts.qualify_names) throw;
+        // The client knows the resource by the gateway's URI: say that one, never the server's
+        // (in the message and in data.uri, as "Resource not found" has it).
+        const std::string outer = outer_uri(server, uri);
+        std::string message = e.what();
+        for (auto at = message.find(uri); at != std::string::npos; at = message.find(uri, at + outer.size()))
+            message.replace(at, uri.size(), outer);
+        json::value data = e.data();
+        if (auto* d = data.if_object())
+            if (auto inner = find_string(*d, "uri")) (*d)["uri"] = outer_uri(server, std::string(*inner));
+        throw error(e.code(), std::move(message), std::move(data));
+    }
     if (opts.qualify_names) rewrite(server, r);
     return r;
 }

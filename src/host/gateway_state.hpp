@@ -79,7 +79,9 @@ struct gateway::impl : std::enable_shared_from_this<gateway::impl> {
               json::object state = {});
     /// Ask the user of the client behind `ctx` (form elicitation) whether `request` may run;
     /// see gateway.hpp. Throws input_required (2026-07-28, first round) as ctx.elicit does.
-    bool ask_approval(context& ctx, const approval_request& request);
+    /// False with `why_not` set when the call may not run: the user said no, or could not be
+    /// asked (the client declares no form elicitation, or its request failed).
+    bool ask_approval(context& ctx, const approval_request& request, std::string& why_not);
     call_tool_result call_tool(const route& to, const json::object& arguments, context& ctx);
     get_prompt_result get_prompt(const route& to, const std::map<std::string, std::string>& arguments,
                                  context& ctx);

@@ -7,17 +7,78 @@
 #include <mcp/transport/child_process.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace mcp::host::detail {
 namespace {
 
 using clock = std::chrono::steady_clock;
 
+/// The child process under a stdio server's watch, or null.
+std::shared_ptr<child_process_transport> child_of(const transport_ptr& t) {
+    if (auto w = std::dynamic_pointer_cast<watched_transport>(t))
+        return std::dynamic_pointer_cast<child_process_transport>(w->inner());
+    return std::dynamic_pointer_cast<child_process_transport>(t);
+}
+
+/// What a server wrote on stdout that is not JSON-RPC (a banner, a log line), as an error
+/// message shows it: "; on stdout it wrote ..." or "".
+std::string stray_summary(const transport_ptr& t) {
+    auto w = std::dynamic_pointer_cast<watched_transport>(t);
+    const auto stray = w ? w->first_stray_output() : std::string();
+    if (stray.empty()) return {};
+    return "; it wrote to stdout what is not JSON-RPC: \"" + stray + "\"";
+}
+
+/// "3 s", "0.5 s", "1.25 s".
+std::string seconds_text(std::chrono::milliseconds d) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g s", static_cast<double>(d.count()) / 1000.0);
+    return buf;
+}
+
+/// Closes a connection that is still being set up at its deadline (the server never answered),
+/// so that connect() and the listings fail then instead of waiting for each request's own
+/// timeout in turn.
+class connect_deadline {
+public:
+    connect_deadline(std::chrono::milliseconds limit, transport_ptr t) {
+        thread_ = std::thread([this, limit, t = std::move(t)] {
+            std::unique_lock lock(mu_);
+            if (cv_.wait_for(lock, limit, [&] { return done_; })) return;
+            fired_ = true;
+            lock.unlock();
+            t->close(); // the request in flight fails (connection closed)
+        });
+    }
+    ~connect_deadline() { disarm(); }
+    connect_deadline(const connect_deadline&) = delete;
+    connect_deadline& operator=(const connect_deadline&) = delete;
+    /// Stop watching (the connection is set up, or failed by itself); waits for a close in
+    /// progress. Returns whether the deadline passed.
+    bool disarm() {
+        {
+            std::lock_guard lock(mu_);
+            done_ = true;
+        }
+        cv_.notify_all();
+        if (thread_.joinable()) thread_.join();
+        std::lock_guard lock(mu_);
+        return fired_;
+    }
+
+private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false, fired_ = false;
+    std::thread thread_;
+};
+
 /// The last few lines a child wrote to stderr: usually the reason it failed. Only asked about a
 /// server that failed or died, so the transport is closed first: close() returns once every
 /// line the child wrote has been read (the session may have seen stdout's end before that).
 std::string stderr_summary(const transport_ptr& t) {
-    auto child = std::dynamic_pointer_cast<child_process_transport>(t);
+    auto child = child_of(t);
     if (!child) return {};
     child->close();
     std::string tail = child->stderr_tail();
@@ -127,7 +188,7 @@ server_status managed_server::status() const {
         s.resources = resources_.size();
         s.resource_templates = templates_.size();
         s.prompts = prompts_.size();
-        if (auto child = std::dynamic_pointer_cast<child_process_transport>(transport_)) s.pid = child->pid();
+        if (auto child = child_of(transport_)) s.pid = child->pid();
         // What the server turned out to speak: an entry without a type may have fallen back.
         if (auto h = http_of(transport_); h && h->current_wire() == http::client_transport::wire::legacy_sse)
             s.transport = transport_kind::sse;
@@ -211,15 +272,16 @@ void managed_server::catalogue_changed() {
 }
 
 std::string managed_server::death_message() const {
-    if (auto w = std::dynamic_pointer_cast<watched_transport>(transport_)) {
+    if (auto w = std::dynamic_pointer_cast<watched_transport>(transport_); w && !child_of(transport_)) {
         const auto why = w->last_problem();
         return why.empty() ? "connection lost" : "connection lost: " + why;
     }
     std::string m = "server exited";
-    if (auto child = std::dynamic_pointer_cast<child_process_transport>(transport_)) {
+    if (auto child = child_of(transport_)) {
         if (auto st = child->exit_status())
             m += *st < 0 ? " (signal " + std::to_string(-*st) + ")" : " (status " + std::to_string(*st) + ")";
         if (auto tail = stderr_summary(transport_); !tail.empty()) m += ": " + tail;
+        m += stray_summary(transport_);
     }
     return m;
 }
@@ -230,9 +292,11 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         return false;
     }
     const auto& opts = shared_->options;
+    // Start, initialize and list within the entry's own timeout, else the manager's.
+    const auto limit = config_.timeout.value_or(opts.connect_timeout);
     transport_options to;
     to.inherit_stderr = opts.inherit_server_stderr;
-    to.connect_timeout = opts.connect_timeout;
+    to.connect_timeout = limit;
     if (opts.on_server_stderr)
         to.on_stderr_line = [cb = opts.on_server_stderr, name = config_.name](std::string_view line) {
             cb(name, line);
@@ -264,14 +328,18 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         t = std::make_shared<watched_transport>(std::move(t), [self, gen](const std::string&) {
             if (auto s = self.lock()) s->signal_closed(gen);
         });
+    } else {
+        // Watched for what it writes to stdout that is not JSON-RPC, to say so if it fails.
+        t = std::make_shared<watched_transport>(std::move(t), nullptr);
     }
 
     client_options co;
     co.info = opts.client_info;
-    co.timeout = opts.connect_timeout;
-    // connect_timeout bounds a server that answers nothing too: the stateless probe may take at
-    // most half of it (then initialize, the other half... and the listings).
-    co.discover_timeout = std::min(co.discover_timeout, opts.connect_timeout / 2);
+    // Requests without a timeout of their own (connect's are cut at `limit` by the deadline).
+    co.timeout = std::max(limit, config_.timeout.value_or(opts.call_timeout));
+    // `limit` bounds a server that answers nothing too: the stateless probe may take at most
+    // half of it (then initialize the rest, and the listings).
+    co.discover_timeout = std::min(co.discover_timeout, limit / 2);
     co.session.name = config_.name;
     co.session.ordered_responses = opts.ordered_responses;
     bool used_remembered = false;
@@ -328,27 +396,45 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
             [cb = opts.on_resource_updated, name](const std::string& uri) { cb(name, uri); });
     std::vector<resource_template> templates;
     std::vector<prompt> prompts;
+    const char* waiting_for = "initialize"; // what the deadline cut short, if it did
+    connect_deadline deadline(limit, t);
     try {
         const auto& init = c->connect(t);
         set_phase("listing what it offers");
-        call_options list{.timeout = opts.connect_timeout};
+        call_options list{.timeout = limit};
         if (opts.server_log_level && init.capabilities.logging) {
             try {
+                waiting_for = "logging/setLevel";
                 c->set_logging_level(*opts.server_log_level, list);
             } catch (const error&) {
                 // A server that declares logging but refuses the level still works.
             }
         }
-        if (init.capabilities.tools) tools = c->list_all_tools(list);
+        if (init.capabilities.tools) {
+            waiting_for = "tools/list";
+            tools = c->list_all_tools(list);
+        }
         if (init.capabilities.resources) {
+            waiting_for = "resources/list";
             resources = c->list_all_resources(list);
+            waiting_for = "resources/templates/list";
             templates = c->list_all_resource_templates(list);
         }
-        if (init.capabilities.prompts) prompts = c->list_all_prompts(list);
+        if (init.capabilities.prompts) {
+            waiting_for = "prompts/list";
+            prompts = c->list_all_prompts(list);
+        }
+        if (deadline.disarm()) throw error(error_code::request_timeout, "the deadline passed");
     } catch (const std::exception& e) {
+        const bool late = deadline.disarm();
         c->close();
-        error_out = e.what();
+        const auto* err = dynamic_cast<const error*>(&e);
+        if (late || (err && err->code() == error_code::request_timeout))
+            error_out = std::string("no answer to ") + waiting_for + " within " + seconds_text(limit);
+        else
+            error_out = e.what();
         if (auto tail = stderr_summary(t); !tail.empty()) error_out += ": " + tail;
+        error_out += stray_summary(t);
         if (used_remembered) {
             std::lock_guard lock(mu_);
             remembered_revision_.reset(); // the server may have changed: probe next time
@@ -388,7 +474,7 @@ void managed_server::refresh(unsigned events) {
         c = client_;
     }
     if (!c) return;
-    call_options list{.timeout = shared_->options.connect_timeout};
+    call_options list{.timeout = config_.timeout.value_or(shared_->options.connect_timeout)};
     try {
         if (events & ev_renewed) {
             const auto caps = c->server().capabilities; // a copy: a renewal may replace it

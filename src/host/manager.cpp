@@ -119,28 +119,31 @@ void manager::add_server(server_config config) {
 }
 
 namespace {
-
-// How long a connect may take: the server/discover probe (at most half of connect_timeout, see
-// managed_server::connect_once), initialize (connect_timeout), and a little more.
-std::chrono::milliseconds settle_time(const manager_options& o) {
-    return o.connect_timeout + o.connect_timeout / 2 + std::chrono::seconds(5);
+/// How long a server may take to settle: its connect (the entry's timeout, else the manager's):
+/// the server/discover probe (at most half of it, see managed_server::connect_once) and
+/// initialize; and the time to stop a process that did not answer (stdin closed, SIGTERM, each
+/// after a grace period).
+std::chrono::milliseconds settle_time(const server_config& c, const manager_options& o) {
+    const auto connect = c.timeout.value_or(o.connect_timeout);
+    return connect + connect / 2 + std::chrono::seconds(6);
 }
-
 } // namespace
 
 void manager::connect_all() {
     auto servers = impl_->all();
+    const auto start = std::chrono::steady_clock::now();
     for (auto& s : servers) s->start(); // each starts on its own thread: all at once
-    const auto deadline = std::chrono::steady_clock::now() + settle_time(impl_->shared->options);
-    for (auto& s : servers)
+    for (auto& s : servers) {
+        const auto deadline = start + settle_time(s->config(), impl_->shared->options);
         s->wait_settled(std::chrono::duration_cast<std::chrono::milliseconds>(std::max(
             deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration::zero())));
+    }
 }
 
 bool manager::connect(const std::string& name) {
     auto s = impl_->get(name);
     s->start();
-    return s->wait_settled(settle_time(impl_->shared->options));
+    return s->wait_settled(settle_time(s->config(), impl_->shared->options));
 }
 
 bool manager::wait_ready(const std::string& name, std::chrono::milliseconds timeout) {
@@ -259,15 +262,26 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
         decision = policy_decision(o.approval, request);
         if (!decision) {
             request.qualified_name = impl_->qualified_name(*this, server, tool);
-            const bool yes = o.approver && o.approver->approve(request);
+            bool yes = false;
+            try {
+                yes = o.approver && o.approver->approve(request);
+            } catch (const call_denied& e) {
+                record.approval = std::string(to_string(approval_kind::denied));
+                audit("denied", e.what());
+                throw call_denied("tool \"" + tool + "\" of server \"" + server + "\": " + e.what());
+            } catch (const std::exception& e) {
+                record.approval = std::string(to_string(approval_kind::denied));
+                audit("denied", e.what());
+                throw;
+            }
             decision = yes ? approval_kind::user : approval_kind::denied;
         }
     }
     record.approval = std::string(to_string(*decision));
     if (*decision == approval_kind::denied) {
-        const std::string why = options.user_decision || o.approver
-                                    ? "the user denied the call"
-                                    : "the call needs approval and there is no approver";
+        std::string why = "the call needs approval and there is no approver";
+        if (options.user_decision || o.approver)
+            why = options.denial_reason.empty() ? "the user denied the call" : options.denial_reason;
         audit("denied", why);
         throw call_denied("tool \"" + tool + "\" of server \"" + server + "\": " + why);
     }

@@ -31,6 +31,33 @@ std::string watched_transport::last_problem() const {
     return last_problem_;
 }
 
+std::string watched_transport::first_stray_output() const {
+    std::lock_guard lock(mu_);
+    return stray_;
+}
+
+bool watched_transport::stray(std::string_view message) {
+    // JSON-RPC is an object or an array: anything else is stray output. The first is kept.
+    const auto first = message.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return true;
+    if (message[first] != '{' && message[first] != '[') {
+        std::lock_guard lock(mu_);
+        if (stray_.empty()) {
+            // Shown in messages (and JSON output): printable ASCII as it is, other bytes escaped.
+            static const char* hex = "0123456789abcdef";
+            for (unsigned char c : message.substr(0, 200)) {
+                if (c < 0x20 || c >= 0x7f || c == '\\' || c == '"')
+                    stray_ += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+                else
+                    stray_.push_back(static_cast<char>(c));
+            }
+            if (message.size() > 200) stray_ += "...";
+        }
+        return true;
+    }
+    return false;
+}
+
 void watched_transport::look(std::string_view message) {
     auto why = unreachable_error(message);
     if (why.empty()) return;
@@ -40,12 +67,15 @@ void watched_transport::look(std::string_view message) {
 
 void watched_transport::start(transport_handler h) {
     // The message goes to the session first: the request that failed gets its answer either way.
+    // Stray output is noted before the session sees it: what the session does with it (answer
+    // with a parse error to a server that is gone) may end the connection at once.
     const auto wrap =
         [this](std::function<void(std::string_view)> f) -> std::function<void(std::string_view)> {
         if (!f) return {};
         return [this, f = std::move(f)](std::string_view m) {
+            const bool not_json = stray(m);
             f(m);
-            look(m);
+            if (!not_json) look(m);
         };
     };
     h.on_message = wrap(std::move(h.on_message));
@@ -53,8 +83,9 @@ void watched_transport::start(transport_handler h) {
     if (h.on_message_from)
         h.on_message_from = [this, f = std::move(h.on_message_from)](
                                 std::string_view m, std::shared_ptr<const message_origin> o) {
+            const bool not_json = stray(m);
             f(m, std::move(o));
-            look(m);
+            if (!not_json) look(m);
         };
     h.on_error = [this, f = std::move(h.on_error)](std::string_view what) {
         remember(std::string(what));

@@ -1,5 +1,5 @@
-// A remote server's transport as the manager keeps it: the HTTP client transport, watched for a
-// server that has gone away.
+// A server's transport as the manager keeps it: the HTTP client transport, watched for a server
+// that has gone away, or a stdio server's, watched for what it prints that is not JSON-RPC.
 //
 // Over HTTP there is no connection whose end says "the server is gone": the client transport
 // stays open when the server dies, and each request that cannot reach it is answered with a
@@ -47,6 +47,10 @@ public:
     const transport_ptr& inner() const noexcept { return inner_; }
     /// The last problem seen: an on_error text, or the message of a request nothing answered.
     std::string last_problem() const;
+    /// The start (at most 200 bytes, control characters escaped) of the first incoming message
+    /// that is not JSON at all: what a stdio server printed on stdout besides the protocol (a
+    /// banner, a log line). Empty when there was none.
+    std::string first_stray_output() const;
 
     /// The message of `text` when it is an error response meaning that nothing answered the
     /// request (code -32010 without data.httpStatus); else empty.
@@ -54,12 +58,15 @@ public:
 
 private:
     void look(std::string_view message);
+    /// Note `message` if it is not JSON (see first_stray_output); true when it is not.
+    bool stray(std::string_view message);
     void remember(std::string problem);
 
     const transport_ptr inner_;
     const lost_handler on_lost_;
     mutable std::mutex mu_;
     std::string last_problem_;
+    std::string stray_;
 };
 
 } // namespace mcp::host::detail

@@ -58,9 +58,12 @@ json::value server::impl::listen(request_context& rpc, detail::call_state&) {
 
     auto notify = rpc.notifier();
     const impl* self = this; // listeners never outlive the server (end_listeners in its destructor)
-    l->send = [notify, self, id = l->subscription_id](std::string method, json::object params) {
+    // The principal of the client listening: sending middleware may filter by it.
+    std::string principal = rpc.origin() ? rpc.origin()->principal : std::string();
+    l->send = [notify, self, id = l->subscription_id, principal = std::move(principal)](std::string method,
+                                                                                       json::object params) {
         json::value p = with_subscription(std::move(params), id);
-        outgoing_call call{method, p, false, {}};
+        outgoing_call call{method, p, false, principal};
         self->send(call, [&notify](outgoing_call& c) -> json::value {
             notify(std::string(c.method), std::move(c.params));
             return nullptr;

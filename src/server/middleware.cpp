@@ -1,6 +1,7 @@
 // The middleware mcpxx ships (see mcp/server/middleware.hpp): rate limits, metrics, principal
 // checks, tool filtering.
 #include <mcp/server/middleware.hpp>
+#include <mcp/server/server.hpp>
 
 #include <algorithm>
 #include <array>
@@ -85,6 +86,7 @@ constexpr std::array<double, 14> bucket_bounds{0.0001, 0.00025, 0.0005, 0.001, 0
 } // namespace
 
 struct server_metrics::impl {
+    static constexpr std::size_t max_label_bytes = 128;
     struct series {
         std::uint64_t requests = 0, errors = 0;
         double seconds = 0;
@@ -94,18 +96,41 @@ struct server_metrics::impl {
         std::string method, server, tool;
         auto operator<=>(const key&) const = default;
     };
+    explicit impl(server_metrics_options o) : opts(o) {}
+    const server_metrics_options opts;
     mutable std::mutex mu;
     std::map<key, series> by_call;
+    std::map<std::pair<std::string, std::string>, std::uint64_t> refused; ///< (method, reason)
+    std::set<std::string> servers_seen, tools_seen;
+
+    /// `value` (its first max_label_bytes), or "(other)" once max_label_values others have been
+    /// seen. Under `mu`.
+    std::string bounded(std::set<std::string>& seen, std::string value) const {
+        if (value.size() > max_label_bytes) {
+            std::size_t cut = max_label_bytes;
+            while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut; // UTF-8
+            value.resize(cut);
+            value += "...";
+        }
+        if (value.empty() || seen.count(value)) return value;
+        if (seen.size() >= opts.max_label_values) return "(other)";
+        seen.insert(value);
+        return value;
+    }
 };
 
-server_metrics::server_metrics() : impl_(std::make_shared<impl>()) {}
+server_metrics::server_metrics(server_metrics_options options)
+    : impl_(std::make_shared<impl>(options)) {}
 
 namespace {
 void record_into(server_metrics::impl& m, std::string_view method, const metric_labels& labels, bool error,
                  std::chrono::nanoseconds latency) {
     const double s = std::chrono::duration<double>(latency).count();
     std::lock_guard lock(m.mu);
-    auto& x = m.by_call[{std::string(method), labels.server, labels.tool}];
+    // The method is one the server dispatched (or refused as unknown, which a client cannot
+    // vary without bound either: unknown methods never reach the receiving middleware).
+    auto& x = m.by_call[{std::string(method), m.bounded(m.servers_seen, labels.server),
+                         m.bounded(m.tools_seen, labels.tool)}];
     ++x.requests;
     if (error) ++x.errors;
     x.seconds += s;
@@ -113,12 +138,39 @@ void record_into(server_metrics::impl& m, std::string_view method, const metric_
         if (s <= bucket_bounds[i]) ++x.buckets[i];
 }
 
+void refused_into(server_metrics::impl& m, std::string_view method, std::string_view reason) {
+    std::lock_guard lock(m.mu);
+    ++m.refused[{std::string(method), std::string(reason)}];
+}
+
+/// The reason an access middleware refused with, or null for any other error.
+const char* refusal_reason(int code) noexcept {
+    switch (code) {
+    case error_code::rate_limited:
+        return "rate_limited";
+    case error_code::unauthorized:
+        return "unauthorized";
+    case error_code::forbidden:
+        return "forbidden";
+    default:
+        return nullptr;
+    }
+}
+
 // Only tools are labelled by name by default: resource URIs are unbounded, prompt names rarely
-// matter.
+// matter. The names are the client's: server_metrics bounds how many it keeps.
 metric_labels default_labels(std::string_view method, std::string_view target) {
     return {{}, method == "tools/call" ? std::string(target) : std::string()};
 }
 } // namespace
+
+metric_labeler registered_tool_labels(const server& s) {
+    return [&s](const incoming_call& call) -> metric_labels {
+        if (call.method() != "tools/call") return {};
+        const std::string name(call.target());
+        return {{}, s.find_tool(name) ? name : std::string("(unknown)")};
+    };
+}
 
 void server_metrics::record(std::string_view method, std::string_view target, bool error,
                             std::chrono::nanoseconds latency) {
@@ -128,6 +180,10 @@ void server_metrics::record(std::string_view method, std::string_view target, bo
 void server_metrics::record(std::string_view method, const metric_labels& labels, bool error,
                             std::chrono::nanoseconds latency) {
     record_into(*impl_, method, labels, error, latency);
+}
+
+void server_metrics::record_refused(std::string_view method, std::string_view reason) {
+    refused_into(*impl_, method, reason);
 }
 
 receiving_middleware server_metrics::middleware(metric_labeler labeler) {
@@ -144,6 +200,12 @@ receiving_middleware server_metrics::middleware(metric_labeler labeler) {
                 if (const auto* e = o->if_contains("isError"); e && e->is_bool()) failed = e->get_bool();
             record_into(*self, call.method(), labels(), failed, std::chrono::steady_clock::now() - t0);
             return r;
+        } catch (const error& e) {
+            if (const char* reason = refusal_reason(e.code()))
+                refused_into(*self, call.method(), reason);
+            else
+                record_into(*self, call.method(), labels(), true, std::chrono::steady_clock::now() - t0);
+            throw;
         } catch (...) {
             record_into(*self, call.method(), labels(), true, std::chrono::steady_clock::now() - t0);
             throw;
@@ -203,6 +265,13 @@ std::string server_metrics::prometheus(std::string_view prefix) const {
         out += p + "_request_duration_seconds_sum" + labels(k) + " " + number(s.seconds) + "\n";
         out += p + "_request_duration_seconds_count" + labels(k) + " " + std::to_string(s.requests) + "\n";
     }
+    out += "# HELP " + p +
+           "_refused_total MCP requests refused before they were handled (rate limit, credentials, "
+           "access).\n# TYPE " +
+           p + "_refused_total counter\n";
+    for (const auto& [k, n] : impl_->refused)
+        out += p + "_refused_total{method=\"" + prometheus_label_value(k.first) + "\",reason=\"" +
+               prometheus_label_value(k.second) + "\"} " + std::to_string(n) + "\n";
     return out;
 }
 
@@ -230,28 +299,89 @@ receiving_middleware rate_limit(std::shared_ptr<rate_limiter> limiter) {
     };
 }
 
+namespace {
+
+/// Keep the items of `result[member]` whose `key` `keep` accepts.
+void keep_items(json::value& result, const char* member, const char* key,
+                const std::function<bool(const std::string&)>& keep) {
+    auto* o = result.if_object();
+    auto* items = o ? o->if_contains(member) : nullptr;
+    if (!items || !items->is_array()) return;
+    json::array kept;
+    for (auto& item : items->get_array()) {
+        const auto* io = item.if_object();
+        auto name = io ? find_string(*io, key) : std::nullopt;
+        if (name && keep(std::string(*name))) kept.push_back(std::move(item));
+    }
+    items->get_array() = std::move(kept);
+}
+
+[[noreturn]] void not_found(const incoming_call& call, const std::string& uri) {
+    // 2026-07-28 made "not found" an invalid-params error (as the server does, server_methods.cpp).
+    throw error(call.stateless() ? error_code::invalid_params : error_code::resource_not_found,
+                "Resource not found: " + uri, json::object{{"uri", uri}});
+}
+
+} // namespace
+
 receiving_middleware filter_tools(std::function<bool(const std::string&, const std::string&)> allowed) {
-    return [allowed = std::move(allowed)](incoming_call& call, const receive_next& next) -> json::value {
+    return filter_catalogue({.tool = std::move(allowed)});
+}
+
+receiving_middleware filter_catalogue(catalogue_filter f) {
+    return [f = std::move(f)](incoming_call& call, const receive_next& next) -> json::value {
         const auto& who = call.principal();
-        if (call.method() == "tools/call") {
-            const std::string tool(call.target());
-            if (!allowed(who, tool)) throw error(error_code::invalid_params, "Unknown tool: " + tool);
-            return next(call);
+        const auto m = call.method();
+        const auto& params = call.params();
+        const auto ok = [&who](const auto& predicate, const std::string& name) {
+            return !predicate || predicate(who, name);
+        };
+        if (m == "tools/call" && f.tool) {
+            const std::string name(call.target());
+            if (!ok(f.tool, name)) throw error(error_code::invalid_params, "Unknown tool: " + name);
+        } else if (m == "prompts/get" && f.prompt) {
+            const std::string name(call.target());
+            if (!ok(f.prompt, name)) throw error(error_code::invalid_params, "Unknown prompt: " + name);
+        } else if ((m == "resources/read" || m == "resources/subscribe" || m == "resources/unsubscribe") &&
+                   f.resource) {
+            if (auto uri = find_string(params, "uri"); uri && !ok(f.resource, std::string(*uri)))
+                not_found(call, std::string(*uri));
+        } else if (m == "completion/complete") {
+            if (const auto* ref = find_object(params, "ref")) {
+                const auto type = find_string(*ref, "type").value_or("");
+                if (type == "ref/prompt" && f.prompt)
+                    if (auto name = find_string(*ref, "name"); name && !ok(f.prompt, std::string(*name)))
+                        throw error(error_code::invalid_params, "Unknown prompt: " + std::string(*name));
+                if (type == "ref/resource" && f.resource_template)
+                    if (auto uri = find_string(*ref, "uri"); uri && !ok(f.resource_template, std::string(*uri)))
+                        throw error(error_code::invalid_params,
+                                    "Unknown resource template: " + std::string(*uri));
+            }
         }
         json::value r = next(call);
-        if (call.method() == "tools/list")
-            if (auto* o = r.if_object())
-                if (auto* tools = o->if_contains("tools"); tools && tools->is_array()) {
-                    auto& a = tools->get_array();
-                    json::array kept;
-                    for (auto& t : a) {
-                        const auto* to = t.if_object();
-                        auto name = to ? find_string(*to, "name") : std::nullopt;
-                        if (name && allowed(who, std::string(*name))) kept.push_back(std::move(t));
-                    }
-                    a = std::move(kept);
-                }
+        const auto keep = [&](const auto& predicate) {
+            return [&](const std::string& name) { return predicate(who, name); };
+        };
+        if (m == "tools/list" && f.tool)
+            keep_items(r, "tools", "name", keep(f.tool));
+        else if (m == "prompts/list" && f.prompt)
+            keep_items(r, "prompts", "name", keep(f.prompt));
+        else if (m == "resources/list" && f.resource)
+            keep_items(r, "resources", "uri", keep(f.resource));
+        else if (m == "resources/templates/list" && f.resource_template)
+            keep_items(r, "resourceTemplates", "uriTemplate", keep(f.resource_template));
         return r;
+    };
+}
+
+sending_middleware filter_resource_updates(catalogue_filter f) {
+    return [f = std::move(f)](outgoing_call& call, const send_next& next) -> json::value {
+        if (f.resource && !call.is_request && !call.principal.empty() &&
+            call.method == "notifications/resources/updated")
+            if (const auto* p = call.params.if_object())
+                if (auto uri = find_string(*p, "uri"); uri && !f.resource(std::string(call.principal), std::string(*uri)))
+                    return nullptr; // dropped
+        return next(call);
     };
 }
 

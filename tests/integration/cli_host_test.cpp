@@ -260,13 +260,14 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: extra data at byte 13\n");
     EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
-    // Roots: the current directory and every --root.
-    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
+    // Roots: only those asked for with --root (`--root .` is the current directory).
+    r = run_cfg({"call", "everything", "list_roots", "--yes"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.project).string() + " (project)"), std::string::npos)
-        << r.out;
-    EXPECT_NE(r.out.find("file://" + fs::canonical(dirs.home).string() + " (home)"), std::string::npos)
-        << r.out;
+    EXPECT_EQ(r.out, "Roots:\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string(), "--root", "."});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.home).string() + " (home)\nfile://" +
+                         fs::canonical(dirs.project).string() + " (project)\n");
     // Progress on stderr.
     r = run_cfg(
         {"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
@@ -337,6 +338,97 @@ TEST_F(cli_host_test, a_timeout_must_be_a_positive_number_of_seconds) {
     }
     auto r = run_cfg({"ping", "echo", "--timeout", "2.5"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(cli_host_test, a_server_that_never_answers_fails_within_the_timeout_and_says_why) {
+    const auto cfg = (dirs.root / "silent.json").string();
+    // Neither answers; "junk" prints a banner on stdout and a line on stderr first.
+    dirs.write(cfg, R"({"mcpServers": {
+        "silent": {"command": "sleep", "args": ["100"], "timeout": 60000},
+        "junk": {"command": "sh", "args": ["-c", "echo Starting junk server v1; echo no config found >&2; sleep 100"],
+                 "timeout": 1500}
+    }})");
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = run({"servers", "--config", cfg, "--timeout", "2", "--json"});
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 15s) << "--timeout does not bound starting a server";
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    auto j = parse(r.out);
+    const auto& silent = j.at("servers").at(0).as_object();
+    EXPECT_EQ(silent.at("status"), "failed");
+    // --timeout wins over the entries' own.
+    EXPECT_EQ(silent.at("error"), "no answer to initialize within 2 s");
+    const std::string junk(j.at("servers").at(1).at("error").as_string());
+    EXPECT_EQ(junk.rfind("no answer to initialize within 2 s", 0), 0u) << junk;
+    EXPECT_NE(junk.find("no config found"), std::string::npos) << junk;
+    EXPECT_NE(junk.find("it wrote to stdout what is not JSON-RPC: \"Starting junk server v1\""), std::string::npos)
+        << junk;
+
+    // Without --timeout, the entry's own (1.5 s) bounds it.
+    t0 = std::chrono::steady_clock::now();
+    r = run({"ping", "junk", "--config", cfg});
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 12s);
+    EXPECT_EQ(r.exit_code, 3) << r.err;
+    EXPECT_NE(r.out.find("no answer to initialize within 1.5 s"), std::string::npos) << r.out << r.err;
+
+    // A server that prints something else and exits: both outputs in the error.
+    dirs.write(cfg, R"({"mcpServers": {"crash": {"command": "sh", "args": ["-c", "echo hello; echo bad flag >&2; exit 2"]}}})");
+    r = run({"servers", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_NE(r.out.find("bad flag; it wrote to stdout what is not JSON-RPC: \"hello\""), std::string::npos) << r.out;
+}
+
+TEST_F(cli_host_test, an_entrys_timeout_applies_to_its_calls_unless_timeout_is_given) {
+    const auto cfg = (dirs.root / "timeouts.json").string();
+    dirs.write(cfg, R"({"mcpServers": {
+        "everything": {"command": "${MCPXX_BINARY_DIR}/everything_server", "timeout": 2500}
+    }})");
+    // `slow` reports no progress (which would extend the timeout).
+    const std::vector<std::string> slow{"call", "everything", "slow", "--arg", "seconds=6", "--yes", "--config", cfg};
+    auto t0 = std::chrono::steady_clock::now();
+    auto r = run(slow);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5.5s) << "the entry's timeout was not used";
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("-32001"), std::string::npos) << r.err; // request_timeout
+    // --timeout wins.
+    auto longer = slow;
+    longer[4] = "seconds=3";
+    longer.insert(longer.end(), {"--timeout", "20"});
+    r = run(longer);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "done\n");
+    // The same for the other requests: read, ping.
+    r = run({"ping", "everything", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST_F(cli_host_test, the_filesystem_server_keeps_its_directories_whatever_the_working_directory) {
+    // Configured for a directory of its own; mcpxx runs in another (dirs.project).
+    const auto files = dirs.root / "files";
+    fs::create_directories(files / "sub");
+    std::ofstream(files / "a.txt") << "configured\n";
+    std::ofstream(files / "sub" / "b.txt") << "narrowed\n";
+    const auto cfg = (dirs.root / "fs.json").string();
+    dirs.write(cfg, R"({"mcpServers": {"fs": {"command": "${MCPXX_BINARY_DIR}/filesystem_server", "args": [")" +
+                        files.string() + R"("]}}})");
+    const std::string a = fs::canonical(files / "a.txt").string(), b = fs::canonical(files / "sub" / "b.txt").string();
+    auto r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--config", cfg});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "configured\n\n");
+    r = run({"read", "fs", "file://" + a, "--config", cfg});
+    EXPECT_EQ(r.out, "configured\n\n") << r.err;
+    // A root elsewhere (the working directory) does not make it unusable; the server says why.
+    r = run({"call", "fs", "list_allowed_directories", "--yes", "--root", ".", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto j = parse(r.out);
+    EXPECT_EQ(j.at("structuredContent").at("directories").at(0).as_string(), fs::canonical(files).string());
+    EXPECT_NE(std::string(j.at("structuredContent").at("note").as_string()).find("overlap none"), std::string::npos);
+    // A root inside narrows.
+    r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--root", (files / "sub").string(), "--config",
+             cfg});
+    EXPECT_EQ(r.exit_code, 1) << r.out;
+    r = run({"call", "fs", "read_file", "--arg", "path=" + b, "--yes", "--root", (files / "sub").string(), "--config",
+             cfg});
+    EXPECT_EQ(r.out, "narrowed\n\n") << r.err;
 }
 
 TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {

@@ -61,6 +61,27 @@ TEST_F(filesystem_server, subscribed_file_changes_are_notified) {
     EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), inner) != updated.end(); }));
 }
 
+TEST_F(filesystem_server, other_spellings_of_a_file_read_and_subscribe_like_its_own_uri) {
+    start(default_args());
+    // file://localhost/ is this machine (RFC 8089).
+    const std::string localhost = "file://localhost" + (root / "hello.txt").string();
+    auto r = client->read_resource(localhost);
+    EXPECT_TRUE(has(std::get<mcp::text_resource_contents>(r.contents.at(0)).text, "Hello, world"));
+    // Another machine's file is not one of this server's resources.
+    EXPECT_EQ(read_error("file://otherhost" + (root / "hello.txt").string()).code(), -32002);
+    client->subscribe(localhost);
+    // A symlink inside the roots: its target changes, the link's subscriber hears of it.
+    const std::string link = file_uri(root / "inside_link");
+    client->subscribe(link);
+    { std::ofstream(root / "sub" / "deep.txt", std::ios::app) << "more\n"; }
+    // (wait_for holds the lock was_updated takes.)
+    EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), link) != updated.end(); }))
+        << transport->stderr_tail();
+    { std::ofstream(root / "hello.txt", std::ios::app) << "more\n"; }
+    EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), localhost) != updated.end(); }))
+        << transport->stderr_tail();
+}
+
 TEST_F(filesystem_server, creating_and_deleting_files_changes_the_list) {
     start(default_args());
     auto before = resource_uris();
@@ -106,12 +127,24 @@ TEST_F(filesystem_server, client_roots_changes_are_followed) {
     EXPECT_EQ(allowed(call("list_allowed_directories", {})), std::vector<std::string>{root.string()});
     EXPECT_EQ(text0(call("read_file", {{"path", "hello.txt"}})), "Hello, world\nsecond line\n");
     EXPECT_TRUE(has(tool_error("read_file", {{"path", (outside / "secret.txt").string()}}), "outside"));
-    // No overlap at all: nothing is allowed.
+    // Narrowed again, then roots elsewhere: the client works somewhere else, so its roots say
+    // nothing about the server's directory, which stays allowed as configured - and the server
+    // says why.
+    set_client_roots(roots_of({root / "sub"}));
+    EXPECT_TRUE(resources_become({file_uri(root / "sub" / "deep.txt")}));
     set_client_roots(roots_of({outside}));
-    EXPECT_TRUE(resources_become({}));
-    EXPECT_TRUE(allowed(call("list_allowed_directories", {})).empty());
-    EXPECT_TRUE(
-        has(tool_error("read_file", {{"path", (root / "hello.txt").string()}}), "No directory is allowed"));
+    EXPECT_TRUE(resources_become({file_uri(root / "big.txt"), file_uri(root / "data.bin"),
+                                  file_uri(root / "hello.txt"), file_uri(root / "notes.md"),
+                                  file_uri(root / "pixel.png"), file_uri(root / "sub/deep.txt")}));
+    const auto listed = call("list_allowed_directories", {});
+    EXPECT_EQ(allowed(listed), std::vector<std::string>{root.string()});
+    ASSERT_TRUE(listed.structured_content);
+    const std::string note(listed.structured_content->as_object().at("note").as_string());
+    EXPECT_TRUE(has(note, "overlap none of this server's directories")) << note;
+    EXPECT_TRUE(has(note, file_uri(outside))) << note;
+    EXPECT_EQ(text0(call("read_file", {{"path", (root / "hello.txt").string()}})), "Hello, world\nsecond line\n");
+    EXPECT_TRUE(has(tool_error("read_file", {{"path", (outside / "secret.txt").string()}}), "outside"));
+    EXPECT_TRUE(wait_for([&] { return has(transport->stderr_tail(), "overlap none of this server's directories"); }));
 }
 
 TEST_F(filesystem_server, without_command_line_directories_the_client_roots_apply) {

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 namespace {
 
 using namespace mcp::test::fs_server;
@@ -30,9 +32,11 @@ TEST_F(filesystem_server, lists_files_as_resources_and_offers_the_template) {
     EXPECT_EQ(by_uri[file_uri(root / "notes.md")].mime_type, "text/markdown");
     EXPECT_EQ(by_uri[file_uri(root / "pixel.png")].mime_type, "image/png");
 
+    // file:///{+path}, and the same spelt with the host file://localhost/ (RFC 8089).
     const auto templates = client->list_all_resource_templates();
-    ASSERT_EQ(templates.size(), 1u);
-    EXPECT_EQ(templates[0].uri_template, "file:///{+path}");
+    ASSERT_EQ(templates.size(), 2u);
+    std::set<std::string> texts{templates[0].uri_template, templates[1].uri_template};
+    EXPECT_EQ(texts, (std::set<std::string>{"file:///{+path}", "file://localhost/{+path}"}));
     EXPECT_TRUE(client->server().capabilities.resources->subscribe.value_or(false));
 }
 

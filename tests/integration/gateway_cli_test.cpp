@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 
 #include <csignal>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -17,6 +18,7 @@ namespace {
 using namespace mcp::test;
 using mcp::json::object;
 using testing::HasSubstr;
+using testing::Not;
 namespace fs = std::filesystem;
 
 const std::string alice = "alice-token-0123456789";
@@ -94,6 +96,7 @@ protected:
                                  {"MCP-Protocol-Version", "2026-07-28"},
                                  {"Mcp-Method", method}};
         if (auto n = mcp::find_string(params, "name")) h.emplace_back("Mcp-Name", std::string(*n));
+        if (auto u = mcp::find_string(params, "uri")) h.emplace_back("Mcp-Name", std::string(*u));
         if (!token.empty()) h.emplace_back("Authorization", "Bearer " + token);
         for (auto& e : extra) h.push_back(std::move(e));
         const object body{{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", std::move(params)}};
@@ -151,6 +154,70 @@ TEST_F(gateway_cli, NoTokenIs401AndATokenGetsIn) {
     EXPECT_EQ(log_text().find(bob), std::string::npos);
 }
 
+TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {
+    std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"everything": {"command": ")" +
+                                            built("everything_server") + R"("}, "echo": {"command": ")" +
+                                            built("echo_server") + R"("}}})";
+    // carol may use the echo server only; dave sees everything's tools but one resource.
+    const std::string carol = "carol-token-0123456789", dave = "dave-token-0123456789";
+    std::ofstream(dir_ / "limited.json") << R"({"tokens": [{"token": ")" + carol +
+                                                R"(", "name": "carol", "tools": ["echo__*"]},)"
+                                                R"( {"token": ")" +
+                                                dave + R"(", "name": "dave", "tools": ["everything__*"],)"
+                                                R"( "resources": ["mcpxx://everything/test://static/resource/1"]},)"
+                                                R"( {"token": ")" +
+                                                bob + R"(", "name": "bob"}]})";
+    start({"--token-file", (dir_ / "limited.json").string(), "--approve-all"});
+    const std::string resource = "mcpxx://everything/test://static/resource/1";
+    const std::string tmpl = "mcpxx://everything/test://static/resource/{id}";
+
+    // bob: no patterns, everything.
+    EXPECT_EQ(post("prompts/list", {}, bob).result().at("prompts").as_array().size(), 4u);
+    EXPECT_EQ(post("resources/templates/list", {}, bob).result().at("resourceTemplates").as_array().size(), 2u);
+
+    // carol: echo's tool, and nothing of the everything server: no prompts, resources, templates.
+    auto tools = post("tools/list", {}, carol).result().at("tools").as_array();
+    ASSERT_EQ(tools.size(), 1u);
+    EXPECT_EQ(tools[0].at("name"), "echo__echo");
+    EXPECT_TRUE(post("prompts/list", {}, carol).result().at("prompts").as_array().empty());
+    EXPECT_TRUE(post("resources/list", {}, carol).result().at("resources").as_array().empty());
+    EXPECT_TRUE(post("resources/templates/list", {}, carol).result().at("resourceTemplates").as_array().empty());
+    // Hidden things are answered as unknown ones are.
+    auto hidden_read = post("resources/read", {{"uri", resource}}, carol);
+    auto unknown_read = post("resources/read", {{"uri", "mcpxx://nowhere/x"}}, carol);
+    ASSERT_TRUE(hidden_read.is_error() && unknown_read.is_error()) << mcp::to_json(hidden_read.message);
+    EXPECT_EQ(hidden_read.error_code(), unknown_read.error_code());
+    EXPECT_THAT(mcp::to_json(hidden_read.message), HasSubstr("Resource not found: " + resource));
+    auto hidden_prompt = post("prompts/get", {{"name", "everything__simple_prompt"}}, carol);
+    ASSERT_TRUE(hidden_prompt.is_error());
+    EXPECT_EQ(hidden_prompt.error_code(), mcp::error_code::invalid_params);
+    EXPECT_THAT(mcp::to_json(hidden_prompt.message), HasSubstr("Unknown prompt: everything__simple_prompt"));
+    auto hidden_completion =
+        post("completion/complete",
+             {{"ref", object{{"type", "ref/prompt"}, {"name", "everything__complex_prompt"}}},
+              {"argument", object{{"name", "style"}, {"value", "f"}}}},
+             carol);
+    ASSERT_TRUE(hidden_completion.is_error());
+    EXPECT_THAT(mcp::to_json(hidden_completion.message), HasSubstr("Unknown prompt"));
+    auto hidden_template = post("completion/complete",
+                                {{"ref", object{{"type", "ref/resource"}, {"uri", tmpl}}},
+                                 {"argument", object{{"name", "id"}, {"value", "1"}}}},
+                                carol);
+    ASSERT_TRUE(hidden_template.is_error());
+    EXPECT_THAT(mcp::to_json(hidden_template.message), HasSubstr("Unknown resource template"));
+    EXPECT_EQ(post("tools/call", {{"name", "echo__echo"}, {"arguments", object{{"text", "ok"}}}}, carol).status,
+              200);
+
+    // dave: everything's tools and prompts, and the one resource his "resources" patterns name.
+    EXPECT_EQ(post("prompts/list", {}, dave).result().at("prompts").as_array().size(), 4u);
+    auto listed = post("resources/list", {}, dave).result().at("resources").as_array();
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0].at("uri").as_string(), resource);
+    EXPECT_FALSE(post("resources/read", {{"uri", resource}}, dave).is_error());
+    EXPECT_TRUE(post("resources/read", {{"uri", "mcpxx://everything/test://static/resource/3"}}, dave).is_error());
+    EXPECT_TRUE(post("resources/templates/list", {}, dave).result().at("resourceTemplates").as_array().empty());
+}
+
 TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {
     start({"--token-file", (dir_ / "tokens.json").string(), "--rate", "0.5", "--burst", "2"});
     EXPECT_EQ(post("tools/list", {}, bob).status, 200);
@@ -176,10 +243,49 @@ TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {
     EXPECT_THAT(init.body, HasSubstr("-32005"));
     // Per token: alice (a rate of her own) is not held back by bob's bucket.
     EXPECT_EQ(post("tools/list", {}, alice).status, 200);
-    // Counted in the metrics as errors.
+    // Counted in the metrics as refusals, not as requests or errors of what they named: the
+    // servers behind never saw them.
     auto m = get("/metrics", {{"Authorization", "Bearer " + bob}});
-    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/list\"} 1"));
-    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"initialize\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcp_refused_total{method=\"tools/list\",reason=\"rate_limited\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcp_refused_total{method=\"initialize\",reason=\"rate_limited\"} 1"));
+    EXPECT_THAT(m.body, HasSubstr("mcp_requests_total{method=\"tools/list\"} 3")); // bob 2, alice 1
+    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/list\"} 0"));
+    EXPECT_THAT(m.body, Not(HasSubstr("mcp_requests_total{method=\"initialize\"")));
+    bool logged = false;
+    for (const auto& l : log_lines())
+        logged |= mcp::find_string(l, "outcome").value_or("") == "rate_limited";
+    EXPECT_TRUE(logged) << log_text();
+}
+
+TEST_F(gateway_cli, NotificationsAreNotRateLimited) {
+    // One request a second, no burst: the notifications of a session must neither be refused
+    // nor take the token the next request needs.
+    start({"--token-file", (dir_ / "tokens.json").string(), "--rate", "1", "--burst", "1"});
+    auto send = [&](const std::string& body, const std::string& session) {
+        mcp::http::header_list h{{"Content-Type", "application/json"},
+                                 {"Accept", "application/json, text/event-stream"},
+                                 {"Authorization", "Bearer " + bob}};
+        if (!session.empty()) {
+            h.emplace_back("Mcp-Session-Id", session);
+            h.emplace_back("MCP-Protocol-Version", "2025-11-25");
+        }
+        return mcp::http::fetch({.method = "POST", .url = url_, .headers = std::move(h), .body = body});
+    };
+    auto init = send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":)"
+                     R"("2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})",
+                     "");
+    ASSERT_EQ(init.status, 200) << init.body;
+    const std::string session(init.header("Mcp-Session-Id").value_or(""));
+    ASSERT_FALSE(session.empty());
+    std::this_thread::sleep_for(1100ms); // the bucket is full again: one request
+    EXPECT_EQ(send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", session).status, 202);
+    EXPECT_EQ(send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})",
+                   session)
+                  .status,
+              202);
+    auto list = send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", session);
+    EXPECT_EQ(list.status, 200) << list.body;
+    EXPECT_THAT(list.body, HasSubstr("everything__echo"));
 }
 
 TEST_F(gateway_cli, ForeignOriginIs403) {
@@ -191,7 +297,13 @@ TEST_F(gateway_cli, ForeignOriginIs403) {
 
 TEST_F(gateway_cli, HealthAndMetrics) {
     start({"--token-file", (dir_ / "tokens.json").string()});
-    auto h = get("/healthz");
+    // Without a token (a load balancer's probe): the status and nothing else.
+    auto probe = get("/healthz");
+    ASSERT_EQ(probe.status, 200);
+    EXPECT_EQ(probe.body, "{\"status\":\"ok\"}\n");
+    EXPECT_EQ(get("/healthz", {{"Authorization", "Bearer not-a-known-token-at-all"}}).body,
+              "{\"status\":\"ok\"}\n");
+    auto h = get("/healthz", {{"Authorization", "Bearer " + bob}});
     ASSERT_EQ(h.status, 200);
     EXPECT_THAT(std::string(h.header("Content-Type").value_or("")), HasSubstr("application/json"));
     const auto health = mcp::json::parse(h.body).as_object();
@@ -212,8 +324,29 @@ TEST_F(gateway_cli, HealthAndMetrics) {
     EXPECT_THAT(m.body,
                 HasSubstr("mcp_request_duration_seconds_bucket{method=\"tools/call\",server=\"everything\","
                           "tool=\"echo\",le=\"+Inf\"} 1"));
-    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_up{server=\"everything\",state=\"ready\"} 1"));
+    // One series per server for "up", whatever its state; the state as one gauge per state.
+    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_up{server=\"everything\"} 1\n"));
+    EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_state{server=\"everything\",state=\"ready\"} 1\n"));
+    for (const char* state : {"starting", "restarting", "failed", "stopped"})
+        EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_server_state{server=\"everything\",state=\"" +
+                                      std::string(state) + "\"} 0\n"));
     EXPECT_THAT(m.body, HasSubstr("mcpxx_gateway_unauthorized_total 1"));
+
+    // Made-up tool names: one label for all of them in the metrics, clipped in the log.
+    for (int i = 0; i < 30; ++i)
+        post("tools/call", {{"name", std::string(2000, 'x') + std::to_string(i)}, {"arguments", object{}}}, bob);
+    m = get("/metrics", {{"Authorization", "Bearer " + bob}});
+    EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/call\",tool=\"(unknown)\"} 30"));
+    EXPECT_LT(m.body.size(), 20000u);
+    EXPECT_EQ(m.body.find("xxxx"), std::string::npos);
+    bool clipped = false;
+    for (const auto& l : log_lines()) {
+        const auto target = mcp::find_string(l, "target").value_or("");
+        EXPECT_LT(target.size(), 260u);
+        clipped |= target.find("... (1801 more bytes)") != std::string_view::npos;
+        EXPECT_LT(mcp::find_string(l, "message").value_or("").size(), 260u);
+    }
+    EXPECT_TRUE(clipped) << log_text().substr(0, 3000);
 }
 
 TEST_F(gateway_cli, SigtermStopsTheGatewayAndItsServers) {
@@ -234,14 +367,17 @@ TEST_F(gateway_cli, SigtermStopsTheGatewayAndItsServers) {
 
 TEST_F(gateway_cli, HealthIs503WhenNoServerIsUp) {
     std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"gone": {"command": "/nonexistent/server"}}})";
-    start({});
-    auto h = get("/healthz");
+    start({"--token-file", (dir_ / "tokens.json").string()});
+    auto probe = get("/healthz");
+    EXPECT_EQ(probe.status, 503);
+    EXPECT_EQ(probe.body, "{\"status\":\"down\"}\n"); // no names, errors or paths without a token
+    auto h = get("/healthz", {{"Authorization", "Bearer " + bob}});
     EXPECT_EQ(h.status, 503);
     const auto health = mcp::json::parse(h.body).as_object();
     EXPECT_EQ(health.at("status").as_string(), "down");
     EXPECT_EQ(health.at("servers").as_array()[0].as_object().at("state").as_string(), "failed");
     // The endpoint still answers, with an empty catalogue.
-    auto list = post("tools/list", {}, "");
+    auto list = post("tools/list", {}, bob);
     ASSERT_EQ(list.status, 200);
     EXPECT_TRUE(list.result().at("tools").as_array().empty());
 }

@@ -77,6 +77,7 @@ TEST(GatewayStateless, ApprovalIsARoundOfItsOwnAndBoundToTheCall) {
     // Without elicitation the client cannot be asked: the policy's no.
     auto mute = f.stateless("tools/call", {{"name", "everything__echo"}, {"arguments", args}});
     EXPECT_TRUE(mute.result().at("isError").as_bool()) << mcp::to_json(mute.message);
+    EXPECT_THAT(text_of(mute.result()), HasSubstr("this client cannot be asked"));
 }
 
 TEST(GatewayStateless, AnApprovalDoesNotCarryOverToOtherArguments) {

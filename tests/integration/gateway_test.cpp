@@ -15,6 +15,7 @@ namespace {
 using namespace mcp::test;
 using mcp::json::object;
 using testing::HasSubstr;
+using testing::Not;
 
 bool has_tool(const std::vector<mcp::tool>& tools, const std::string& name) {
     for (const auto& t : tools)
@@ -333,11 +334,14 @@ TEST(Gateway, TheClientsUserApprovesWhatThePolicyDoesNot) {
     auto refused = c->call_tool("everything__echo", {{"text", "refused"}});
     EXPECT_TRUE(refused.is_error.value_or(false));
     EXPECT_THAT(text_of(refused), HasSubstr("the user denied the call"));
-    // A client that cannot ask: the policy's answer stands.
+    // A client that cannot ask: the policy's answer stands, and it is not called the user's.
     auto mute = f.connect();
     auto denied = mute->call_tool("everything__echo", {{"text", "x"}});
     EXPECT_TRUE(denied.is_error.value_or(false));
     EXPECT_THAT(text_of(denied), HasSubstr("did not run"));
+    EXPECT_THAT(text_of(denied), HasSubstr("the call needs the user's approval, and this client cannot be "
+                                           "asked (it does not declare form elicitation)"));
+    EXPECT_THAT(text_of(denied), Not(HasSubstr("the user denied")));
     std::lock_guard lock(mu);
     EXPECT_EQ(asked.size(), 2u);
 }
@@ -380,6 +384,22 @@ TEST(Gateway, FrontsARemoteServerToo) {
     EXPECT_THAT(text_of(c->call_tool("remote__sample_llm", {{"prompt", "q"}})), HasSubstr("over two hops"));
 }
 
+TEST(Gateway, ErrorsNameTheGatewaysUris) {
+    gateway_fixture f({stdio_server("everything", "everything_server")});
+    auto c = f.connect();
+    // The template routes it, the server does not have it: its error speaks of its own URI,
+    // which the client never saw.
+    const std::string outer = "mcpxx://everything/test://static/resource/999";
+    try {
+        c->read_resource(outer);
+        FAIL() << "read a resource that does not exist";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(std::string(e.what()), "Resource not found: " + outer);
+        ASSERT_TRUE(e.data().is_object()) << mcp::to_json(e.data());
+        EXPECT_EQ(e.data().as_object().at("uri").as_string(), outer);
+    }
+}
+
 TEST(Gateway, MetricLabelsNameTheServerAndItsTool) {
     gateway_fixture f({stdio_server("everything", "everything_server")});
     mcp::server_metrics metrics;
@@ -396,6 +416,12 @@ TEST(Gateway, MetricLabelsNameTheServerAndItsTool) {
                 HasSubstr("mcp_errors_total{method=\"tools/call\",server=\"everything\",tool=\"fail\"} 1"));
     EXPECT_THAT(text, HasSubstr("mcp_request_duration_seconds_count{method=\"tools/"
                                 "call\",server=\"everything\",tool=\"echo\"} 1"));
+    // Names the catalogue does not have share one label: clients cannot add series.
+    for (int i = 0; i < 20; ++i)
+        EXPECT_THROW(c->call_tool(std::string(300, 'z') + std::to_string(i), {}), mcp::error);
+    const auto after = metrics.prometheus("mcp");
+    EXPECT_THAT(after, HasSubstr("mcp_errors_total{method=\"tools/call\",tool=\"(unknown)\"} 20"));
+    EXPECT_EQ(after.find("zzzz"), std::string::npos);
 }
 
 } // namespace

@@ -386,3 +386,47 @@ TEST_F(host_manager_test, official_server_everything_from_npm) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(HostManager, AServerThatNeverAnswersFailsAtItsOwnTimeout) {
+    manager_options o;
+    o.connect_timeout = 60s;
+    manager m(std::move(o));
+    auto silent = stdio("silent", "sleep", {"100"});
+    silent.timeout = 700ms;
+    m.add_server(silent);
+    const auto t0 = std::chrono::steady_clock::now();
+    m.connect_all();
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
+    const auto s = m.status("silent");
+    EXPECT_EQ(s.state, server_state::failed);
+    EXPECT_EQ(s.error, "no answer to initialize within 0.7 s");
+}
+
+TEST(HostManager, AnApproverMayRefuseWithAReasonOfItsOwn) {
+    struct nobody_to_ask : approver {
+        bool approve(const approval_request&) override { throw call_denied("nobody can be asked here"); }
+    };
+    const auto audit_file = fs::temp_directory_path() / ("mcpxx-approver-" + std::to_string(::getpid()) + ".jsonl");
+    fs::remove(audit_file);
+    manager_options o;
+    o.approver = std::make_shared<nobody_to_ask>();
+    o.audit = std::make_shared<audit_log>(audit_file.string());
+    manager m(std::move(o));
+    m.add_server(stdio("echo", bin + "/echo_server"));
+    m.connect_all();
+    try {
+        m.call_tool("echo", "echo", {{"text", "x"}});
+        FAIL() << "ran";
+    } catch (const call_denied& e) {
+        EXPECT_EQ(std::string(e.what()), "tool \"echo\" of server \"echo\": nobody can be asked here");
+    }
+    const auto lines = lines_of(audit_file);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("\"outcome\":\"denied\""), std::string::npos) << lines[0];
+    EXPECT_NE(lines[0].find("nobody can be asked here"), std::string::npos) << lines[0];
+    fs::remove(audit_file);
+}
+
+} // namespace

@@ -156,7 +156,7 @@ TEST_F(host_vs_npm, mcpxx_lists_calls_and_reads) {
                                                      files.string() + R"("]},
         "ev": {"command": "node", "args": [")" + package_entry("server-everything").string() + R"("]}}})");
     const std::string canonical = fs::canonical(files).string();
-    // mcpxx offers its working directory (`dir`) and --root as roots: the files are under both.
+    // mcpxx offers the --root directories as roots (server-filesystem takes them as its own).
     auto r = mcpxx({"servers", "--config", config.string(), "--json", "--root", files.string()});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find(R"("name":"fs")"), std::string::npos) << r.out;
@@ -171,6 +171,25 @@ TEST_F(host_vs_npm, mcpxx_lists_calls_and_reads) {
     EXPECT_NE(r.out.find("ev__trigger-sampling-request"), std::string::npos) << r.out;
     r = mcpxx({"read", "ev", "demo://resource/static/document/architecture.md", "--config", config.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// Run from a directory above the configured one, mcpxx must not widen server-filesystem's scope
+// to its working directory: no root is offered unless asked for.
+TEST_F(host_vs_npm, mcpxx_offers_no_roots_unless_asked) {
+    REQUIRE_PACKAGE("server-filesystem");
+    const auto config = write_config("mcp.json", R"({"mcpServers": {
+        "fs": {"command": "node", "args": [")" + package_entry("server-filesystem").string() + R"(", ")" +
+                                                     files.string() + R"("]}}})");
+    std::ofstream(dir / "outside.txt") << "not for the server\n";
+    const std::string canonical = fs::canonical(files).string();
+    auto r = mcpxx({"call", "fs", "list_allowed_directories", "--yes", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(canonical), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(fs::canonical(dir).string() + "\n"), std::string::npos) << "widened to the cwd: " << r.out;
+    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=" + (fs::canonical(dir) / "outside.txt").string(), "--yes",
+               "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_EQ(r.out.find("not for the server"), std::string::npos) << r.out;
 }
 
 // server-everything over Streamable HTTP and over HTTP+SSE, as remote entries of a config file,

@@ -202,11 +202,18 @@ TEST(roots_rule, command_line_and_client_roots) {
     EXPECT_EQ(combine_roots(cli, client_roots{1, {"/srv/a/project"}}), v{"/srv/a/project"});
     // A command-line directory inside a client root stays whole.
     EXPECT_EQ(combine_roots(cli, client_roots{1, {"/srv"}}), cli);
-    // No overlap (or only unusable roots): nothing.
-    EXPECT_TRUE(combine_roots(cli, client_roots{1, {"/home/x"}}).empty());
-    EXPECT_TRUE(combine_roots(cli, client_roots{2, {}}).empty());
+    // No overlap (or only unusable roots): the client works elsewhere; its roots are left aside
+    // and the command line stays, saying so.
+    bool ignored = false;
+    EXPECT_EQ(combine_roots(cli, client_roots{1, {"/home/x"}}, &ignored), cli);
+    EXPECT_TRUE(ignored);
+    EXPECT_EQ(combine_roots(cli, client_roots{2, {}}, &ignored), cli);
+    EXPECT_TRUE(ignored);
     // Prefix-sharing names do not overlap.
-    EXPECT_TRUE(combine_roots(cli, client_roots{1, {"/srv/ab"}}).empty());
+    EXPECT_EQ(combine_roots(cli, client_roots{1, {"/srv/ab"}}, &ignored), cli);
+    EXPECT_TRUE(ignored);
+    EXPECT_EQ(combine_roots(cli, client_roots{1, {"/srv/a/project"}}, &ignored), v{"/srv/a/project"});
+    EXPECT_FALSE(ignored);
     // No command line: the client's roots.
     EXPECT_EQ(combine_roots({}, client_roots{1, {"/home/x"}}), v{"/home/x"});
     EXPECT_TRUE(combine_roots({}, std::nullopt).empty());

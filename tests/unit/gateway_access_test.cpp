@@ -57,6 +57,12 @@ TEST_F(token_files, JsonWithRatesAndToolPatterns) {
     EXPECT_EQ(ci.rate.value_or(0), 5);
     EXPECT_EQ(ci.burst.value_or(0), 10);
     EXPECT_EQ(ci.tools, std::vector<std::string>{"git__*"});
+    EXPECT_TRUE(ci.resources.empty());
+    t.load_file(write("r.json", R"({"tokens": [
+        {"token": "docs-token-00000", "name": "docs", "resources": ["mcpxx://docs/*"]}]})"));
+    EXPECT_EQ(t.principals().at("docs").resources, std::vector<std::string>{"mcpxx://docs/*"});
+    EXPECT_THROW(t.load_file(write("bad.json", R"({"tokens": [{"token": "docs-token-11111", "resources": "x"}]})")),
+                 mcpxx_cli::input_error);
 }
 
 TEST_F(token_files, ProblemsNameTheFileAndTheEntry) {
@@ -101,3 +107,17 @@ TEST(glob, StarsMatchAnyRun) {
 }
 
 } // namespace
+
+TEST(glob, AdmitsAPrefix) {
+    using mcpxx_cli::glob_admits_prefix;
+    EXPECT_TRUE(glob_admits_prefix("weather__*", "weather__"));
+    EXPECT_TRUE(glob_admits_prefix("weather__now", "weather__"));
+    EXPECT_TRUE(glob_admits_prefix("*", "weather__"));
+    EXPECT_TRUE(glob_admits_prefix("*__read*", "files__"));
+    EXPECT_TRUE(glob_admits_prefix("w*r__x", "weather__"));
+    EXPECT_TRUE(glob_admits_prefix("weath*", "weather__"));
+    EXPECT_FALSE(glob_admits_prefix("news__*", "weather__"));
+    EXPECT_FALSE(glob_admits_prefix("weather_", "weather__"));
+    EXPECT_FALSE(glob_admits_prefix("", "weather__"));
+    EXPECT_TRUE(glob_admits_prefix("", ""));
+}

@@ -96,6 +96,64 @@ TEST_F(middleware_fixture, tools_are_filtered_per_principal) {
               std::string::npos);
 }
 
+TEST_F(middleware_fixture, the_catalogue_filter_hides_prompts_resources_and_templates_as_unknown) {
+    const auto reader = [](const std::string& uri, mcp::context&) {
+        return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "x"}}};
+    };
+    const auto treader = [](const std::string& uri, const std::map<std::string, std::string>&, mcp::context&) {
+        return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "t"}}};
+    };
+    for (const char* name : {"public_prompt", "secret_prompt"})
+        srv.add_prompt({.name = name}, [](const std::map<std::string, std::string>&, mcp::context&) {
+            return mcp::get_prompt_result{.messages = {{.role = mcp::role::user, .content = mcp::text("hi")}}};
+        });
+    for (const char* uri : {"res://public", "res://secret"}) srv.add_resource({.uri = uri, .name = uri}, reader);
+    srv.add_resource_template({.uri_template = "pub://{x}", .name = "pub"}, treader);
+    srv.add_resource_template({.uri_template = "secret://{x}", .name = "secret"}, treader);
+    const auto not_secret = [](const std::string&, const std::string& name) {
+        return name.find("secret") == std::string::npos;
+    };
+    srv.use(mcp::middleware::filter_catalogue(
+        {.tool = not_secret, .prompt = not_secret, .resource = not_secret, .resource_template = not_secret}));
+    connect();
+    client->initialize();
+    EXPECT_EQ(client->result("tools/list").at("tools").as_array().size(), 1u);
+    auto prompts = client->result("prompts/list").at("prompts").as_array();
+    ASSERT_EQ(prompts.size(), 1u);
+    EXPECT_EQ(prompts[0].at("name"), "public_prompt");
+    auto resources = client->result("resources/list").at("resources").as_array();
+    ASSERT_EQ(resources.size(), 1u);
+    EXPECT_EQ(resources[0].at("uri"), "res://public");
+    auto templates = client->result("resources/templates/list").at("resourceTemplates").as_array();
+    ASSERT_EQ(templates.size(), 1u);
+    EXPECT_EQ(templates[0].at("uriTemplate"), "pub://{x}");
+    // Hidden or unknown: the same answer.
+    const auto same = [&](const char* method, object hidden, object unknown) {
+        auto a = client->request(method, hidden), b = client->request(method, unknown);
+        ASSERT_TRUE(a.contains("error") && b.contains("error")) << method;
+        EXPECT_EQ(a.at("error").at("code"), b.at("error").at("code")) << method;
+        std::string ma(a.at("error").at("message").as_string()), mb(b.at("error").at("message").as_string());
+        EXPECT_EQ(ma.substr(0, ma.find(':')), mb.substr(0, mb.find(':'))) << ma << " / " << mb;
+    };
+    same("prompts/get", object{{"name", "secret_prompt"}}, object{{"name", "nope"}});
+    same("resources/read", object{{"uri", "res://secret"}}, object{{"uri", "res://nope"}});
+    same("resources/read", object{{"uri", "secret://a"}}, object{{"uri", "nope://a"}});
+    same("completion/complete",
+         object{{"ref", object{{"type", "ref/prompt"}, {"name", "secret_prompt"}}},
+                {"argument", object{{"name", "a"}, {"value", ""}}}},
+         object{{"ref", object{{"type", "ref/prompt"}, {"name", "nope"}}},
+                {"argument", object{{"name", "a"}, {"value", ""}}}});
+    same("completion/complete",
+         object{{"ref", object{{"type", "ref/resource"}, {"uri", "secret://{x}"}}},
+                {"argument", object{{"name", "x"}, {"value", ""}}}},
+         object{{"ref", object{{"type", "ref/resource"}, {"uri", "nope://{x}"}}},
+                {"argument", object{{"name", "x"}, {"value", ""}}}});
+    EXPECT_EQ(client->result("resources/read", object{{"uri", "pub://a"}}).at("contents").at(0).at("text"), "t");
+    auto sub = client->request("resources/subscribe", object{{"uri", "res://secret"}});
+    ASSERT_TRUE(sub.contains("error"));
+    EXPECT_EQ(sub.at("error").at("code"), mcp::error_code::resource_not_found);
+}
+
 TEST_F(middleware_fixture, rate_limits_answer_with_a_retry_time) {
     auto limiter = std::make_shared<mcp::rate_limiter>(1.0, 2.0);
     srv.use(mcp::middleware::rate_limit(limiter));
@@ -140,6 +198,58 @@ TEST_F(middleware_fixture, metrics_count_calls_errors_and_latency) {
         std::string::npos)
         << text;
     EXPECT_NE(text.find("gw_request_duration_seconds_count{method=\"initialize\"} 1"), std::string::npos)
+        << text;
+}
+
+TEST_F(middleware_fixture, metrics_label_only_tools_that_exist_with_the_registry_labeler) {
+    mcp::server_metrics metrics;
+    srv.use(metrics.middleware(mcp::registered_tool_labels(srv)));
+    connect();
+    client->initialize();
+    client->result("tools/call", object{{"name", "public_tool"}});
+    for (int i = 0; i < 50; ++i)
+        client->request("tools/call", object{{"name", std::string(500, 'x') + std::to_string(i)}});
+    const auto text = metrics.prometheus("gw");
+    EXPECT_NE(text.find("gw_requests_total{method=\"tools/call\",tool=\"public_tool\"} 1"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("gw_errors_total{method=\"tools/call\",tool=\"(unknown)\"} 50"), std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("xxxx"), std::string::npos) << "a made-up name became a label";
+}
+
+TEST_F(middleware_fixture, metrics_bound_the_label_values_clients_can_create) {
+    // The default labeler knows no registry: at most max_label_values names, each cut short.
+    mcp::server_metrics metrics({.max_label_values = 10});
+    srv.use(metrics.middleware());
+    connect();
+    client->initialize();
+    for (int i = 0; i < 300; ++i)
+        client->request("tools/call", object{{"name", std::to_string(i) + std::string(2000, 'y')}});
+    const auto text = metrics.prometheus("gw");
+    EXPECT_LT(text.size(), 60000u) << "the exposition grows with the names clients send";
+    EXPECT_NE(text.find("gw_errors_total{method=\"tools/call\",tool=\"(other)\"} 290"), std::string::npos)
+        << text.substr(0, 2000);
+    EXPECT_EQ(text.find(std::string(200, 'y')), std::string::npos) << "a label value is not cut";
+}
+
+TEST_F(middleware_fixture, metrics_count_refused_requests_apart_from_handled_ones) {
+    // Outermost metrics, then a rate limit: what the limit refuses never reached the tool.
+    mcp::server_metrics metrics;
+    srv.use(metrics.middleware());
+    srv.use(mcp::middleware::rate_limit(std::make_shared<mcp::rate_limiter>(0.001, 2.0)));
+    connect();
+    client->initialize(); // one token
+    client->result("tools/call", object{{"name", "public_tool"}}); // the other
+    auto refused = client->request("tools/call", object{{"name", "public_tool"}});
+    ASSERT_EQ(refused.at("error").at("code"), mcp::error_code::rate_limited);
+    const auto text = metrics.prometheus("gw");
+    EXPECT_NE(text.find("gw_requests_total{method=\"tools/call\",tool=\"public_tool\"} 1"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("gw_errors_total{method=\"tools/call\",tool=\"public_tool\"} 0"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("# TYPE gw_refused_total counter"), std::string::npos) << text;
+    EXPECT_NE(text.find("gw_refused_total{method=\"tools/call\",reason=\"rate_limited\"} 1"),
+              std::string::npos)
         << text;
 }
 

@@ -32,7 +32,9 @@ struct approval_request {
 class approver {
 public:
     virtual ~approver() = default;
-    /// True to let the call run.
+    /// True to let the call run. May throw call_denied to refuse with a reason of its own (e.g.
+    /// that there is nobody to ask); any exception refuses the call (manager::call_tool audits
+    /// it as denied and passes the exception on).
     virtual bool approve(const approval_request& request) = 0;
 };
 

@@ -83,7 +83,9 @@ struct server_config {
     bool sse_fallback = false;
     // policy
     bool trusted = false;                             ///< `trust: true` (read-only tools run without asking)
-    std::optional<std::chrono::milliseconds> timeout; ///< per-call timeout (`timeout`, ms)
+    /// `timeout` (ms): how long to wait for this server to start (initialize and list) and for
+    /// each request to it, instead of the manager's connect_timeout and call_timeout.
+    std::optional<std::chrono::milliseconds> timeout;
     bool disabled = false;                            ///< `disabled: true`: defined, not to be started
     std::vector<std::string> include_tools;           ///< only these tools (empty: all)
     std::vector<std::string> exclude_tools;           ///< never these tools (wins over include)

@@ -54,6 +54,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mcp::host {
 
@@ -61,7 +62,8 @@ struct gateway_options {
     /// Options of the mcp::server clients talk to (info, instructions, page size, request-state
     /// secret and lifetime, session options...). The gateway declares tools, resources and
     /// prompts from the start (servers come and go) and leaves argument validation to the
-    /// servers, whatever these say.
+    /// servers, whatever these say. Without an accept_subscription of its own, subscribing to a
+    /// URI that leads to no server is refused as "Resource not found".
     server_options server{.info = {"mcpxx-gateway", "0.1.0"}};
     /// The servers behind: connections, restarts, approval, audit, roots. Hooks the gateway
     /// needs (sampling, elicitation, roots, logs, catalogue changes, resource updates) are set
@@ -112,9 +114,14 @@ public:
     std::optional<route> tool_route(const std::string& name) const;
     std::optional<route> prompt_route(const std::string& name) const;
     std::optional<route> resource_route(const std::string& uri) const;
+    /// Where a published resource template (its uriTemplate text) leads.
+    std::optional<route> template_route(const std::string& uri_template) const;
+    /// The catalogue names of the tools and prompts that lead to `server`.
+    std::vector<std::string> names_of(const std::string& server) const;
 
     /// Metric labels of a call (server_metrics::middleware): the server behind it and, for
-    /// tools/call, the server's own tool name.
+    /// tools/call, the server's own tool name; a tools/call of a name the catalogue does not
+    /// have is labelled tool="(unknown)" (no server), so that clients cannot add series.
     metric_labels labels(const incoming_call& call) const;
 
     /// The servers' states for a health check: {"status": "ok" | "degraded" | "down",

@@ -86,6 +86,9 @@ struct tool_call_options {
     /// approved by the user, false refuses it (audited as denied, call_denied thrown). Unset:
     /// the policy decides, then the manager's approver.
     std::optional<bool> user_decision;
+    /// Why user_decision is false, for the audit log and call_denied's message (default: "the
+    /// user denied the call"), e.g. that nobody could be asked.
+    std::string denial_reason;
 };
 
 struct manager_options {
@@ -94,10 +97,12 @@ struct manager_options {
     /// client's default (the newest, falling back to the initialize era). A gateway pins the
     /// initialize era: its session carries the servers' own requests and notifications.
     std::optional<revision> protocol_version;
-    /// Starting one server: the connection (TCP, TLS), each request of the handshake
-    /// (initialize; the server/discover probe gets at most half of it, and at most the
-    /// client's discover_timeout) and each listing. A server that answers nothing at all fails
-    /// after about 1.5 times this ("the server answered nothing: ...").
+    /// Starting one server, unless its config has a `timeout` of its own: the connection
+    /// (TCP, TLS), each request of the handshake (initialize; the server/discover probe gets at
+    /// most half of it, and at most the client's discover_timeout) and each listing. A server
+    /// that has not answered fails with "no answer to initialize within N s" (and what it wrote
+    /// on stdout that is not JSON-RPC, and the end of its stderr), or over HTTP "the server
+    /// answered nothing: ...".
     std::chrono::milliseconds connect_timeout{30000};
     std::chrono::milliseconds call_timeout{60000};
     restart_policy restart;
@@ -106,7 +111,10 @@ struct manager_options {
     std::shared_ptr<audit_log> audit;                   ///< null: no audit log
     std::shared_ptr<sampling_provider> sampling;        ///< null: sampling not declared
     std::shared_ptr<elicitation_responder> elicitation; ///< null: elicitation not declared
-    std::vector<std::filesystem::path> roots;           ///< offered as roots (made absolute)
+    /// Offered as roots (made absolute); the capability is declared even when empty (so that
+    /// set_roots can add some later). Offer only what the user chose: servers may take roots as
+    /// the directories they may use.
+    std::vector<std::filesystem::path> roots;
     bool inherit_server_stderr = false;                 ///< else captured (the tail goes in errors)
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
     std::function<void(const std::string& server, const logging_message_notification&)> on_log;
@@ -138,8 +146,10 @@ public:
     /// Add a server (not started). Throws std::invalid_argument on a duplicate name.
     void add_server(server_config config);
     /// Start every added server that is not running, all at once; returns when each is ready or
-    /// has failed, or after 1.5 x connect_timeout + 5 s: a server still starting then says in
-    /// its status's `error` what it is waiting for ("still connecting after 12.0 s").
+    /// has failed, or after about 1.5 x its connect time (connect_timeout or the config's
+    /// `timeout`) plus the few seconds it takes to stop a server that did not answer: a server
+    /// still starting then says in its status's `error` what it is waiting for ("still
+    /// connecting after 12.0 s").
     void connect_all();
     /// Start one server and wait for it; true when ready.
     bool connect(const std::string& name);

@@ -153,11 +153,31 @@ struct metric_labels {
 /// Labels for a call; the default labels a tools/call by its tool name and nothing else.
 using metric_labeler = std::function<metric_labels(const incoming_call&)>;
 
+class server;
+/// A labeler that names a tools/call's tool only when `s` has a tool of that name, and labels
+/// every other name `tool="(unknown)"`: a client calling made-up names cannot add series.
+/// `s` must outlive the middleware (it does when the middleware is installed on `s`).
+metric_labeler registered_tool_labels(const server& s);
+
+struct server_metrics_options {
+    /// The distinct values each of the labels `server` and `tool` may take. Values seen after
+    /// that are counted under "(other)", and a value is cut after 128 bytes (marked "..."), so
+    /// that the exposition stays bounded whatever names clients send (with the default labeler
+    /// a tool name is whatever the client wrote; prefer registered_tool_labels, or a labeler of
+    /// your own that knows the valid names).
+    std::size_t max_label_values = 100;
+};
+
 /// Request counts, errors and latency per method (and per tool for tools/call, and per server
 /// when a labeler says), in the Prometheus text exposition format.
+///
+/// Requests refused by access middleware before they were handled - -32005 rate_limited,
+/// -32006 unauthorized, -32007 forbidden - are not requests of the tool or server they name
+/// (nothing behind ever saw them): they are counted only in `prefix`_refused_total{method,
+/// reason}, reason "rate_limited" | "unauthorized" | "forbidden".
 class server_metrics {
 public:
-    server_metrics();
+    explicit server_metrics(server_metrics_options options = {});
     /// The middleware that records into this object.
     receiving_middleware middleware(metric_labeler labeler = {});
     /// Record one call by hand (for requests handled elsewhere, e.g. by a gateway's forwarder).
@@ -165,8 +185,11 @@ public:
                 std::chrono::nanoseconds latency);
     void record(std::string_view method, const metric_labels& labels, bool error,
                 std::chrono::nanoseconds latency);
+    /// Record a request that access middleware refused (see above).
+    void record_refused(std::string_view method, std::string_view reason);
     /// `prefix`_requests_total, `prefix`_errors_total, `prefix`_request_duration_seconds
-    /// (histogram, 100 us .. 5 s), labelled by method, server and tool.
+    /// (histogram, 100 us .. 5 s), labelled by method, server and tool; `prefix`_refused_total
+    /// by method and reason.
     std::string prometheus(std::string_view prefix = "mcp") const;
 
     struct impl;
@@ -190,6 +213,29 @@ receiving_middleware rate_limit(std::shared_ptr<rate_limiter> limiter);
 /// filtered, a tools/call of another tool is answered as for an unknown tool (-32602).
 receiving_middleware
 filter_tools(std::function<bool(const std::string& principal, const std::string& tool)> allowed);
+
+/// What a principal may see of the catalogue, kind by kind; an unset predicate allows all of
+/// that kind.
+struct catalogue_filter {
+    std::function<bool(const std::string& principal, const std::string& name)> tool;
+    std::function<bool(const std::string& principal, const std::string& name)> prompt;
+    /// A resource URI: of resources/list items, and of resources/read, resources/subscribe and
+    /// resources/unsubscribe (where the URI may be one a template matches).
+    std::function<bool(const std::string& principal, const std::string& uri)> resource;
+    /// A resource template, by its uriTemplate text: of resources/templates/list items and of
+    /// completion/complete references.
+    std::function<bool(const std::string& principal, const std::string& uri_template)> resource_template;
+};
+/// Show and allow only what `filter` accepts. Lists (tools, prompts, resources, resource
+/// templates) are filtered; a request naming something hidden is answered exactly as for
+/// something that does not exist: tools/call "Unknown tool" and prompts/get "Unknown prompt"
+/// (-32602), resources/read and resources/subscribe "Resource not found" (-32002; -32602 in the
+/// stateless era), completion/complete "Unknown prompt" / "Unknown resource template" (-32602).
+receiving_middleware filter_catalogue(catalogue_filter filter);
+/// The sending side of filter_catalogue: drops notifications/resources/updated of a resource
+/// the principal it goes to may not see (when the server knows that principal, e.g. on a
+/// subscriptions/listen stream).
+sending_middleware filter_resource_updates(catalogue_filter filter);
 } // namespace middleware
 
 } // namespace mcp
