@@ -396,7 +396,9 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
             [cb = opts.on_resource_updated, name](const std::string& uri) { cb(name, uri); });
     std::vector<resource_template> templates;
     std::vector<prompt> prompts;
-    const char* waiting_for = "initialize"; // what the deadline cut short, if it did
+    // What the deadline cut short, if it did (a remote server is first asked server/discover).
+    const char* waiting_for =
+        config_.transport == transport_kind::stdio ? "initialize" : "server/discover and initialize";
     connect_deadline deadline(limit, t);
     try {
         const auto& init = c->connect(t);

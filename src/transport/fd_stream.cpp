@@ -80,6 +80,7 @@ struct fd_stream_transport::impl {
     bool inside_last = false;      // the current reader is inside on_last_message
     bool close_delivered = false;  // on_close has returned
     bool input_ended = false;      // the reader saw EOF and handed the ending to on_input_end
+    std::atomic<bool> draining{false}; // writing failed: read what is there, then end
     std::vector<reader_thread> readers;
 
     bool on_reader_thread_locked() const {
@@ -132,7 +133,10 @@ struct fd_stream_transport::impl {
                 report(opts.name + ": poll failed: " + std::strerror(errno));
                 break;
             }
-            if (p[1].revents != 0) break; // close() woke us
+            if (p[1].revents != 0) {
+                if (draining.load(std::memory_order_acquire)) drain_readable(buffer);
+                break; // close() (or a failed write) woke us
+            }
             if (p[0].revents & POLLNVAL) {
                 report(opts.name + ": read failed: invalid descriptor");
                 break;
@@ -186,6 +190,24 @@ struct fd_stream_transport::impl {
             return;
         }
         end_of_stream();
+    }
+
+    // After a failed write: deliver every complete message the peer wrote before it went away
+    // (without waiting for more), so that what it said last is not lost.
+    void drain_readable(std::string& buffer) {
+        for (;;) {
+            pollfd p{opts.read_fd, POLLIN, 0};
+            if (::poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP))) return;
+            const auto n = ::read(opts.read_fd, buffer.data(), buffer.size());
+            if (n <= 0) return;
+            framer.feed(
+                std::string_view(buffer.data(), static_cast<std::size_t>(n)),
+                [&](std::string_view line, bool) {
+                    if (closed.load(std::memory_order_acquire)) return;
+                    if (handler.on_message) handler.on_message(line);
+                },
+                [](std::size_t) {});
+        }
     }
 
     bool hand_off(const std::shared_ptr<impl>& self) {
@@ -298,7 +320,9 @@ struct fd_stream_transport::impl {
         lock.unlock();
         if (!write_failed.exchange(true) && !closed.load() && started.load(std::memory_order_acquire))
             report(opts.name + ": write failed: " + std::strerror(err));
-        request_close(); // never waits: the sender may hold locks the reader needs
+        // Never waits: the sender may hold locks the reader needs. What the peer wrote before
+        // it went away is still read (its last words: an error, a banner) before the end.
+        request_close_after_input();
         lock.lock();
     }
 
@@ -366,6 +390,20 @@ struct fd_stream_transport::impl {
             const char c = 1;
             (void)!::write(wake[1], &c, 1);
         }
+    }
+
+    // The way out is broken: deliver what is already readable, then end (the reader does it).
+    void request_close_after_input() {
+        if (closed.load(std::memory_order_acquire)) return;
+        {
+            std::lock_guard lock(reader_mu);
+            if (!input_ended && started.load(std::memory_order_acquire)) {
+                draining.store(true, std::memory_order_release);
+                wake_readers();
+                return;
+            }
+        }
+        request_close();
     }
 
     void request_close() {

@@ -319,10 +319,8 @@ TEST(host_remote, a_server_that_answers_nothing_fails_within_the_connect_timeout
     t.join();
     const auto s = m.status("quiet");
     EXPECT_EQ(s.state, server_state::failed) << s.error;
-    // server/discover for half of connect_timeout, then initialize for all of it.
-    EXPECT_NE(s.error.find("the server answered nothing"), std::string::npos) << s.error;
-    EXPECT_NE(s.error.find("within 500 ms"), std::string::npos) << s.error;
-    EXPECT_NE(s.error.find("within 1000 ms"), std::string::npos) << s.error;
+    // server/discover for half of connect_timeout, then initialize: all within connect_timeout.
+    EXPECT_EQ(s.error, "no answer to server/discover and initialize within 1 s");
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
     EXPECT_EQ(silent.requests(mcp::test::http_test_server::rpc_is("initialize")).size(), 1u);
 }
