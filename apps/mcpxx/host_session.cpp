@@ -240,6 +240,7 @@ std::shared_ptr<mcp::client> host_session::client_or_report(const std::string& n
 }
 
 int host_session::report_failure(const std::exception& e) const {
+    if (dynamic_cast<const user_interrupted*>(&e)) return exit_interrupted;
     if (dynamic_cast<const mcp::host::call_denied*>(&e)) {
         print_error(std::string("denied: ") + e.what());
         return exit_denied;

@@ -33,7 +33,8 @@ std::string exit_codes_help() {
                 "usage error or unusable input: a bad option, a missing or broken file, a config\n"
                 "entry that cannot be used, a server that is not configured") +
            line(exit_unavailable, "a server could not be started or reached, or went away") +
-           line(exit_denied, "the user denied the tool call") +
+           line(exit_denied, "the tool call was denied: by the user, or with no terminal to ask on\n"
+                             "(stdin a pipe or a file; --yes runs calls without asking)") +
            line(exit_interrupted, "interrupted (Ctrl-C); a call in flight was cancelled");
 }
 

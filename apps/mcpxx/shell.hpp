@@ -31,8 +31,9 @@ public:
     std::optional<std::string> read_command(const completer& complete);
     /// A message from any thread, on stderr, above the line being edited.
     void notify(const std::string& text);
-    /// Ask from any thread (approval, elicitation, missing prompt arguments).
-    std::optional<std::string> ask(const std::string& question);
+    /// Ask from any thread (approval, elicitation, missing prompt arguments); Tab offers what
+    /// `complete` gives, when lines are edited.
+    std::optional<std::string> ask(const std::string& question, const completer& complete = {});
     /// What the approver and the elicitation responder use.
     user_io io();
 
