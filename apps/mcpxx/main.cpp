@@ -13,7 +13,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <boost/json.hpp>
+
 #include <iostream>
+#include <string_view>
 
 namespace mcpxx_cli {
 
@@ -63,6 +66,16 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e); // prints the message
+        // A caller that asked for JSON gets its error as JSON too (stdout), as every other
+        // failure of a command with --json.
+        for (int i = 1; i < argc; ++i)
+            if (std::string_view(argv[i]) == "--json") {
+                std::cout << boost::json::serialize(boost::json::object{
+                                 {"error", boost::json::object{{"message", e.what()},
+                                                               {"exitCode", mcpxx_cli::exit_usage}}}})
+                          << "\n";
+                break;
+            }
         return mcpxx_cli::exit_usage;
     }
     return exit_code;

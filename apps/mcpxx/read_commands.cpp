@@ -30,8 +30,7 @@ template <class F> int with_client(const read_options& o, F body) {
         return body(*client,
                     mcp::call_options{.timeout = session.timeout_for(o.server), .cancel = session.cancel_token()});
     } catch (const input_error& e) {
-        print_error(e.what());
-        return exit_usage;
+        return session.fail(exit_usage, e.what());
     } catch (const std::exception& e) {
         return session.report_failure(e);
     }
@@ -67,10 +66,9 @@ int run_prompt(const read_options& o) {
 }
 
 int run_complete(const read_options& o) {
-    if (o.prompt_ref.empty() == o.resource_ref.empty()) {
-        print_error("complete needs exactly one of --prompt NAME and --resource TEMPLATE");
-        return exit_usage;
-    }
+    if (o.prompt_ref.empty() == o.resource_ref.empty())
+        return host_session(o.host).fail(exit_usage,
+                                         "complete needs exactly one of --prompt NAME and --resource TEMPLATE");
     return with_client(o, [&](mcp::client& c, mcp::call_options co) {
         mcp::complete_request req;
         if (!o.prompt_ref.empty())

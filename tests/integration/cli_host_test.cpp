@@ -704,6 +704,60 @@ TEST_F(cli_host_test, approval_on_a_terminal_and_audit_log) {
     EXPECT_TRUE(parse(l2).contains("argumentsSha256"));
 }
 
+TEST_F(cli_host_test, json_failures_are_json_on_stdout) {
+    const auto error_of = [](const run_result& r) -> boost::json::object {
+        const auto j = parse(r.out);
+        if (!j.contains("error")) {
+            ADD_FAILURE() << "no error member: " << r.out << " / " << r.err;
+            return {};
+        }
+        return j.at("error").as_object();
+    };
+    // The server answers with an error: its code and data.
+    auto r = run_cfg({"read", "everything", "test://static/resource/999", "--json"});
+    EXPECT_EQ(r.exit_code, 1);
+    auto e = error_of(r);
+    EXPECT_EQ(e["exitCode"].as_int64(), 1);
+    EXPECT_EQ(e["code"].as_int64(), -32002); // resource not found
+    EXPECT_NE(std::string(e["message"].as_string()).find("Resource not found"), std::string::npos);
+    EXPECT_EQ(e["data"].at("uri").as_string(), "test://static/resource/999");
+    EXPECT_EQ(r.err, "");
+    // Denied, unknown tool, bad --args, unknown server: each its exit code.
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--json"});
+    EXPECT_EQ(r.exit_code, 4);
+    EXPECT_EQ(error_of(r)["exitCode"].as_int64(), 4);
+    EXPECT_EQ(run_cfg({"call", "everything", "nope", "--json"}).exit_code, 2);
+    r = run_cfg({"call", "everything", "nope", "--json"});
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("has no tool \"nope\""), std::string::npos);
+    r = run_cfg({"call", "everything", "echo", "--args", "[1]", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(error_of(r)["message"].as_string(), "--args must be a JSON object");
+    r = run_cfg({"prompt", "ghost", "x", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no server named \"ghost\""), std::string::npos);
+    // A server that cannot start, a broken config, nothing configured.
+    const auto bad = (dirs.root / "bad.json").string();
+    dirs.install("broken/command_not_found.json", bad);
+    r = run({"ping", "ghost", "--config", bad, "--json"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_FALSE(parse(r.out).empty()) << r.out;
+    r = run({"call", "ghost", "x", "--config", bad, "--json"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(error_of(r)["exitCode"].as_int64(), 3);
+    dirs.install("broken/bad_json.json", bad);
+    r = run({"tools", "--config", bad, "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("not valid JSON"), std::string::npos);
+    EXPECT_EQ(parse(r.out).at("errors").as_array().size(), 1u);
+    r = run({"servers", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no MCP servers configured"), std::string::npos);
+    // A usage error CLI11 finds.
+    r = run({"call", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(error_of(r)["exitCode"].as_int64(), 2);
+}
+
 TEST_F(cli_host_test, ctrl_c_at_the_approval_question_exits_130) {
     auto r = run_tty({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1"}, "",
                      [](pid_t pid, const fs::path& err) {
