@@ -38,7 +38,9 @@ std::string exit_codes_help() {
            line(exit_unavailable, "a server could not be started or reached, or went away") +
            line(exit_denied, "the tool call was denied: by the user, or with no terminal to ask on\n"
                              "(stdin a pipe or a file; --yes runs calls without asking)") +
-           line(exit_interrupted, "interrupted (Ctrl-C); a call in flight was cancelled");
+           line(exit_interrupted, "interrupted (Ctrl-C); a call in flight was cancelled") +
+           "servers, tools, resources, prompts and ping print what the servers that came up gave,\n"
+           "and exit 3 when any server could not be reached, else 2 when a config entry is broken.\n";
 }
 
 } // namespace mcpxx_cli
