@@ -5,7 +5,7 @@
 //   mcpxx servers | tools | resources | prompts [SERVER]      (--config FILE, --json, ...)
 //   mcpxx call SERVER TOOL [--arg KEY=VALUE ...] [--args JSON] [--yes]
 //   mcpxx read SERVER URI | prompt SERVER NAME [--arg KEY=VALUE]
-//   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE | ping [SERVER]
+//   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE [--context K=V]... | ping [SERVER]
 //   mcpxx shell [--yes]                                        (interactive, or commands from stdin)
 //   mcpxx gateway [--config FILE] [--listen 127.0.0.1:8080] [--token-file FILE] [--rate N] ...
 // Exit codes: see commands.hpp.

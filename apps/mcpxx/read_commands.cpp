@@ -16,6 +16,7 @@ struct read_options {
     std::vector<std::string> args;        // prompt arguments
     std::string prompt_ref, resource_ref; // complete
     std::string argument, value;          // complete
+    std::vector<std::string> context;     // complete: other arguments, KEY=VALUE
 };
 
 /// Connects the one server and runs `body` with its client; maps failures to exit codes.
@@ -76,6 +77,14 @@ int run_complete(const read_options& o) {
         else
             req.ref = mcp::resource_template_reference{.uri = o.resource_ref};
         req.argument = {.name = o.argument, .value = o.value};
+        std::map<std::string, std::string> context;
+        for (const auto& kv : o.context) {
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw input_error("--context wants KEY=VALUE, got \"" + kv + "\"");
+            context[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        if (!context.empty()) req.context_arguments = std::move(context);
         auto r = c.complete(req, std::move(co));
         if (o.host.json)
             print_json(mcp::to_json(r, c.protocol_version()));
@@ -113,6 +122,9 @@ void add_read_commands(CLI::App& app, int& exit_code) {
     complete->add_option("--resource", c->resource_ref, "Complete a variable of this resource template");
     complete->add_option("argument", c->argument, "The argument (or template variable)")->required();
     complete->add_option("value", c->value, "What was typed so far")->required();
+    complete->add_option("--context", c->context,
+                         "KEY=VALUE: another argument already chosen (repeatable), sent as the request's "
+                         "context.arguments so that the server can complete in its light");
     add_host_options(complete, c->host);
     complete->callback([c, &exit_code] { exit_code = run_complete(*c); });
 }

@@ -210,8 +210,9 @@ int shell::cmd_help(const std::vector<shell_word>& w, const std::string&) {
         << st.bold(pad("/PROMPT [ARG=VALUE ...]", width))
         << "Get a prompt (/SERVER__PROMPT, or /PROMPT when only one server has it); missing required "
            "arguments are asked for\n"
-        << "Tab completes commands, tools, prompts, resource URIs and argument values. Values with blanks "
-           "go in quotes: text=\"two words\".\n";
+        << "Tab completes commands, tools, prompts, resource URIs (listed ones, and resource templates' "
+           "variables through the server's completion), argument values, and the answer when a missing "
+           "prompt argument is asked for. Values with blanks go in quotes: text=\"two words\".\n";
     return exit_ok;
 }
 

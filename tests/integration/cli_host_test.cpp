@@ -791,6 +791,14 @@ TEST_F(cli_host_test, read_prompt_complete_ping) {
                  "--json"});
     EXPECT_EQ(parse(r.out).at("completion").at("values").at(0), "Paris");
     EXPECT_EQ(run_cfg({"complete", "everything", "style", "f"}).exit_code, 2);
+    // Other arguments go as context.arguments (the server's trace shows the request).
+    r = run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context", "temperature=0.5",
+                 "--verbose"});
+    EXPECT_EQ(r.out, "formal\nfriendly\n") << r.err;
+    EXPECT_NE(r.err.find(R"("context":{"arguments":{"temperature":"0.5"}})"), std::string::npos) << r.err;
+    EXPECT_EQ(run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context", "oops"})
+                  .exit_code,
+              2);
     r = run_cfg({"ping", "--json"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 2u);

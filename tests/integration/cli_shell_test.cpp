@@ -213,6 +213,30 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     ASSERT_TRUE(t.wait_for("user: Complex prompt: temperature=0.5, style=formal")) << dump();
     ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
 
+    // A resource URI from a template: completion/complete gives the variable's values.
+    t.type("read everything weather://Pa");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything weather://Paris/forecast")) << dump();
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for(R"("city":"Paris")")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    t.type("read everything test://sta");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything test://static/resource/")) << dump();
+    t.keys({"C-u"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+
+    // A missing required argument is asked for, and Tab completes the answer.
+    t.type("/code_review");
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for_last_line("lang (Language of the code):")) << dump();
+    t.type("py");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("lang (Language of the code): python")) << dump();
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for("Please review the following python code")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+
     // A missing required argument is asked for.
     t.type("/complex_prompt");
     t.keys({"Enter"});
