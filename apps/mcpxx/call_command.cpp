@@ -19,6 +19,7 @@ struct call_options {
 };
 
 int run_call(const call_options& o) {
+    host_session session(o.host);
     // --args is checked before any server starts; --arg values need the tool's schema.
     mcp::json::object arguments;
     try {
@@ -28,11 +29,9 @@ int run_call(const call_options& o) {
             arguments = std::move(v.get_object());
         }
     } catch (const input_error& e) {
-        print_error(e.what());
-        return exit_usage;
+        return session.fail(exit_usage, e.what());
     }
 
-    host_session session(o.host);
     if (int rc = session.load(); rc != exit_ok) return rc;
     if (int rc = session.start({o.server}); rc != exit_ok) return rc;
     if (session.interrupted()) return exit_interrupted;
@@ -47,16 +46,14 @@ int run_call(const call_options& o) {
             known += (known.empty() ? "" : ", ") + t.tool.name;
             if (t.tool.name == o.tool) definition = t.tool;
         }
-    if (!definition) {
-        print_error("server \"" + o.server + "\" has no tool \"" + o.tool + "\" (tools: " + known + ")");
-        return exit_usage;
-    }
+    if (!definition)
+        return session.fail(exit_usage,
+                            "server \"" + o.server + "\" has no tool \"" + o.tool + "\" (tools: " + known + ")");
 
     try {
         for (auto& [k, v] : parse_key_values(o.args, &definition->input_schema)) arguments[k] = std::move(v);
     } catch (const input_error& e) {
-        print_error(e.what());
-        return exit_usage;
+        return session.fail(exit_usage, e.what());
     }
 
     mcp::call_tool_result result;

@@ -9,10 +9,12 @@
 //        file or server entry that cannot be used, a server name that is not configured (or is
 //        disabled)
 //   3    a server could not be started or connected (or went away during the command)
-//   4    the user denied the tool call
+//   4    the tool call was denied: by the user, or with no terminal to ask on (stdin not a tty)
 //   130  interrupted (Ctrl-C); a call in flight was cancelled (notifications/cancelled sent)
-// Commands over several servers (servers, tools, resources, prompts, ping) exit 3 when any
-// server could not be reached, and still print what the others gave.
+// Commands over several servers (servers, tools, resources, prompts, ping without a server
+// name) print what the servers that came up gave, and exit 3 when any server could not be
+// reached, else 2 when a config file or entry could not be used (it is reported), else 1 when a
+// ping failed.
 #pragma once
 
 #include <CLI/App.hpp>

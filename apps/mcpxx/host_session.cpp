@@ -17,7 +17,9 @@ void print_error(const std::string& message) {
 void add_host_options(CLI::App* cmd, host_cli_options& o) {
     cmd->add_option("--config,-c", o.config_files,
                     "Read servers from this file (repeatable) instead of the hosts' config files");
-    cmd->add_flag("--json", o.json, "Machine-readable output (one JSON object on stdout)");
+    cmd->add_flag("--json", o.json,
+                  "Machine-readable output: one JSON object on stdout, a failure too ({\"error\": {\"message\", "
+                  "\"exitCode\", \"code\"?, \"data\"?}})");
     cmd->add_option("--root", o.roots,
                     "Offer this directory to servers as an MCP root (repeatable; --root . for the current "
                     "directory). None is offered by default: servers may take roots as the directories "
@@ -45,34 +47,26 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
 
 namespace {
 
-/// The sampling provider the options ask for; nullptr after printing why it cannot be made.
+/// The sampling provider the options ask for; throws input_error saying why it cannot be made.
 std::shared_ptr<mcp::host::sampling_provider> make_sampling_provider(const host_cli_options& o) {
     if (o.sampling_url.empty()) {
-        if (!o.sampling_models.empty() || !o.sampling_key_env.empty()) {
-            print_error("--sampling-model and --sampling-key-env need --sampling-url");
-            return nullptr;
-        }
+        if (!o.sampling_models.empty() || !o.sampling_key_env.empty())
+            throw input_error("--sampling-model and --sampling-key-env need --sampling-url");
         return std::make_shared<mcp::host::declining_sampling_provider>(
             "mcpxx has no model to sample: start it with --sampling-url URL --sampling-model NAME");
     }
     mcp::host::openai_provider_options p{.base_url = o.sampling_url, .models = o.sampling_models};
-    if (p.models.empty()) {
-        print_error("--sampling-url needs --sampling-model NAME");
-        return nullptr;
-    }
+    if (p.models.empty()) throw input_error("--sampling-url needs --sampling-model NAME");
     if (!o.sampling_key_env.empty()) {
         const char* key = std::getenv(o.sampling_key_env.c_str());
-        if (!key || !*key) {
-            print_error("--sampling-key-env: the environment variable " + o.sampling_key_env + " is not set");
-            return nullptr;
-        }
+        if (!key || !*key)
+            throw input_error("--sampling-key-env: the environment variable " + o.sampling_key_env + " is not set");
         p.api_key = key;
     }
     try {
         return std::make_shared<mcp::host::openai_sampling_provider>(std::move(p));
     } catch (const std::exception& e) {
-        print_error(e.what());
-        return nullptr;
+        throw input_error(e.what());
     }
 }
 
@@ -105,18 +99,37 @@ std::chrono::milliseconds host_session::timeout_for(const std::string& server) c
     return default_call_timeout;
 }
 
+int host_session::fail(int exit_code, const std::string& message, const mcp::error* rpc,
+                       mcp::json::object extra) const {
+    if (!options_.json) {
+        print_error(message);
+        return exit_code;
+    }
+    mcp::json::object e{{"message", message}, {"exitCode", exit_code}};
+    if (rpc) {
+        e["code"] = rpc->code();
+        if (!rpc->data().is_null()) e["data"] = rpc->data();
+    }
+    extra["error"] = std::move(e);
+    std::cout << mcp::to_json(mcp::json::value(std::move(extra))) << "\n" << std::flush;
+    return exit_code;
+}
+
 int host_session::load() {
     mcp::host::discovery_options d;
     for (const auto& f : options_.config_files) d.explicit_files.emplace_back(f);
     found_ = mcp::host::discover(d);
-    if (found_.servers.empty() && found_.disabled.empty() && found_.errors.empty()) {
-        print_error(
-            options_.config_files.empty()
-                ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
-                : "no MCP servers in " + options_.config_files.front());
-        return exit_usage;
-    }
+    if (found_.servers.empty() && found_.disabled.empty() && found_.errors.empty())
+        return fail(exit_usage,
+                    options_.config_files.empty()
+                        ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
+                        : "no MCP servers in " + options_.config_files.front());
     if (found_.servers.empty() && !found_.errors.empty()) {
+        if (options_.json) {
+            mcp::json::object out;
+            report_config_problems(out);
+            return fail(exit_usage, found_.errors.front().to_string(), nullptr, std::move(out));
+        }
         for (const auto& e : found_.errors) print_error(e.to_string());
         return exit_usage;
     }
@@ -176,8 +189,11 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     mo.elicitation = std::make_shared<terminal_elicitation>(hooks.io);
     mo.on_log = std::move(hooks.on_log);
     mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
-    mo.sampling = make_sampling_provider(options_);
-    if (!mo.sampling) return exit_usage;
+    try {
+        mo.sampling = make_sampling_provider(options_);
+    } catch (const input_error& e) {
+        return fail(exit_usage, e.what());
+    }
     // The user sees what a server sends to the model and what comes back, unless --yes.
     if (!options_.yes && !options_.sampling_url.empty())
         mo.sampling = std::make_shared<mcp::host::reviewed_sampling_provider>(
@@ -187,8 +203,7 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
             mo.audit = std::make_shared<mcp::host::audit_log>(
                 options_.audit_log, mcp::host::audit_options{.redact_arguments = options_.redact});
         } catch (const std::exception& e) {
-            print_error(e.what());
-            return exit_usage;
+            return fail(exit_usage, e.what());
         }
     }
     mo.roots = root_paths();
@@ -213,16 +228,14 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
             if (const auto* s = found_.find(n)) {
                 add(*s);
             } else if (const auto* d = found_.find_disabled(n)) {
-                print_error("server \"" + n + "\" is disabled in " + d->source + " (\"disabled\": true)");
-                return exit_usage;
+                return fail(exit_usage,
+                            "server \"" + n + "\" is disabled in " + d->source + " (\"disabled\": true)");
             } else if (const auto* e = found_.error_for(n)) {
-                print_error(e->to_string());
-                return exit_usage;
+                return fail(exit_usage, e->to_string());
             } else {
                 std::string known;
                 for (const auto& s : found_.servers) known += (known.empty() ? "" : ", ") + s.name;
-                print_error("no server named \"" + n + "\" is configured (servers: " + known + ")");
-                return exit_usage;
+                return fail(exit_usage, "no server named \"" + n + "\" is configured (servers: " + known + ")");
             }
         }
     }
@@ -233,29 +246,28 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
 std::shared_ptr<mcp::client> host_session::client_or_report(const std::string& name) {
     try {
         return manager_->client(name);
+    } catch (const mcp::error& e) {
+        fail(exit_unavailable, e.what(), &e);
+        return nullptr;
     } catch (const std::exception& e) {
-        print_error(e.what());
+        fail(exit_unavailable, e.what());
         return nullptr;
     }
 }
 
 int host_session::report_failure(const std::exception& e) const {
-    if (dynamic_cast<const mcp::host::call_denied*>(&e)) {
-        print_error(std::string("denied: ") + e.what());
-        return exit_denied;
-    }
+    // Interrupted: the user knows; --json still gets an object saying so.
+    const auto interrupted_now = [&] { return options_.json ? fail(exit_interrupted, "interrupted") : exit_interrupted; };
+    if (dynamic_cast<const user_interrupted*>(&e)) return interrupted_now();
+    if (dynamic_cast<const mcp::host::call_denied*>(&e)) return fail(exit_denied, std::string("denied: ") + e.what());
     if (const auto* err = dynamic_cast<const mcp::error*>(&e)) {
-        if (err->code() == mcp::error_code::request_cancelled && interrupted()) return exit_interrupted;
-        if (err->code() == mcp::error_code::connection_closed) {
-            print_error(e.what());
-            return exit_unavailable;
-        }
-        print_error(std::string(e.what()) + " (error " + std::to_string(err->code()) + ")");
-        return exit_negative;
+        if (err->code() == mcp::error_code::request_cancelled && interrupted()) return interrupted_now();
+        if (err->code() == mcp::error_code::connection_closed) return fail(exit_unavailable, e.what(), err);
+        const std::string text = std::string(e.what()) + " (error " + std::to_string(err->code()) + ")";
+        return fail(exit_negative, options_.json ? std::string(e.what()) : text, err);
     }
-    if (interrupted()) return exit_interrupted;
-    print_error(e.what());
-    return exit_negative;
+    if (interrupted()) return interrupted_now();
+    return fail(exit_negative, e.what());
 }
 
 mcp::json::object parse_key_values(const std::vector<std::string>& pairs, const mcp::json::object* schema) {

@@ -86,6 +86,12 @@ public:
     /// Print a failure of a call and give its exit code: 4 denied, 130 interrupted, 3 server
     /// gone, 1 any other error from the server (or a timeout).
     int report_failure(const std::exception& e) const;
+    /// Report a failure the way the command's output goes and return `exit_code`: with --json,
+    /// one JSON object on stdout, {"error": {"message", "exitCode", "code"?, "data"?}} ("code"
+    /// and "data" those of the JSON-RPC error, when a server answered with one) and the members
+    /// of `extra`, stderr staying quiet; else "mcpxx: message" on stderr.
+    int fail(int exit_code, const std::string& message, const mcp::error* rpc = nullptr,
+             mcp::json::object extra = {}) const;
     /// The problems in the configs that did not stop the command (broken entries, unreadable
     /// files, hidden definitions, notes), reported the one way every command over several servers
     /// shares: with --json as the members "errors", "shadowed" and "notes" of the command's JSON

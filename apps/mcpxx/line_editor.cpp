@@ -533,9 +533,10 @@ void line_editor::serve_asks(std::unique_lock<std::mutex>& lock) {
         asks_.pop_front();
         write_out("\r\033[K"); // set the line being edited aside; it is redrawn afterwards
         lock.unlock();
-        auto r = edit(request->question, nullptr, false);
+        auto r = edit(request->question, request->complete ? &request->complete : nullptr, false);
         lock.lock();
         if (r.what == outcome::line) request->answer = std::move(r.text);
+        request->interrupted = r.what == outcome::interrupted;
         request->done = true;
         cv_.notify_all();
     }
@@ -554,28 +555,32 @@ line_editor::result line_editor::read_line(const std::string& prompt, const comp
     return r;
 }
 
-std::optional<std::string> line_editor::ask(const std::string& question) {
+std::optional<std::string> line_editor::ask(const std::string& question, const completer& complete,
+                                            bool* interrupted) {
     std::unique_lock lock(mu_);
     if (reader_ && *reader_ != std::this_thread::get_id()) {
         auto request = std::make_shared<ask_request>();
         request->question = question;
+        request->complete = complete;
         asks_.push_back(request);
         if (wake_[1] >= 0) {
             [[maybe_unused]] auto n = ::write(wake_[1], "w", 1);
         }
         cv_.wait(lock, [&] { return request->done; });
+        if (interrupted) *interrupted = request->interrupted;
         return request->answer;
     }
     const bool owner = !reader_;
     if (owner) reader_ = std::this_thread::get_id();
     lock.unlock();
-    auto r = edit(question, nullptr, false);
+    auto r = edit(question, complete ? &complete : nullptr, false);
     lock.lock();
     if (owner) {
         serve_asks(lock);
         reader_.reset();
         cv_.notify_all();
     }
+    if (interrupted) *interrupted = r.what == outcome::interrupted;
     if (r.what != outcome::line) return std::nullopt;
     return r.text;
 }

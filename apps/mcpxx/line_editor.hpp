@@ -71,16 +71,20 @@ public:
     /// when no line is being edited, just write it (after clearing a progress bar). A missing
     /// final newline is added.
     void print(int fd, std::string_view text);
-    /// Thread-safe: ask a question and read the answer. If another thread is editing a line,
-    /// that thread asks (its line is set aside meanwhile); otherwise this one does. nullopt on
-    /// Ctrl-C, Ctrl-D, or end of input.
-    std::optional<std::string> ask(const std::string& question);
+    /// Thread-safe: ask a question and read the answer, Tab offering what `complete` gives (the
+    /// whole answer is the line it sees). If another thread is editing a line, that thread asks
+    /// (its line is set aside meanwhile); otherwise this one does. nullopt on Ctrl-C, Ctrl-D, or
+    /// end of input; `interrupted`, when given, tells Ctrl-C apart.
+    std::optional<std::string> ask(const std::string& question, const completer& complete = {},
+                                   bool* interrupted = nullptr);
 
 private:
     struct state;
     struct ask_request {
         std::string question;
+        completer complete;
         std::optional<std::string> answer;
+        bool interrupted = false;
         bool done = false;
     };
     enum class key_kind;

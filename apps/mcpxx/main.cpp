@@ -5,7 +5,7 @@
 //   mcpxx servers | tools | resources | prompts [SERVER]      (--config FILE, --json, ...)
 //   mcpxx call SERVER TOOL [--arg KEY=VALUE ...] [--args JSON] [--yes]
 //   mcpxx read SERVER URI | prompt SERVER NAME [--arg KEY=VALUE]
-//   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE | ping [SERVER]
+//   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE [--context K=V]... | ping [SERVER]
 //   mcpxx shell [--yes]                                        (interactive, or commands from stdin)
 //   mcpxx gateway [--config FILE] [--listen 127.0.0.1:8080] [--token-file FILE] [--rate N] ...
 // Exit codes: see commands.hpp.
@@ -13,7 +13,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <boost/json.hpp>
+
 #include <iostream>
+#include <string_view>
 
 namespace mcpxx_cli {
 
@@ -33,8 +36,11 @@ std::string exit_codes_help() {
                 "usage error or unusable input: a bad option, a missing or broken file, a config\n"
                 "entry that cannot be used, a server that is not configured") +
            line(exit_unavailable, "a server could not be started or reached, or went away") +
-           line(exit_denied, "the user denied the tool call") +
-           line(exit_interrupted, "interrupted (Ctrl-C); a call in flight was cancelled");
+           line(exit_denied, "the tool call was denied: by the user, or with no terminal to ask on\n"
+                             "(stdin a pipe or a file; --yes runs calls without asking)") +
+           line(exit_interrupted, "interrupted (Ctrl-C); a call in flight was cancelled") +
+           "servers, tools, resources, prompts and ping print what the servers that came up gave,\n"
+           "and exit 3 when any server could not be reached, else 2 when a config entry is broken.\n";
 }
 
 } // namespace mcpxx_cli
@@ -62,6 +68,16 @@ int main(int argc, char** argv) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         app.exit(e); // prints the message
+        // A caller that asked for JSON gets its error as JSON too (stdout), as every other
+        // failure of a command with --json.
+        for (int i = 1; i < argc; ++i)
+            if (std::string_view(argv[i]) == "--json") {
+                std::cout << boost::json::serialize(boost::json::object{
+                                 {"error", boost::json::object{{"message", e.what()},
+                                                               {"exitCode", mcpxx_cli::exit_usage}}}})
+                          << "\n";
+                break;
+            }
         return mcpxx_cli::exit_usage;
     }
     return exit_code;

@@ -16,6 +16,7 @@ struct read_options {
     std::vector<std::string> args;        // prompt arguments
     std::string prompt_ref, resource_ref; // complete
     std::string argument, value;          // complete
+    std::vector<std::string> context;     // complete: other arguments, KEY=VALUE
 };
 
 /// Connects the one server and runs `body` with its client; maps failures to exit codes.
@@ -30,8 +31,7 @@ template <class F> int with_client(const read_options& o, F body) {
         return body(*client,
                     mcp::call_options{.timeout = session.timeout_for(o.server), .cancel = session.cancel_token()});
     } catch (const input_error& e) {
-        print_error(e.what());
-        return exit_usage;
+        return session.fail(exit_usage, e.what());
     } catch (const std::exception& e) {
         return session.report_failure(e);
     }
@@ -67,10 +67,9 @@ int run_prompt(const read_options& o) {
 }
 
 int run_complete(const read_options& o) {
-    if (o.prompt_ref.empty() == o.resource_ref.empty()) {
-        print_error("complete needs exactly one of --prompt NAME and --resource TEMPLATE");
-        return exit_usage;
-    }
+    if (o.prompt_ref.empty() == o.resource_ref.empty())
+        return host_session(o.host).fail(exit_usage,
+                                         "complete needs exactly one of --prompt NAME and --resource TEMPLATE");
     return with_client(o, [&](mcp::client& c, mcp::call_options co) {
         mcp::complete_request req;
         if (!o.prompt_ref.empty())
@@ -78,6 +77,14 @@ int run_complete(const read_options& o) {
         else
             req.ref = mcp::resource_template_reference{.uri = o.resource_ref};
         req.argument = {.name = o.argument, .value = o.value};
+        std::map<std::string, std::string> context;
+        for (const auto& kv : o.context) {
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw input_error("--context wants KEY=VALUE, got \"" + kv + "\"");
+            context[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        if (!context.empty()) req.context_arguments = std::move(context);
         auto r = c.complete(req, std::move(co));
         if (o.host.json)
             print_json(mcp::to_json(r, c.protocol_version()));
@@ -115,6 +122,9 @@ void add_read_commands(CLI::App& app, int& exit_code) {
     complete->add_option("--resource", c->resource_ref, "Complete a variable of this resource template");
     complete->add_option("argument", c->argument, "The argument (or template variable)")->required();
     complete->add_option("value", c->value, "What was typed so far")->required();
+    complete->add_option("--context", c->context,
+                         "KEY=VALUE: another argument already chosen (repeatable), sent as the request's "
+                         "context.arguments so that the server can complete in its light");
     add_host_options(complete, c->host);
     complete->callback([c, &exit_code] { exit_code = run_complete(*c); });
 }

@@ -127,6 +127,9 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
         out["servers"] = std::move(results);
         print_json(out);
     }
+    // As `servers`: over every server, a broken entry is a usage error once every server that
+    // could start did (one server named: only its own entry counts, checked by start()).
+    if (rc == exit_ok && server.empty() && !session.found().errors.empty()) rc = exit_usage;
     return rc;
 }
 

@@ -5,6 +5,7 @@
 #include "read_file.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -46,15 +47,24 @@ void shell_terminal::notify(const std::string& text) {
     std::cerr << (text.empty() || text.back() != '\n' ? text + "\n" : text) << std::flush;
 }
 
-std::optional<std::string> shell_terminal::ask(const std::string& question) {
-    if (editor_) return editor_->ask(question);
+std::optional<std::string> shell_terminal::ask(const std::string& question, const completer& complete) {
+    if (editor_) return editor_->ask(question, complete);
     return user_io::standard().ask(question);
 }
 
 user_io shell_terminal::io() {
     if (!editor_) return user_io::standard();
+    auto interrupted = std::make_shared<std::atomic<bool>>(false);
     return {.say = [this](const std::string& text) { editor_->print(2, text); },
-            .ask = [this](const std::string& question) { return editor_->ask(question); }};
+            .ask =
+                [this, interrupted](const std::string& question) {
+                    bool ctrl_c = false;
+                    auto answer = editor_->ask(question, {}, &ctrl_c);
+                    interrupted->store(ctrl_c);
+                    return answer;
+                },
+            .terminal = true,
+            .interrupted = [interrupted] { return interrupted->load(); }};
 }
 
 // ------------------------------------------------------------------ dispatch
@@ -70,7 +80,9 @@ const std::vector<shell::builtin>& shell::builtins() {
         {"prompts", "prompts [SERVER]", "Prompts; run one with /SERVER__PROMPT ARG=VALUE ...",
          &shell::cmd_prompts},
         {"call", "call TOOL [KEY=VALUE ...|JSON]",
-         "Call a tool (asks first unless allowed by policy); Ctrl-C cancels it", &shell::cmd_call},
+         "Call a tool (asks first unless allowed by policy or --yes; a script is not asked: the call is "
+         "denied); Ctrl-C cancels it",
+         &shell::cmd_call},
         {"read", "read SERVER URI", "Read a resource and print it", &shell::cmd_read},
         {"attach", "attach SERVER URI", "Read a resource and keep it as context for the session",
          &shell::cmd_attach},
@@ -198,8 +210,9 @@ int shell::cmd_help(const std::vector<shell_word>& w, const std::string&) {
         << st.bold(pad("/PROMPT [ARG=VALUE ...]", width))
         << "Get a prompt (/SERVER__PROMPT, or /PROMPT when only one server has it); missing required "
            "arguments are asked for\n"
-        << "Tab completes commands, tools, prompts, resource URIs and argument values. Values with blanks "
-           "go in quotes: text=\"two words\".\n";
+        << "Tab completes commands, tools, prompts, resource URIs (listed ones, and resource templates' "
+           "variables through the server's completion), argument values, and the answer when a missing "
+           "prompt argument is asked for. Values with blanks go in quotes: text=\"two words\".\n";
     return exit_ok;
 }
 

@@ -11,6 +11,7 @@
 #include "shell_words.hpp"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -31,8 +32,9 @@ public:
     std::optional<std::string> read_command(const completer& complete);
     /// A message from any thread, on stderr, above the line being edited.
     void notify(const std::string& text);
-    /// Ask from any thread (approval, elicitation, missing prompt arguments).
-    std::optional<std::string> ask(const std::string& question);
+    /// Ask from any thread (approval, elicitation, missing prompt arguments); Tab offers what
+    /// `complete` gives, when lines are edited.
+    std::optional<std::string> ask(const std::string& question, const completer& complete = {});
     /// What the approver and the elicitation responder use.
     user_io io();
 
@@ -103,9 +105,14 @@ private:
     mcp::call_options call_options(const std::string& server);
 
     // shell_completion.cpp
-    std::vector<std::string> complete_prompt_argument(const prompt_ref& p,
-                                                      const std::vector<shell_word>& before,
+    /// The values completion/complete offers for argument `key` of a prompt, the arguments in
+    /// `context` chosen already.
+    std::vector<std::string> complete_prompt_argument(const prompt_ref& p, std::map<std::string, std::string> context,
                                                       const std::string& key, const std::string& value);
+    /// URIs that `server`'s resource templates may expand to and that start with `typed`: the
+    /// rest of a literal, or the values completion/complete gives for the variable being typed
+    /// (the literal after it appended).
+    std::vector<std::string> complete_uri_from_templates(const std::string& server, const std::string& typed);
 
     host_session& session_;
     std::shared_ptr<shell_terminal> terminal_;

@@ -165,8 +165,20 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
     }
     for (const auto& a : ref->prompt.arguments) {
         if (!a.required.value_or(false) || args.count(a.name)) continue;
+        // Tab completes the answer as it would the argument on the command line.
+        const completer values = [&](const std::string& line, std::size_t cursor) {
+            completion c{.start = 0, .candidates = {}, .append_space = false};
+            const std::string typed = line.substr(0, std::min(cursor, line.size()));
+            try {
+                for (auto& v : complete_prompt_argument(*ref, args, a.name, typed))
+                    if (v.compare(0, typed.size(), typed) == 0) c.candidates.push_back(std::move(v));
+            } catch (const std::exception&) {
+                // A server that went away or did not answer in time: nothing to offer.
+            }
+            return c;
+        };
         const auto answer =
-            terminal_->ask(a.name + (a.description ? " (" + *a.description + ")" : "") + ": ");
+            terminal_->ask(a.name + (a.description ? " (" + *a.description + ")" : "") + ": ", values);
         if (!answer) {
             terminal_->notify("cancelled");
             return exit_interrupted;

@@ -1,10 +1,13 @@
 // Tab completion in the shell: command names, prompts (/server__prompt), tool names, server
-// names, resource URIs, argument names, and argument values (completion/complete for prompts,
+// names, resource URIs (listed ones, and what resource templates expand to, through
+// completion/complete), argument names, and argument values (completion/complete for prompts,
 // enum and boolean values from a tool's input schema).
 #include "shell.hpp"
 
 #include <algorithm>
 #include <set>
+
+#include <mcp/protocol/uri_template.hpp>
 
 namespace mcpxx_cli {
 namespace {
@@ -27,18 +30,101 @@ constexpr std::chrono::milliseconds completion_timeout{5000};
 } // namespace
 
 std::vector<std::string> shell::complete_prompt_argument(const prompt_ref& p,
-                                                         const std::vector<shell_word>& before,
+                                                         std::map<std::string, std::string> context,
                                                          const std::string& key, const std::string& value) {
     auto client = session_.servers().client(p.server);
     if (!client->server().capabilities.completions) return {};
     mcp::complete_request req;
     req.ref = mcp::prompt_reference{.name = p.prompt.name};
     req.argument = {.name = key, .value = value};
-    auto context = given(before, 1);
     context.erase(key);
     if (!context.empty()) req.context_arguments = std::move(context);
     const auto r = client->complete(req, {.timeout = std::min(session_.timeout_for(p.server), completion_timeout)});
     return r.values;
+}
+
+namespace {
+
+/// A resource template in pieces: literal text, and expressions ({op var,...}).
+struct template_piece {
+    bool literal = true;
+    std::string text;     ///< the literal, or the expression's first variable
+    char op = 0;          ///< the expression's operator (0: none)
+    bool one_var = true;  ///< the expression names one variable
+};
+
+std::vector<template_piece> pieces_of(const std::string& t) {
+    std::vector<template_piece> out;
+    std::size_t i = 0;
+    while (i < t.size()) {
+        const auto open = t.find('{', i);
+        if (open != i) {
+            out.push_back({true, t.substr(i, open == std::string::npos ? std::string::npos : open - i)});
+            if (open == std::string::npos) break;
+        }
+        const auto close = t.find('}', open);
+        if (close == std::string::npos) return {}; // not a template: nothing to offer
+        std::string body = t.substr(open + 1, close - open - 1);
+        template_piece e{false, {}, 0, true};
+        if (!body.empty() && std::string_view("+#./;?&").find(body[0]) != std::string_view::npos) {
+            e.op = body[0];
+            body.erase(0, 1);
+        }
+        e.one_var = body.find(',') == std::string::npos;
+        e.text = body.substr(0, body.find_first_of(",:*"));
+        out.push_back(std::move(e));
+        i = close + 1;
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<std::string> shell::complete_uri_from_templates(const std::string& server, const std::string& typed) {
+    auto& m = session_.servers();
+    auto client = m.client(server);
+    const bool completes = client->server().capabilities.completions;
+    std::vector<std::string> out;
+    for (const auto& t : m.resource_templates(server)) {
+        const auto pieces = pieces_of(t.uri_template);
+        std::size_t pos = 0; // in `typed`
+        std::map<std::string, std::string> context;
+        for (std::size_t i = 0; i < pieces.size(); ++i) {
+            const auto& piece = pieces[i];
+            const std::string rest = typed.substr(pos);
+            if (piece.literal) {
+                if (rest.compare(0, piece.text.size(), piece.text) == 0 && rest.size() >= piece.text.size()) {
+                    pos += piece.text.size();
+                    continue;
+                }
+                // Typed part of the literal: offer the rest of it.
+                if (piece.text.compare(0, rest.size(), rest) == 0) out.push_back(typed.substr(0, pos) + piece.text);
+                break;
+            }
+            // Simple or reserved expansion of one variable; query and other forms are left to
+            // the user.
+            if (!piece.one_var || (piece.op != 0 && piece.op != '+')) break;
+            const std::string* next = i + 1 < pieces.size() && pieces[i + 1].literal ? &pieces[i + 1].text : nullptr;
+            if (const auto at = next ? rest.find(*next) : std::string::npos; at != std::string::npos) {
+                context[piece.text] = rest.substr(0, at);
+                pos += at;
+                continue;
+            }
+            if (!completes) break;
+            // The cursor is in this variable: what the server completes it to.
+            mcp::complete_request req;
+            req.ref = mcp::resource_template_reference{.uri = t.uri_template};
+            req.argument = {.name = piece.text, .value = rest};
+            if (!context.empty()) req.context_arguments = context;
+            const auto r = client->complete(
+                req, {.timeout = std::min(session_.timeout_for(server), completion_timeout)});
+            const mcp::uri_template one(std::string("{") + (piece.op ? std::string(1, piece.op) : "") + "v}");
+            for (const auto& v : r.values)
+                out.push_back(typed.substr(0, pos) + one.expand(mcp::json::object{{"v", v}}) + (next ? *next : ""));
+            break;
+        }
+    }
+    return out;
 }
 
 completion shell::complete(const std::string& line, std::size_t cursor) {
@@ -81,7 +167,7 @@ completion shell::complete(const std::string& line, std::size_t cursor) {
         } else if (const std::string& cmd = words.front().text; cmd.size() > 1 && cmd.front() == '/') {
             if (const auto p = resolve_prompt(cmd.substr(1), false)) {
                 if (const auto kv = split_key_value(typed)) {
-                    for (const auto& v : complete_prompt_argument(*p, words, kv->first, kv->second))
+                    for (const auto& v : complete_prompt_argument(*p, given(words, 1), kv->first, kv->second))
                         found.push_back(kv->first + "=" + v);
                 } else {
                     const auto already = given(words, 1);
@@ -112,10 +198,15 @@ completion shell::complete(const std::string& line, std::size_t cursor) {
                 }
             }
         } else if (cmd == "read" || cmd == "attach") {
-            if (words.size() == 1)
+            if (words.size() == 1) {
                 offer_servers(true);
-            else if (words.size() == 2)
+            } else if (words.size() == 2) {
                 for (const auto& r : m.resources(words[1].text)) offer(r.uri);
+                // And what the server's resource templates expand to (completion/complete).
+                for (const auto& u : complete_uri_from_templates(words[1].text, typed)) offer(u);
+                // A URI offered whole is done; one that stops at a literal goes on.
+                append_space = found.size() == 1 && m.resource_templates(words[1].text).empty();
+            }
         } else if (cmd == "resources" || cmd == "prompts" || cmd == "ping") {
             if (words.size() == 1) offer_servers(false);
         } else if (cmd == "tools") {

@@ -70,6 +70,8 @@ std::mutex conversation;
 
 } // namespace
 
+bool interrupt_pending() noexcept; // below, with the SIGINT handling
+
 user_io user_io::standard() {
     return {.say = [](const std::string& text) { std::cerr << text << std::flush; },
             .ask = [](const std::string& question) -> std::optional<std::string> {
@@ -83,10 +85,17 @@ user_io user_io::standard() {
                 // follows starts on a line of its own and a log of the session reads right.
                 if (::isatty(0) != 1) std::cerr << answer << "\n";
                 return answer;
-            }};
+            },
+            .terminal = ::isatty(0) == 1,
+            .interrupted = [] { return interrupt_pending(); }};
 }
 
 bool terminal_approver::approve(const mcp::host::approval_request& r) {
+    if (!io_.terminal)
+        throw mcp::host::call_denied(
+            "it needs your approval, and mcpxx asks only on a terminal (standard input is not one): pass "
+            "--yes to run tool calls without asking (or --trust SERVER for a trusted server's read-only "
+            "tools)");
     const auto s = style::for_stream(2);
     std::string text = s.bold("Server \"" + r.server + "\" wants to run the tool \"" + r.tool + "\"") + "\n";
     if (r.definition && r.definition->description) text += "  " + *r.definition->description + "\n";
@@ -102,7 +111,10 @@ bool terminal_approver::approve(const mcp::host::approval_request& r) {
     }
     std::lock_guard lock(conversation);
     io_.say(text);
-    return yes(io_.ask("Allow? [y/N] "));
+    const auto answer = io_.ask("Allow? [y/N] ");
+    if (!answer && io_.interrupted && io_.interrupted())
+        throw user_interrupted("interrupted while asking to run the tool \"" + r.tool + "\"");
+    return yes(answer);
 }
 
 namespace {
@@ -275,6 +287,10 @@ interrupt_guard::~interrupt_guard() {
 }
 
 bool interrupt_guard::interrupted() const noexcept {
+    return interrupts.load() > 0;
+}
+
+bool interrupt_pending() noexcept {
     return interrupts.load() > 0;
 }
 

@@ -12,6 +12,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -51,12 +52,27 @@ private:
 struct user_io {
     std::function<void(const std::string& text)> say;
     std::function<std::optional<std::string>(const std::string& question)> ask;
+    /// Whether the answers come from a person at a terminal (false: from a pipe or a file,
+    /// where the next line may be anything - the next command of a script).
+    bool terminal = true;
+    /// Whether the last ask() gave nothing because the user pressed Ctrl-C (unset: never).
+    std::function<bool()> interrupted;
     /// Text on stderr, answers from stdin (one command, or a shell reading a pipe).
     static user_io standard();
 };
 
-/// Asks on the terminal; end of input means no. One conversation (approval or form) at a time,
-/// so that two servers asking at once never interleave their questions.
+/// Ctrl-C at a question that cannot go on without an answer (tool approval): the command is
+/// interrupted (exit 130), not denied.
+class user_interrupted : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Asks on the terminal; end of input means no, Ctrl-C throws user_interrupted. Without a
+/// terminal (stdin a pipe or a file: a script) nothing is read - the call is denied, and the
+/// message says to pass --yes - so that a script's next line is never taken for an answer. One
+/// conversation (approval or form) at a time, so that two servers asking at once never
+/// interleave their questions.
 class terminal_approver : public mcp::host::approver {
 public:
     explicit terminal_approver(user_io io = user_io::standard()) : io_(std::move(io)) {}

@@ -13,6 +13,8 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -88,6 +90,58 @@ struct cli_host_test : ::testing::Test {
         args.push_back("--config");
         args.push_back(config);
         return run(args, input);
+    }
+
+    /// As run(), with a terminal (a pseudo-terminal) on stdin, typed ahead with `input` (a
+    /// terminal hands the program one line per read, as a person typing would). stdout and
+    /// stderr still go to files.
+    run_result run_tty(std::vector<std::string> args, const std::string& input,
+                       const std::function<void(pid_t, const fs::path& err)>& on_started = {}) {
+        args.push_back("--config");
+        args.push_back(config);
+        const auto out = dirs.root / "stdout", err = dirs.root / "stderr";
+        int master = -1, slave = -1;
+        if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
+            ADD_FAILURE() << "openpty failed";
+            return {};
+        }
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            ::setsid();
+            const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            ::dup2(slave, 0), ::dup2(o, 1), ::dup2(e, 2);
+            ::close(master);
+            ::setenv("HOME", dirs.home.c_str(), 1);
+            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
+            std::vector<char*> argv{const_cast<char*>(mcpxx.c_str())};
+            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            ::execv(mcpxx.c_str(), argv.data());
+            ::_exit(98);
+        }
+        ::close(slave);
+        if (!input.empty() && ::write(master, input.data(), input.size()) < 0) ADD_FAILURE() << "write";
+        // What the terminal echoes must be read, or the program could block writing it.
+        std::atomic<bool> done{false};
+        std::thread drain([&] {
+            char buf[4096];
+            while (!done) {
+                pollfd p{master, POLLIN, 0};
+                if (::poll(&p, 1, 50) > 0 && ::read(master, buf, sizeof buf) <= 0) break;
+            }
+        });
+        if (on_started) on_started(pid, err);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        done = true;
+        drain.join();
+        ::close(master);
+        run_result r;
+        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+        r.out = slurp(out);
+        r.err = slurp(err);
+        return r;
     }
 };
 
@@ -292,13 +346,15 @@ TEST_F(cli_host_test, config_problems_are_reported_by_every_command_over_several
     const std::string problem = "server \"git\": unknown field \"comand\" (did you mean \"command\"?)";
     for (const std::string command : {"ping", "tools", "resources", "prompts", "servers"}) {
         auto r = run({command, "--config", mix});
-        EXPECT_EQ(r.exit_code, command == "servers" ? 2 : 0) << command << ": " << r.err;
+        // Every command over several servers: 2 for the broken entry (3 would win).
+        EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
         if (command == "servers")
             EXPECT_NE(r.out.find("\ngit   invalid  unknown field \"comand\""), std::string::npos) << r.out;
         else
             EXPECT_NE(r.err.find("warning: " + mix + ": " + problem), std::string::npos)
                 << command << ": " << r.err;
         r = run({command, "--config", mix, "--json"});
+        EXPECT_EQ(r.exit_code, 2) << command;
         EXPECT_EQ(r.err, "") << command;
         const auto j = parse(r.out);
         ASSERT_TRUE(j.contains("errors")) << command << ": " << r.out;
@@ -370,8 +426,10 @@ TEST_F(cli_host_test, a_server_that_never_answers_fails_within_the_timeout_and_s
     EXPECT_EQ(r.exit_code, 3) << r.err;
     EXPECT_NE(r.out.find("no answer to initialize within 1.5 s"), std::string::npos) << r.out << r.err;
 
-    // A server that prints something else and exits: both outputs in the error.
-    dirs.write(cfg, R"({"mcpServers": {"crash": {"command": "sh", "args": ["-c", "echo hello; echo bad flag >&2; exit 2"]}}})");
+    // A server that prints something else and exits: both outputs in the error. (It lives a
+    // moment: one that exits at once may be gone before its output is read - a write to it
+    // fails first.)
+    dirs.write(cfg, R"({"mcpServers": {"crash": {"command": "sh", "args": ["-c", "echo hello; echo bad flag >&2; sleep 1; exit 2"]}}})");
     r = run({"servers", "--config", cfg});
     EXPECT_EQ(r.exit_code, 3);
     EXPECT_NE(r.out.find("bad flag; it wrote to stdout what is not JSON-RPC: \"hello\""), std::string::npos) << r.out;
@@ -582,7 +640,8 @@ TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
         "--sampling-model", "big-model",    "--sampling-key-env", "MCPXX_TEST_SAMPLING_KEY"};
     auto with = [&](std::vector<std::string> args, const std::string& input = "") {
         args.insert(args.end(), sampling.begin(), sampling.end());
-        return run_cfg(args, input);
+        // Questions are answered on a terminal (a script would not be asked).
+        return input.empty() ? run_cfg(args) : run_tty(args, input);
     };
     auto r = with({"call", "everything", "sample_llm", "--arg", "prompt=hello there", "--yes", "--verbose"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -646,19 +705,23 @@ TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
     EXPECT_EQ(run_cfg({"servers", "--sampling-model", "m"}).exit_code, 2);
 }
 
-TEST_F(cli_host_test, approval_from_stdin_and_audit_log) {
+TEST_F(cli_host_test, approval_on_a_terminal_and_audit_log) {
     const auto audit = (dirs.root / "audit.jsonl").string();
-    auto r =
-        run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit}, "n\n");
+    auto r = run_tty({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit}, "n\n");
     EXPECT_EQ(r.exit_code, 4) << r.err;
     EXPECT_NE(r.err.find("wants to run the tool \"add\""), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(R"(arguments: {"a":1,"b":1})"), std::string::npos) << r.err;
-    r = run_cfg(
-        {"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit, "--redact"},
-        "y\n");
+    r = run_tty({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit, "--redact"},
+                "y\n");
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    // No input at all: denied.
-    EXPECT_EQ(run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1"}).exit_code, 4);
+    // Without a terminal nothing is read: denied, saying how to run it.
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1"}, "y\n");
+    EXPECT_EQ(r.exit_code, 4);
+    EXPECT_NE(r.err.find("mcpxx: denied: tool \"add\" of server \"everything\": it needs your approval, and "
+                         "mcpxx asks only on a terminal (standard input is not one): pass --yes"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("Allow?"), std::string::npos) << r.err;
     // --trust makes a read-only tool run without asking; a tool that is not read-only still asks.
     EXPECT_EQ(run_cfg({"call", "echo", "echo", "--arg", "text=t", "--trust", "echo"}).exit_code, 0);
     EXPECT_EQ(run_cfg({"call", "everything", "echo", "--arg", "text=t", "--trust", "everything"}).exit_code,
@@ -672,6 +735,71 @@ TEST_F(cli_host_test, approval_from_stdin_and_audit_log) {
     EXPECT_EQ(parse(l2).at("outcome"), "ok");
     EXPECT_EQ(parse(l2).at("approval"), "user");
     EXPECT_TRUE(parse(l2).contains("argumentsSha256"));
+}
+
+TEST_F(cli_host_test, json_failures_are_json_on_stdout) {
+    const auto error_of = [](const run_result& r) -> boost::json::object {
+        const auto j = parse(r.out);
+        if (!j.contains("error")) {
+            ADD_FAILURE() << "no error member: " << r.out << " / " << r.err;
+            return {};
+        }
+        return j.at("error").as_object();
+    };
+    // The server answers with an error: its code and data.
+    auto r = run_cfg({"read", "everything", "test://static/resource/999", "--json"});
+    EXPECT_EQ(r.exit_code, 1);
+    auto e = error_of(r);
+    EXPECT_EQ(e["exitCode"].as_int64(), 1);
+    EXPECT_EQ(e["code"].as_int64(), -32002); // resource not found
+    EXPECT_NE(std::string(e["message"].as_string()).find("Resource not found"), std::string::npos);
+    EXPECT_EQ(e["data"].at("uri").as_string(), "test://static/resource/999");
+    EXPECT_EQ(r.err, "");
+    // Denied, unknown tool, bad --args, unknown server: each its exit code.
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--json"});
+    EXPECT_EQ(r.exit_code, 4);
+    EXPECT_EQ(error_of(r)["exitCode"].as_int64(), 4);
+    EXPECT_EQ(run_cfg({"call", "everything", "nope", "--json"}).exit_code, 2);
+    r = run_cfg({"call", "everything", "nope", "--json"});
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("has no tool \"nope\""), std::string::npos);
+    r = run_cfg({"call", "everything", "echo", "--args", "[1]", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(error_of(r)["message"].as_string(), "--args must be a JSON object");
+    r = run_cfg({"prompt", "ghost", "x", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no server named \"ghost\""), std::string::npos);
+    // A server that cannot start, a broken config, nothing configured.
+    const auto bad = (dirs.root / "bad.json").string();
+    dirs.install("broken/command_not_found.json", bad);
+    r = run({"ping", "ghost", "--config", bad, "--json"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_FALSE(parse(r.out).empty()) << r.out;
+    r = run({"call", "ghost", "x", "--config", bad, "--json"});
+    EXPECT_EQ(r.exit_code, 3);
+    EXPECT_EQ(error_of(r)["exitCode"].as_int64(), 3);
+    dirs.install("broken/bad_json.json", bad);
+    r = run({"tools", "--config", bad, "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("not valid JSON"), std::string::npos);
+    EXPECT_EQ(parse(r.out).at("errors").as_array().size(), 1u);
+    r = run({"servers", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no MCP servers configured"), std::string::npos);
+    // A usage error CLI11 finds.
+    r = run({"call", "--json"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(error_of(r)["exitCode"].as_int64(), 2);
+}
+
+TEST_F(cli_host_test, ctrl_c_at_the_approval_question_exits_130) {
+    auto r = run_tty({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1"}, "",
+                     [](pid_t pid, const fs::path& err) {
+                         for (int i = 0; i < 500 && slurp(err).find("Allow? [y/N]") == std::string::npos; ++i)
+                             std::this_thread::sleep_for(20ms);
+                         ::kill(pid, SIGINT);
+                     });
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    EXPECT_EQ(r.err.find("denied"), std::string::npos) << r.err;
 }
 
 TEST_F(cli_host_test, read_prompt_complete_ping) {
@@ -694,6 +822,14 @@ TEST_F(cli_host_test, read_prompt_complete_ping) {
                  "--json"});
     EXPECT_EQ(parse(r.out).at("completion").at("values").at(0), "Paris");
     EXPECT_EQ(run_cfg({"complete", "everything", "style", "f"}).exit_code, 2);
+    // Other arguments go as context.arguments (the server's trace shows the request).
+    r = run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context", "temperature=0.5",
+                 "--verbose"});
+    EXPECT_EQ(r.out, "formal\nfriendly\n") << r.err;
+    EXPECT_NE(r.err.find(R"("context":{"arguments":{"temperature":"0.5"}})"), std::string::npos) << r.err;
+    EXPECT_EQ(run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context", "oops"})
+                  .exit_code,
+              2);
     r = run_cfg({"ping", "--json"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 2u);

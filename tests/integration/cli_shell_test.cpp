@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -79,8 +80,8 @@ struct cli_shell_test : ::testing::Test {
 TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
     const auto r = script("servers\n"
                           "tools echo\n"
-                          "call everything__add a=1 b=2\n"
-                          "y\n" // the approval
+                          "call everything__add a=1 b=2\n" // needs approval: denied, nothing read
+                          "call echo__echo text=next-line-runs\n"
                           "/complex_prompt temperature=0.3 style=formal\n"
                           "read everything test://static/resource/1\n"
                           "attach everything test://static/resource/3\n"
@@ -95,15 +96,20 @@ TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
                           "call echo \"unterminated\n"
                           "\n"
                           "call echo__echo text=\"two words\"\n" // trusted and read-only: not asked
-                          "call everything__echo {\"text\": \"from json\"}\n"
-                          "y\n"
+                          "call echo__echo {\"text\": \"from json\"}\n"
                           "quit\n"
                           "tools\n", // never read
                           {"--trust", "echo"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(has(r.out, "everything  ready    stdio 2026-07-28  ")) << r.out;
     EXPECT_TRUE(has(r.out, "echo__echo  Echo back the given text [read-only]\n")) << r.out;
-    EXPECT_TRUE(has(r.out, "{\"sum\":3")) << r.out;
+    // Approval is not read from a script: the call is denied with how to allow it, and the
+    // next line is the next command.
+    EXPECT_FALSE(has(r.out, "{\"sum\":3")) << r.out;
+    EXPECT_TRUE(has(r.err, "mcpxx: denied: tool \"add\" of server \"everything\": it needs your approval, and "
+                           "mcpxx asks only on a terminal (standard input is not one): pass --yes"))
+        << r.err;
+    EXPECT_TRUE(has(r.out, "next-line-runs\n")) << r.out;
     EXPECT_TRUE(has(r.out, "user: Complex prompt: temperature=0.3, style=formal\nassistant: Understood.\n"))
         << r.out;
     EXPECT_TRUE(has(r.out, "Resource 1: plain text\n")) << r.out;
@@ -116,9 +122,7 @@ TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
     EXPECT_FALSE(has(r.out, "everything__long_operation")) << "tools after quit ran: " << r.out;
     // Summary and errors on stderr; nothing for a terminal (no prompt, no colour) anywhere.
     EXPECT_TRUE(has(r.err, "mcpxx shell: 2 servers ready (echo, everything); ")) << r.err;
-    EXPECT_TRUE(has(r.err, "Allow? [y/N] y\n")) << r.err;
-    EXPECT_EQ(r.err.find("wants to run the tool \"echo\"\n"), r.err.rfind("wants to run the tool \"echo\"\n"))
-        << "echo__echo was asked for: " << r.err;
+    EXPECT_FALSE(has(r.err, "Allow?")) << r.err;
     EXPECT_TRUE(has(r.err, "mcpxx: unknown command \"bogus\"")) << r.err;
     EXPECT_TRUE(has(r.err, "mcpxx: no tool \"nope__x\"")) << r.err;
     EXPECT_TRUE(has(r.err, "mcpxx: no prompt \"/nope\"")) << r.err;
@@ -135,9 +139,16 @@ TEST_F(cli_shell_test, script_status_questions_and_start_up_failures) {
     EXPECT_TRUE(has(r.err, "temperature (Temperature setting): 0.9\n")) << r.err;
     EXPECT_TRUE(has(r.out, "temperature=0.9, style=plain")) << r.out;
     // Without quit, a script ends with the status of its last command (like sh).
-    EXPECT_EQ(script("call everything__fail\ny\n").exit_code, 1);
-    EXPECT_EQ(script("call everything__add a=1 b=2\nn\n").exit_code, 4);
-    EXPECT_EQ(script("call everything__add a=1 b=2\n").exit_code, 4); // no answer: denied
+    EXPECT_EQ(script("call everything__fail\n", {"--yes"}).exit_code, 1);
+    EXPECT_EQ(script("call everything__add a=1 b=2\n").exit_code, 4); // no terminal to ask: denied
+    // The audit's example: the second call is a command, never the first one's answer.
+    r = script("call everything__echo text=hi\ncall everything__echo text=second\n");
+    EXPECT_EQ(r.exit_code, 4);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n') >= 2, true);
+    EXPECT_NE(r.err.find("tool \"echo\" of server \"everything\": it needs your approval"), r.err.rfind(
+                  "tool \"echo\" of server \"everything\": it needs your approval"))
+        << "both calls are refused: " << r.err;
     EXPECT_EQ(script("call everything__add a=1 b=2", {"--yes"}).exit_code, 0);
     EXPECT_EQ(script("call everything__add a=1 b=2\nquit\n", {"--yes"}).exit_code, 0);
     EXPECT_EQ(script("bogus\n").exit_code, 2);
@@ -202,6 +213,30 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     ASSERT_TRUE(t.wait_for("user: Complex prompt: temperature=0.5, style=formal")) << dump();
     ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
 
+    // A resource URI from a template: completion/complete gives the variable's values.
+    t.type("read everything weather://Pa");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything weather://Paris/forecast")) << dump();
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for(R"("city":"Paris")")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    t.type("read everything test://sta");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything test://static/resource/")) << dump();
+    t.keys({"C-u"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+
+    // A missing required argument is asked for, and Tab completes the answer.
+    t.type("/code_review");
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for_last_line("lang (Language of the code):")) << dump();
+    t.type("py");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("lang (Language of the code): python")) << dump();
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for("Please review the following python code")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+
     // A missing required argument is asked for.
     t.type("/complex_prompt");
     t.keys({"Enter"});
@@ -221,16 +256,26 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     ASSERT_TRUE(t.wait_for(R"({"sum":5)")) << dump();
     ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
 
+    // Ctrl-C at the question: the call does not run, the shell goes on (status 130).
+    t.type("call everything__add a=4 b=5");
+    t.keys({"Enter"});
+    ASSERT_TRUE(t.wait_for("Allow? [y/N]", 2)) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("Allow? [y/N]")) << dump();
+    t.keys({"C-c"});
+    ASSERT_TRUE(t.wait_for("cancelled\n")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    EXPECT_EQ(t.contents().find(R"({"sum":9)"), std::string::npos) << dump();
+
     // Ctrl-C during a slow call cancels it (the server is told) and the shell goes on.
     t.type("call everything__long_operation duration=60 steps=600");
     t.keys({"Enter"});
-    ASSERT_TRUE(t.wait_for("Allow? [y/N]", 2)) << dump();
+    ASSERT_TRUE(t.wait_for("Allow? [y/N]", 3)) << dump();
     ASSERT_TRUE(t.wait_for_last_line("Allow? [y/N]")) << dump();
     t.type("y");
     t.keys({"Enter"});
     ASSERT_TRUE(t.wait_for("/600 step ")) << dump();
     t.keys({"C-c"});
-    ASSERT_TRUE(t.wait_for("cancelled\n")) << dump();
+    ASSERT_TRUE(t.wait_for("cancelled\n", 2)) << dump();
     EXPECT_TRUE(t.wait_for("notifications/cancelled")) << dump();
     ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
     t.type("ping");
