@@ -189,6 +189,8 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     mo.elicitation = std::make_shared<terminal_elicitation>(hooks.io);
     mo.on_log = std::move(hooks.on_log);
     mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
+    mo.on_resource_updated = std::move(hooks.on_resource_updated);
+    mo.ordered_responses = hooks.ordered;
     try {
         mo.sampling = make_sampling_provider(options_);
     } catch (const input_error& e) {

@@ -212,7 +212,7 @@ completion shell::complete(const std::string& line, std::size_t cursor) {
         } else if (cmd == "tools") {
             if (words.size() == 1) offer_servers(false);
         } else if (cmd == "detach") {
-            for (const auto& a : attachments_) offer(a.uri);
+            for (const auto& a : attachments_->all()) offer(a.uri);
         } else if (cmd == "help") {
             if (words.size() == 1)
                 for (const auto& b : builtins()) offer(b.name);

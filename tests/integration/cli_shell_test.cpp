@@ -132,6 +132,26 @@ TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
     EXPECT_FALSE(has(r.out + r.err, "\033")) << "escape sequences on a pipe";
 }
 
+TEST_F(cli_shell_test, attached_resources_go_with_every_prompt_and_changes_are_announced) {
+    const auto r = script("attach everything test://static/resource/3\n"
+                          "/everything__simple_prompt\n"
+                          "call everything__touch_resource uri=test://static/resource/3\n"
+                          "call everything__touch_resource uri=test://static/resource/5\n" // not attached
+                          "/everything__simple_prompt\n"
+                          "detach test://static/resource/3\n"
+                          "/everything__simple_prompt\n",
+                          {"--yes"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string with = "user: This is a simple prompt.\n"
+                             "user: [attached test://static/resource/3] Resource 3: plain text\n";
+    // Twice with it (before and after the change, read again), then without.
+    EXPECT_EQ(r.out, "Resource 3: plain text\n" + with + "updated\nupdated\n" + with + "user: This is a simple prompt.\n");
+    EXPECT_TRUE(has(r.err, "attached test://static/resource/3 (1 attached; changes are announced;")) << r.err;
+    EXPECT_TRUE(has(r.err, "[everything] the attached test://static/resource/3 changed (it is read again when next used)"))
+        << r.err;
+    EXPECT_FALSE(has(r.err, "test://static/resource/5 changed")) << r.err;
+}
+
 TEST_F(cli_shell_test, script_status_questions_and_start_up_failures) {
     // A missing required prompt argument is asked for: the next line answers.
     auto r = script("/everything__complex_prompt\n0.9\n");
