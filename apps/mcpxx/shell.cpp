@@ -91,7 +91,8 @@ const std::vector<shell::builtin>& shell::builtins() {
          &shell::cmd_attach},
         {"attachments", "attachments", "The attached resources (\"changed\": read again when next used)",
          &shell::cmd_attachments},
-        {"detach", "detach [URI]", "Forget one attached resource (and unsubscribe), or all", &shell::cmd_detach},
+        {"detach", "detach [URI]", "Forget one attached resource (and unsubscribe), or all",
+         &shell::cmd_detach},
         {"ping", "ping [SERVER]", "Round trip to every ready server, or one", &shell::cmd_ping},
         {"roots", "roots [add DIR | remove DIR]",
          "The roots offered to servers (none unless --root or roots add; servers may take them as the "

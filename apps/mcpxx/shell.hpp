@@ -130,7 +130,8 @@ private:
     // shell_completion.cpp
     /// The values completion/complete offers for argument `key` of a prompt, the arguments in
     /// `context` chosen already.
-    std::vector<std::string> complete_prompt_argument(const prompt_ref& p, std::map<std::string, std::string> context,
+    std::vector<std::string> complete_prompt_argument(const prompt_ref& p,
+                                                      std::map<std::string, std::string> context,
                                                       const std::string& key, const std::string& value);
     /// URIs that `server`'s resource templates may expand to and that start with `typed`: the
     /// rest of a literal, or the values completion/complete gives for the variable being typed

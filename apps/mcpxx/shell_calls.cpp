@@ -80,7 +80,8 @@ int shell::cmd_read(const std::vector<shell_word>& w, const std::string&) {
     if (w.size() != 3) throw input_error("usage: read SERVER URI");
     std::vector<std::string> server;
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
-    const auto r = session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
+    const auto r =
+        session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
     for (const auto& c : r.contents) std::cout << describe(c) << "\n";
     return exit_ok;
 }
@@ -140,8 +141,8 @@ int shell::cmd_attach(const std::vector<shell_word>& w, const std::string&) {
     }
     attachments_->put(std::move(a));
     terminal_->notify(style::for_stream(2).dim("attached " + w[2].text + " (" +
-                                               std::to_string(attachments_->all().size()) +
-                                               " attached; " + how + "; every prompt shows it; detach forgets it)"));
+                                               std::to_string(attachments_->all().size()) + " attached; " +
+                                               how + "; every prompt shows it; detach forgets it)"));
     return exit_ok;
 }
 
@@ -182,7 +183,8 @@ int shell::cmd_detach(const std::vector<shell_word>& w, const std::string&) {
     std::vector<attachment> gone;
     if (w.size() == 1) {
         gone = attachments_->remove("");
-        terminal_->notify("detached " + std::to_string(gone.size()) + (gone.size() == 1 ? " resource" : " resources"));
+        terminal_->notify("detached " + std::to_string(gone.size()) +
+                          (gone.size() == 1 ? " resource" : " resources"));
     } else {
         for (std::size_t i = 1; i < w.size(); ++i)
             for (auto& a : attachments_->remove(w[i].text)) gone.push_back(std::move(a));
@@ -257,8 +259,9 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
         }
         args[a.name] = *answer;
     }
-    const auto r =
-        session_.servers().client(ref->server)->get_prompt(ref->prompt.name, std::move(args), call_options(ref->server));
+    const auto r = session_.servers()
+                       .client(ref->server)
+                       ->get_prompt(ref->prompt.name, std::move(args), call_options(ref->server));
     print_prompt_result(r);
     // The attached resources go with the prompt, as a host gives them to its model: one more
     // user message of embedded resources.

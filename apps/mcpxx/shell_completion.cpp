@@ -39,7 +39,8 @@ std::vector<std::string> shell::complete_prompt_argument(const prompt_ref& p,
     req.argument = {.name = key, .value = value};
     context.erase(key);
     if (!context.empty()) req.context_arguments = std::move(context);
-    const auto r = client->complete(req, {.timeout = std::min(session_.timeout_for(p.server), completion_timeout)});
+    const auto r =
+        client->complete(req, {.timeout = std::min(session_.timeout_for(p.server), completion_timeout)});
     return r.values;
 }
 
@@ -48,9 +49,9 @@ namespace {
 /// A resource template in pieces: literal text, and expressions ({op var,...}).
 struct template_piece {
     bool literal = true;
-    std::string text;     ///< the literal, or the expression's first variable
-    char op = 0;          ///< the expression's operator (0: none)
-    bool one_var = true;  ///< the expression names one variable
+    std::string text;    ///< the literal, or the expression's first variable
+    char op = 0;         ///< the expression's operator (0: none)
+    bool one_var = true; ///< the expression names one variable
 };
 
 std::vector<template_piece> pieces_of(const std::string& t) {
@@ -80,7 +81,8 @@ std::vector<template_piece> pieces_of(const std::string& t) {
 
 } // namespace
 
-std::vector<std::string> shell::complete_uri_from_templates(const std::string& server, const std::string& typed) {
+std::vector<std::string> shell::complete_uri_from_templates(const std::string& server,
+                                                            const std::string& typed) {
     auto& m = session_.servers();
     auto client = m.client(server);
     const bool completes = client->server().capabilities.completions;
@@ -98,13 +100,15 @@ std::vector<std::string> shell::complete_uri_from_templates(const std::string& s
                     continue;
                 }
                 // Typed part of the literal: offer the rest of it.
-                if (piece.text.compare(0, rest.size(), rest) == 0) out.push_back(typed.substr(0, pos) + piece.text);
+                if (piece.text.compare(0, rest.size(), rest) == 0)
+                    out.push_back(typed.substr(0, pos) + piece.text);
                 break;
             }
             // Simple or reserved expansion of one variable; query and other forms are left to
             // the user.
             if (!piece.one_var || (piece.op != 0 && piece.op != '+')) break;
-            const std::string* next = i + 1 < pieces.size() && pieces[i + 1].literal ? &pieces[i + 1].text : nullptr;
+            const std::string* next =
+                i + 1 < pieces.size() && pieces[i + 1].literal ? &pieces[i + 1].text : nullptr;
             if (const auto at = next ? rest.find(*next) : std::string::npos; at != std::string::npos) {
                 context[piece.text] = rest.substr(0, at);
                 pos += at;
@@ -120,7 +124,8 @@ std::vector<std::string> shell::complete_uri_from_templates(const std::string& s
                 req, {.timeout = std::min(session_.timeout_for(server), completion_timeout)});
             const mcp::uri_template one(std::string("{") + (piece.op ? std::string(1, piece.op) : "") + "v}");
             for (const auto& v : r.values)
-                out.push_back(typed.substr(0, pos) + one.expand(mcp::json::object{{"v", v}}) + (next ? *next : ""));
+                out.push_back(typed.substr(0, pos) + one.expand(mcp::json::object{{"v", v}}) +
+                              (next ? *next : ""));
             break;
         }
     }
