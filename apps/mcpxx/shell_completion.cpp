@@ -87,48 +87,58 @@ std::vector<std::string> shell::complete_uri_from_templates(const std::string& s
     auto client = m.client(server);
     const bool completes = client->server().capabilities.completions;
     std::vector<std::string> out;
-    for (const auto& t : m.resource_templates(server)) {
-        const auto pieces = pieces_of(t.uri_template);
-        std::size_t pos = 0; // in `typed`
-        std::map<std::string, std::string> context;
-        for (std::size_t i = 0; i < pieces.size(); ++i) {
-            const auto& piece = pieces[i];
-            const std::string rest = typed.substr(pos);
-            if (piece.literal) {
-                if (rest.compare(0, piece.text.size(), piece.text) == 0 && rest.size() >= piece.text.size()) {
-                    pos += piece.text.size();
+    for (const auto& t : m.resource_templates(server)) try {
+            const auto pieces = pieces_of(t.uri_template);
+            std::size_t pos = 0; // in `typed`
+            std::map<std::string, std::string> context;
+            for (std::size_t i = 0; i < pieces.size(); ++i) {
+                const auto& piece = pieces[i];
+                const std::string rest = typed.substr(pos);
+                if (piece.literal) {
+                    if (rest.compare(0, piece.text.size(), piece.text) == 0 &&
+                        rest.size() >= piece.text.size()) {
+                        pos += piece.text.size();
+                        continue;
+                    }
+                    // Typed part of the literal: offer the rest of it.
+                    if (piece.text.compare(0, rest.size(), rest) == 0)
+                        out.push_back(typed.substr(0, pos) + piece.text);
+                    break;
+                }
+                // Simple or reserved expansion of one variable; query and other forms are left to
+                // the user.
+                if (!piece.one_var || (piece.op != 0 && piece.op != '+')) break;
+                const std::string* next =
+                    i + 1 < pieces.size() && pieces[i + 1].literal ? &pieces[i + 1].text : nullptr;
+                // A simple expansion's value has no reserved characters: it ends where the next
+                // literal starts (typed in part, the literal offers its rest).
+                const auto at = !next || next->empty() ? std::string::npos
+                                : piece.op == 0        ? rest.find((*next)[0])
+                                                       : rest.find(*next);
+                if (at != std::string::npos) {
+                    context[piece.text] = rest.substr(0, at);
+                    pos += at;
                     continue;
                 }
-                // Typed part of the literal: offer the rest of it.
-                if (piece.text.compare(0, rest.size(), rest) == 0)
-                    out.push_back(typed.substr(0, pos) + piece.text);
+                if (!completes) break;
+                // The cursor is in this variable: what the server completes it to.
+                mcp::complete_request req;
+                req.ref = mcp::resource_template_reference{.uri = t.uri_template};
+                req.argument = {.name = piece.text, .value = rest};
+                if (!context.empty()) req.context_arguments = context;
+                const auto r = client->complete(
+                    req, {.timeout = std::min(session_.timeout_for(server), completion_timeout)});
+                const mcp::uri_template one(std::string("{") + (piece.op ? std::string(1, piece.op) : "") +
+                                            "v}");
+                for (const auto& v : r.values)
+                    out.push_back(typed.substr(0, pos) + one.expand(mcp::json::object{{"v", v}}) +
+                                  (next ? *next : ""));
                 break;
             }
-            // Simple or reserved expansion of one variable; query and other forms are left to
-            // the user.
-            if (!piece.one_var || (piece.op != 0 && piece.op != '+')) break;
-            const std::string* next =
-                i + 1 < pieces.size() && pieces[i + 1].literal ? &pieces[i + 1].text : nullptr;
-            if (const auto at = next ? rest.find(*next) : std::string::npos; at != std::string::npos) {
-                context[piece.text] = rest.substr(0, at);
-                pos += at;
-                continue;
-            }
-            if (!completes) break;
-            // The cursor is in this variable: what the server completes it to.
-            mcp::complete_request req;
-            req.ref = mcp::resource_template_reference{.uri = t.uri_template};
-            req.argument = {.name = piece.text, .value = rest};
-            if (!context.empty()) req.context_arguments = context;
-            const auto r = client->complete(
-                req, {.timeout = std::min(session_.timeout_for(server), completion_timeout)});
-            const mcp::uri_template one(std::string("{") + (piece.op ? std::string(1, piece.op) : "") + "v}");
-            for (const auto& v : r.values)
-                out.push_back(typed.substr(0, pos) + one.expand(mcp::json::object{{"v", v}}) +
-                              (next ? *next : ""));
-            break;
+        } catch (const std::exception&) {
+            // This template could not be completed (the server refused, a value it cannot expand):
+            // the others still can.
         }
-    }
     return out;
 }
 

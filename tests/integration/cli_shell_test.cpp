@@ -244,6 +244,11 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     t.keys({"Enter"});
     ASSERT_TRUE(t.wait_for(R"("city":"Paris")")) << dump();
     ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    t.type("read everything weather://Oslo/fo");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything weather://Oslo/forecast")) << dump();
+    t.keys({"C-u"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
     t.type("read everything test://sta");
     t.keys({"Tab"});
     ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything test://static/resource/")) << dump();
