@@ -47,8 +47,8 @@ int run_call(const call_options& o) {
             if (t.tool.name == o.tool) definition = t.tool;
         }
     if (!definition)
-        return session.fail(exit_usage,
-                            "server \"" + o.server + "\" has no tool \"" + o.tool + "\" (tools: " + known + ")");
+        return session.fail(exit_usage, "server \"" + o.server + "\" has no tool \"" + o.tool +
+                                            "\" (tools: " + known + ")");
 
     try {
         for (auto& [k, v] : parse_key_values(o.args, &definition->input_schema)) arguments[k] = std::move(v);

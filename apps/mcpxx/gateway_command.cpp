@@ -110,8 +110,9 @@ std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) 
     using st = mcp::host::server_state;
     for (const auto& s : servers)
         for (const auto state : {st::starting, st::ready, st::restarting, st::failed, st::stopped})
-            out += "mcpxx_gateway_server_state{server=\"" + mcp::prometheus_label_value(s.name) + "\",state=\"" +
-                   std::string(to_string(state)) + "\"} " + (s.state == state ? "1" : "0") + "\n";
+            out += "mcpxx_gateway_server_state{server=\"" + mcp::prometheus_label_value(s.name) +
+                   "\",state=\"" + std::string(to_string(state)) + "\"} " + (s.state == state ? "1" : "0") +
+                   "\n";
     out += "# HELP mcpxx_gateway_server_restarts_total Restarts of the server after it died.\n"
            "# TYPE mcpxx_gateway_server_restarts_total counter\n";
     for (const auto& s : servers)
@@ -149,8 +150,8 @@ std::string path_of(const std::string& target) {
 ///  - With `tools` and no `resources`: the resources and templates of the servers the patterns
 ///    admit - a server some visible tool or prompt leads to, or (qualified names) whose names
 ///    the patterns could match ("weather__*" admits "weather", and so does "*").
-std::optional<mcp::middleware::catalogue_filter> token_filter(const gateway_tokens& tokens,
-                                                              const mcp::host::gateway& gw, bool plain_names) {
+std::optional<mcp::middleware::catalogue_filter>
+token_filter(const gateway_tokens& tokens, const mcp::host::gateway& gw, bool plain_names) {
     auto limited = std::make_shared<std::map<std::string, gateway_token>>();
     for (const auto& [principal, t] : tokens.principals())
         if (!t.tools.empty() || !t.resources.empty()) limited->emplace(principal, t);
@@ -165,8 +166,9 @@ std::optional<mcp::middleware::catalogue_filter> token_filter(const gateway_toke
         return it == limited->end() || it->second.tools.empty() || any(it->second.tools, name);
     };
     // A resource or template of `to` (nullopt: it leads nowhere, and the server says "not found").
-    const auto by_server = [limited, any, &gw, plain_names](const std::string& principal, const std::string& uri,
-                                                           const std::optional<mcp::host::gateway::route>& to) {
+    const auto by_server = [limited, any, &gw,
+                            plain_names](const std::string& principal, const std::string& uri,
+                                         const std::optional<mcp::host::gateway::route>& to) {
         auto it = limited->find(principal);
         if (it == limited->end()) return true;
         const auto& t = it->second;

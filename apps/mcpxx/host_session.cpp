@@ -17,9 +17,10 @@ void print_error(const std::string& message) {
 void add_host_options(CLI::App* cmd, host_cli_options& o) {
     cmd->add_option("--config,-c", o.config_files,
                     "Read servers from this file (repeatable) instead of the hosts' config files");
-    cmd->add_flag("--json", o.json,
-                  "Machine-readable output: one JSON object on stdout, a failure too ({\"error\": {\"message\", "
-                  "\"exitCode\", \"code\"?, \"data\"?}})");
+    cmd->add_flag(
+        "--json", o.json,
+        "Machine-readable output: one JSON object on stdout, a failure too ({\"error\": {\"message\", "
+        "\"exitCode\", \"code\"?, \"data\"?}})");
     cmd->add_option("--root", o.roots,
                     "Offer this directory to servers as an MCP root (repeatable; --root . for the current "
                     "directory). None is offered by default: servers may take roots as the directories "
@@ -60,7 +61,8 @@ std::shared_ptr<mcp::host::sampling_provider> make_sampling_provider(const host_
     if (!o.sampling_key_env.empty()) {
         const char* key = std::getenv(o.sampling_key_env.c_str());
         if (!key || !*key)
-            throw input_error("--sampling-key-env: the environment variable " + o.sampling_key_env + " is not set");
+            throw input_error("--sampling-key-env: the environment variable " + o.sampling_key_env +
+                              " is not set");
         p.api_key = key;
     }
     try {
@@ -120,10 +122,11 @@ int host_session::load() {
     for (const auto& f : options_.config_files) d.explicit_files.emplace_back(f);
     found_ = mcp::host::discover(d);
     if (found_.servers.empty() && found_.disabled.empty() && found_.errors.empty())
-        return fail(exit_usage,
-                    options_.config_files.empty()
-                        ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
-                        : "no MCP servers in " + options_.config_files.front());
+        return fail(
+            exit_usage,
+            options_.config_files.empty()
+                ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
+                : "no MCP servers in " + options_.config_files.front());
     if (found_.servers.empty() && !found_.errors.empty()) {
         if (options_.json) {
             mcp::json::object out;
@@ -189,6 +192,8 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     mo.elicitation = std::make_shared<terminal_elicitation>(hooks.io);
     mo.on_log = std::move(hooks.on_log);
     mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
+    mo.on_resource_updated = std::move(hooks.on_resource_updated);
+    mo.ordered_responses = hooks.ordered;
     try {
         mo.sampling = make_sampling_provider(options_);
     } catch (const input_error& e) {
@@ -235,7 +240,8 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
             } else {
                 std::string known;
                 for (const auto& s : found_.servers) known += (known.empty() ? "" : ", ") + s.name;
-                return fail(exit_usage, "no server named \"" + n + "\" is configured (servers: " + known + ")");
+                return fail(exit_usage,
+                            "no server named \"" + n + "\" is configured (servers: " + known + ")");
             }
         }
     }
@@ -257,9 +263,12 @@ std::shared_ptr<mcp::client> host_session::client_or_report(const std::string& n
 
 int host_session::report_failure(const std::exception& e) const {
     // Interrupted: the user knows; --json still gets an object saying so.
-    const auto interrupted_now = [&] { return options_.json ? fail(exit_interrupted, "interrupted") : exit_interrupted; };
+    const auto interrupted_now = [&] {
+        return options_.json ? fail(exit_interrupted, "interrupted") : exit_interrupted;
+    };
     if (dynamic_cast<const user_interrupted*>(&e)) return interrupted_now();
-    if (dynamic_cast<const mcp::host::call_denied*>(&e)) return fail(exit_denied, std::string("denied: ") + e.what());
+    if (dynamic_cast<const mcp::host::call_denied*>(&e))
+        return fail(exit_denied, std::string("denied: ") + e.what());
     if (const auto* err = dynamic_cast<const mcp::error*>(&e)) {
         if (err->code() == mcp::error_code::request_cancelled && interrupted()) return interrupted_now();
         if (err->code() == mcp::error_code::connection_closed) return fail(exit_unavailable, e.what(), err);

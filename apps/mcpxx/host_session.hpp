@@ -47,6 +47,12 @@ struct session_hooks {
     std::function<void(const std::string& server, const mcp::logging_message_notification&)> on_log;
     std::function<void(const std::string& server)> on_catalogue_changed;
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
+    /// A server's notifications/resources/updated (for a resource subscribed to).
+    std::function<void(const std::string& server, const std::string& uri)> on_resource_updated;
+    /// Results reach the caller after the notifications a server sent before them have been
+    /// handled (manager_options::ordered_responses): what a server announces during a command
+    /// is shown before the command ends. The hooks must then not wait for that server.
+    bool ordered = false;
 };
 
 class host_session {

@@ -28,8 +28,8 @@ template <class F> int with_client(const read_options& o, F body) {
     auto client = session.client_or_report(o.server);
     if (!client) return exit_unavailable;
     try {
-        return body(*client,
-                    mcp::call_options{.timeout = session.timeout_for(o.server), .cancel = session.cancel_token()});
+        return body(*client, mcp::call_options{.timeout = session.timeout_for(o.server),
+                                               .cancel = session.cancel_token()});
     } catch (const input_error& e) {
         return session.fail(exit_usage, e.what());
     } catch (const std::exception& e) {
@@ -68,8 +68,8 @@ int run_prompt(const read_options& o) {
 
 int run_complete(const read_options& o) {
     if (o.prompt_ref.empty() == o.resource_ref.empty())
-        return host_session(o.host).fail(exit_usage,
-                                         "complete needs exactly one of --prompt NAME and --resource TEMPLATE");
+        return host_session(o.host).fail(
+            exit_usage, "complete needs exactly one of --prompt NAME and --resource TEMPLATE");
     return with_client(o, [&](mcp::client& c, mcp::call_options co) {
         mcp::complete_request req;
         if (!o.prompt_ref.empty())

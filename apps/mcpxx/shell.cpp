@@ -84,10 +84,15 @@ const std::vector<shell::builtin>& shell::builtins() {
          "denied); Ctrl-C cancels it",
          &shell::cmd_call},
         {"read", "read SERVER URI", "Read a resource and print it", &shell::cmd_read},
-        {"attach", "attach SERVER URI", "Read a resource and keep it as context for the session",
+        {"attach", "attach SERVER URI",
+         "Read a resource and keep it as context: every prompt then shows it after its messages, as the "
+         "embedded resource a model would get; the shell subscribes to it and says when it changes (it is "
+         "read again when next used)",
          &shell::cmd_attach},
-        {"attachments", "attachments", "The attached resources", &shell::cmd_attachments},
-        {"detach", "detach [URI]", "Forget one attached resource, or all", &shell::cmd_detach},
+        {"attachments", "attachments", "The attached resources (\"changed\": read again when next used)",
+         &shell::cmd_attachments},
+        {"detach", "detach [URI]", "Forget one attached resource (and unsubscribe), or all",
+         &shell::cmd_detach},
         {"ping", "ping [SERVER]", "Round trip to every ready server, or one", &shell::cmd_ping},
         {"roots", "roots [add DIR | remove DIR]",
          "The roots offered to servers (none unless --root or roots add; servers may take them as the "
@@ -99,8 +104,10 @@ const std::vector<shell::builtin>& shell::builtins() {
     return list;
 }
 
-shell::shell(host_session& session, std::shared_ptr<shell_terminal> terminal)
-    : session_(session), terminal_(std::move(terminal)), roots_(session.root_paths()) {}
+shell::shell(host_session& session, std::shared_ptr<shell_terminal> terminal,
+             std::shared_ptr<attachment_list> attachments)
+    : session_(session), terminal_(std::move(terminal)), attachments_(std::move(attachments)),
+      roots_(session.root_paths()) {}
 
 bool shell::execute(const std::string& line) {
     std::vector<shell_word> words;

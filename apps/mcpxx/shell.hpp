@@ -44,16 +44,36 @@ private:
     std::mutex plain_mu_;       ///< one message at a time on a plain stderr
 };
 
-/// A resource attached to the session: read once, kept as context.
+/// A resource attached to the session: the context a host gives its model with each prompt.
 struct attachment {
     std::string server;
     std::string uri;
     std::vector<mcp::resource_contents> contents;
+    bool subscribed = false; ///< at its server, so that changes are announced
+    bool changed = false;    ///< announced changed since it was read: read again when used
+};
+
+/// The attached resources, shared with the manager's callbacks (a server announcing that one
+/// changed). Thread-safe.
+class attachment_list {
+public:
+    /// Replace or add.
+    void put(attachment a);
+    /// Remove those of `uri` (all when empty); returns what was removed.
+    std::vector<attachment> remove(const std::string& uri);
+    std::vector<attachment> all() const;
+    /// Mark `uri` of `server` changed; false when it is not attached.
+    bool mark_changed(const std::string& server, const std::string& uri);
+
+private:
+    mutable std::mutex mu_;
+    std::vector<attachment> items_;
 };
 
 class shell {
 public:
-    shell(host_session& session, std::shared_ptr<shell_terminal> terminal);
+    shell(host_session& session, std::shared_ptr<shell_terminal> terminal,
+          std::shared_ptr<attachment_list> attachments = std::make_shared<attachment_list>());
 
     /// Run one line. False when the shell is to end (quit, exit). Ctrl-C cancels what the
     /// session's cancel_token() was when it started (see host_session::begin_command).
@@ -89,6 +109,9 @@ private:
     int cmd_attachments(const std::vector<shell_word>& w, const std::string& line);
     int cmd_detach(const std::vector<shell_word>& w, const std::string& line);
     int run_prompt(const std::vector<shell_word>& w);
+    /// The attachments, those announced changed read again (a failed read keeps the old text
+    /// and says why).
+    std::vector<attachment> fresh_attachments();
 
     /// The servers a command names: every ready one when `name` is empty, else that one. When
     /// it cannot be used, prints why and returns exit_usage (not configured) or exit_unavailable.
@@ -107,7 +130,8 @@ private:
     // shell_completion.cpp
     /// The values completion/complete offers for argument `key` of a prompt, the arguments in
     /// `context` chosen already.
-    std::vector<std::string> complete_prompt_argument(const prompt_ref& p, std::map<std::string, std::string> context,
+    std::vector<std::string> complete_prompt_argument(const prompt_ref& p,
+                                                      std::map<std::string, std::string> context,
                                                       const std::string& key, const std::string& value);
     /// URIs that `server`'s resource templates may expand to and that start with `typed`: the
     /// rest of a literal, or the values completion/complete gives for the variable being typed
@@ -116,7 +140,7 @@ private:
 
     host_session& session_;
     std::shared_ptr<shell_terminal> terminal_;
-    std::vector<attachment> attachments_;
+    std::shared_ptr<attachment_list> attachments_;
     std::vector<std::filesystem::path> roots_; ///< as given to the manager (it keeps only URIs)
     int status_ = exit_ok;
 };

@@ -80,36 +80,99 @@ int shell::cmd_read(const std::vector<shell_word>& w, const std::string&) {
     if (w.size() != 3) throw input_error("usage: read SERVER URI");
     std::vector<std::string> server;
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
-    const auto r = session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
+    const auto r =
+        session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
     for (const auto& c : r.contents) std::cout << describe(c) << "\n";
     return exit_ok;
+}
+
+// ------------------------------------------------------------------ attachments
+
+void attachment_list::put(attachment a) {
+    std::lock_guard lock(mu_);
+    // Attaching again replaces what was kept (a host re-reads context that changed).
+    std::erase_if(items_, [&](const auto& x) { return x.server == a.server && x.uri == a.uri; });
+    items_.push_back(std::move(a));
+}
+
+std::vector<attachment> attachment_list::remove(const std::string& uri) {
+    std::lock_guard lock(mu_);
+    std::vector<attachment> gone;
+    std::erase_if(items_, [&](auto& x) {
+        if (!uri.empty() && x.uri != uri) return false;
+        gone.push_back(std::move(x));
+        return true;
+    });
+    return gone;
+}
+
+std::vector<attachment> attachment_list::all() const {
+    std::lock_guard lock(mu_);
+    return items_;
+}
+
+bool attachment_list::mark_changed(const std::string& server, const std::string& uri) {
+    std::lock_guard lock(mu_);
+    bool found = false;
+    for (auto& x : items_)
+        if (x.server == server && x.uri == uri) found = x.changed = true;
+    return found;
 }
 
 int shell::cmd_attach(const std::vector<shell_word>& w, const std::string&) {
     if (w.size() != 3) throw input_error("usage: attach SERVER URI");
     std::vector<std::string> server;
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
-    auto r = session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
+    auto client = session_.servers().client(server.front());
+    auto r = client->read_resource(w[2].text, call_options(server.front()));
     for (const auto& c : r.contents) std::cout << describe(c) << "\n";
-    // Attaching again replaces what was kept (a host re-reads context that changed).
-    std::erase_if(attachments_,
-                  [&](const auto& a) { return a.server == server.front() && a.uri == w[2].text; });
-    attachments_.push_back({server.front(), w[2].text, std::move(r.contents)});
+    attachment a{server.front(), w[2].text, std::move(r.contents)};
+    // Subscribed, so that a change is noticed (where the server offers subscriptions).
+    const auto& caps = client->server().capabilities.resources;
+    std::string how = "not subscribed: the server offers no subscriptions";
+    if (caps && caps->subscribe.value_or(false)) {
+        try {
+            client->subscribe(a.uri, call_options(server.front()));
+            a.subscribed = true;
+            how = "changes are announced";
+        } catch (const std::exception& e) {
+            how = std::string("not subscribed: ") + e.what();
+        }
+    }
+    attachments_->put(std::move(a));
     terminal_->notify(style::for_stream(2).dim("attached " + w[2].text + " (" +
-                                               std::to_string(attachments_.size()) +
-                                               " attached; detach forgets it)"));
+                                               std::to_string(attachments_->all().size()) + " attached; " +
+                                               how + "; every prompt shows it; detach forgets it)"));
     return exit_ok;
 }
 
+std::vector<attachment> shell::fresh_attachments() {
+    for (auto a : attachments_->all()) {
+        if (!a.changed) continue;
+        try {
+            auto r = session_.servers().client(a.server)->read_resource(a.uri, call_options(a.server));
+            a.contents = std::move(r.contents);
+            a.changed = false;
+            attachments_->put(std::move(a));
+        } catch (const std::exception& e) {
+            terminal_->notify("could not read the attached " + a.uri + " again (" + e.what() +
+                              "); what was read before is used");
+        }
+    }
+    return attachments_->all();
+}
+
 int shell::cmd_attachments(const std::vector<shell_word>&, const std::string&) {
-    if (attachments_.empty()) {
+    const auto attached = fresh_attachments();
+    if (attached.empty()) {
         terminal_->notify("nothing attached (attach SERVER URI)");
         return exit_ok;
     }
     const auto st = style::for_stream(1);
-    for (const auto& a : attachments_) {
+    for (const auto& a : attached) {
         std::string what;
         for (const auto& c : a.contents) what += (what.empty() ? "" : "; ") + summary_of(c);
+        if (!a.subscribed) what += (what.empty() ? "" : "; ") + std::string("not subscribed");
         std::cout << st.bold(a.server) << "  " << a.uri << "  " << st.dim(what.empty() ? "empty" : what)
                   << "\n";
     }
@@ -117,16 +180,27 @@ int shell::cmd_attachments(const std::vector<shell_word>&, const std::string&) {
 }
 
 int shell::cmd_detach(const std::vector<shell_word>& w, const std::string&) {
+    std::vector<attachment> gone;
     if (w.size() == 1) {
-        terminal_->notify("detached " + std::to_string(attachments_.size()) +
-                          (attachments_.size() == 1 ? " resource" : " resources"));
-        attachments_.clear();
-        return exit_ok;
+        gone = attachments_->remove("");
+        terminal_->notify("detached " + std::to_string(gone.size()) +
+                          (gone.size() == 1 ? " resource" : " resources"));
+    } else {
+        for (std::size_t i = 1; i < w.size(); ++i)
+            for (auto& a : attachments_->remove(w[i].text)) gone.push_back(std::move(a));
+        if (gone.empty()) throw input_error("not attached: " + w[1].text + " (attachments lists them)");
     }
-    std::size_t removed = 0;
-    for (std::size_t i = 1; i < w.size(); ++i)
-        removed += std::erase_if(attachments_, [&](const auto& a) { return a.uri == w[i].text; });
-    if (removed == 0) throw input_error("not attached: " + w[1].text + " (attachments lists them)");
+    for (const auto& a : gone) {
+        if (!a.subscribed) continue;
+        bool still = false; // attached again meanwhile under another server? keep its subscription
+        for (const auto& b : attachments_->all()) still |= b.server == a.server && b.uri == a.uri;
+        if (still) continue;
+        try {
+            session_.servers().client(a.server)->unsubscribe(a.uri, call_options(a.server));
+        } catch (const std::exception&) {
+            // The server went away: nothing left to undo.
+        }
+    }
     return exit_ok;
 }
 
@@ -185,9 +259,16 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
         }
         args[a.name] = *answer;
     }
-    const auto r =
-        session_.servers().client(ref->server)->get_prompt(ref->prompt.name, std::move(args), call_options(ref->server));
+    const auto r = session_.servers()
+                       .client(ref->server)
+                       ->get_prompt(ref->prompt.name, std::move(args), call_options(ref->server));
     print_prompt_result(r);
+    // The attached resources go with the prompt, as a host gives them to its model: one more
+    // user message of embedded resources.
+    const auto st = style::for_stream(1);
+    for (const auto& a : fresh_attachments())
+        for (const auto& c : a.contents)
+            std::cout << st.bold("user: ") << "[attached " << a.uri << "] " << describe(c) << "\n";
     return exit_ok;
 }
 

@@ -119,6 +119,14 @@ int run_shell(const host_cli_options& options) {
     hooks.on_server_stderr = [terminal](const std::string& server, std::string_view line) {
         terminal->notify("[" + server + "] " + std::string(line));
     };
+    // An attached resource that changed is read again when next used; the user hears of it now.
+    auto attachments = std::make_shared<attachment_list>();
+    hooks.on_resource_updated = [terminal, attachments](const std::string& server, const std::string& uri) {
+        if (attachments->mark_changed(server, uri))
+            terminal->notify(style::for_stream(2).dim("[" + server + "] the attached " + uri +
+                                                      " changed (it is read again when next used)"));
+    };
+    hooks.ordered = true; // what servers announce during a command is shown before it ends
     if (terminal->interactive())
         terminal->notify(style::for_stream(2).dim(
             "Starting " + std::to_string(session.found().servers.size()) + " servers..."));
@@ -130,7 +138,7 @@ int run_shell(const host_cli_options& options) {
     for (const auto& s : session.servers().servers()) news->changed(session.servers(), s.name);
     live->store(true);
 
-    shell sh(session, terminal);
+    shell sh(session, terminal, attachments);
     const completer complete = [&sh](const std::string& line, std::size_t cursor) {
         return sh.complete(line, cursor);
     };

@@ -39,7 +39,8 @@ std::vector<std::string> shell::complete_prompt_argument(const prompt_ref& p,
     req.argument = {.name = key, .value = value};
     context.erase(key);
     if (!context.empty()) req.context_arguments = std::move(context);
-    const auto r = client->complete(req, {.timeout = std::min(session_.timeout_for(p.server), completion_timeout)});
+    const auto r =
+        client->complete(req, {.timeout = std::min(session_.timeout_for(p.server), completion_timeout)});
     return r.values;
 }
 
@@ -48,9 +49,9 @@ namespace {
 /// A resource template in pieces: literal text, and expressions ({op var,...}).
 struct template_piece {
     bool literal = true;
-    std::string text;     ///< the literal, or the expression's first variable
-    char op = 0;          ///< the expression's operator (0: none)
-    bool one_var = true;  ///< the expression names one variable
+    std::string text;    ///< the literal, or the expression's first variable
+    char op = 0;         ///< the expression's operator (0: none)
+    bool one_var = true; ///< the expression names one variable
 };
 
 std::vector<template_piece> pieces_of(const std::string& t) {
@@ -80,50 +81,64 @@ std::vector<template_piece> pieces_of(const std::string& t) {
 
 } // namespace
 
-std::vector<std::string> shell::complete_uri_from_templates(const std::string& server, const std::string& typed) {
+std::vector<std::string> shell::complete_uri_from_templates(const std::string& server,
+                                                            const std::string& typed) {
     auto& m = session_.servers();
     auto client = m.client(server);
     const bool completes = client->server().capabilities.completions;
     std::vector<std::string> out;
-    for (const auto& t : m.resource_templates(server)) {
-        const auto pieces = pieces_of(t.uri_template);
-        std::size_t pos = 0; // in `typed`
-        std::map<std::string, std::string> context;
-        for (std::size_t i = 0; i < pieces.size(); ++i) {
-            const auto& piece = pieces[i];
-            const std::string rest = typed.substr(pos);
-            if (piece.literal) {
-                if (rest.compare(0, piece.text.size(), piece.text) == 0 && rest.size() >= piece.text.size()) {
-                    pos += piece.text.size();
+    for (const auto& t : m.resource_templates(server)) try {
+            const auto pieces = pieces_of(t.uri_template);
+            std::size_t pos = 0; // in `typed`
+            std::map<std::string, std::string> context;
+            for (std::size_t i = 0; i < pieces.size(); ++i) {
+                const auto& piece = pieces[i];
+                const std::string rest = typed.substr(pos);
+                if (piece.literal) {
+                    if (rest.compare(0, piece.text.size(), piece.text) == 0 &&
+                        rest.size() >= piece.text.size()) {
+                        pos += piece.text.size();
+                        continue;
+                    }
+                    // Typed part of the literal: offer the rest of it.
+                    if (piece.text.compare(0, rest.size(), rest) == 0)
+                        out.push_back(typed.substr(0, pos) + piece.text);
+                    break;
+                }
+                // Simple or reserved expansion of one variable; query and other forms are left to
+                // the user.
+                if (!piece.one_var || (piece.op != 0 && piece.op != '+')) break;
+                const std::string* next =
+                    i + 1 < pieces.size() && pieces[i + 1].literal ? &pieces[i + 1].text : nullptr;
+                // A simple expansion's value has no reserved characters: it ends where the next
+                // literal starts (typed in part, the literal offers its rest).
+                const auto at = !next || next->empty() ? std::string::npos
+                                : piece.op == 0        ? rest.find((*next)[0])
+                                                       : rest.find(*next);
+                if (at != std::string::npos) {
+                    context[piece.text] = rest.substr(0, at);
+                    pos += at;
                     continue;
                 }
-                // Typed part of the literal: offer the rest of it.
-                if (piece.text.compare(0, rest.size(), rest) == 0) out.push_back(typed.substr(0, pos) + piece.text);
+                if (!completes) break;
+                // The cursor is in this variable: what the server completes it to.
+                mcp::complete_request req;
+                req.ref = mcp::resource_template_reference{.uri = t.uri_template};
+                req.argument = {.name = piece.text, .value = rest};
+                if (!context.empty()) req.context_arguments = context;
+                const auto r = client->complete(
+                    req, {.timeout = std::min(session_.timeout_for(server), completion_timeout)});
+                const mcp::uri_template one(std::string("{") + (piece.op ? std::string(1, piece.op) : "") +
+                                            "v}");
+                for (const auto& v : r.values)
+                    out.push_back(typed.substr(0, pos) + one.expand(mcp::json::object{{"v", v}}) +
+                                  (next ? *next : ""));
                 break;
             }
-            // Simple or reserved expansion of one variable; query and other forms are left to
-            // the user.
-            if (!piece.one_var || (piece.op != 0 && piece.op != '+')) break;
-            const std::string* next = i + 1 < pieces.size() && pieces[i + 1].literal ? &pieces[i + 1].text : nullptr;
-            if (const auto at = next ? rest.find(*next) : std::string::npos; at != std::string::npos) {
-                context[piece.text] = rest.substr(0, at);
-                pos += at;
-                continue;
-            }
-            if (!completes) break;
-            // The cursor is in this variable: what the server completes it to.
-            mcp::complete_request req;
-            req.ref = mcp::resource_template_reference{.uri = t.uri_template};
-            req.argument = {.name = piece.text, .value = rest};
-            if (!context.empty()) req.context_arguments = context;
-            const auto r = client->complete(
-                req, {.timeout = std::min(session_.timeout_for(server), completion_timeout)});
-            const mcp::uri_template one(std::string("{") + (piece.op ? std::string(1, piece.op) : "") + "v}");
-            for (const auto& v : r.values)
-                out.push_back(typed.substr(0, pos) + one.expand(mcp::json::object{{"v", v}}) + (next ? *next : ""));
-            break;
+        } catch (const std::exception&) {
+            // This template could not be completed (the server refused, a value it cannot expand):
+            // the others still can.
         }
-    }
     return out;
 }
 
@@ -212,7 +227,7 @@ completion shell::complete(const std::string& line, std::size_t cursor) {
         } else if (cmd == "tools") {
             if (words.size() == 1) offer_servers(false);
         } else if (cmd == "detach") {
-            for (const auto& a : attachments_) offer(a.uri);
+            for (const auto& a : attachments_->all()) offer(a.uri);
         } else if (cmd == "help") {
             if (words.size() == 1)
                 for (const auto& b : builtins()) offer(b.name);

@@ -136,8 +136,9 @@ struct allowed_directories {
     std::vector<std::string> directories;
     std::optional<std::string> note;
 };
-MCP_DESCRIBE(allowed_directories, (directories, "Absolute paths; every path a tool takes must lie inside one",
-                                   mcp::field::required),
+MCP_DESCRIBE(allowed_directories,
+             (directories, "Absolute paths; every path a tool takes must lie inside one",
+              mcp::field::required),
              (note, "Why these are not what the client's roots say, when they are not"))
 
 namespace {

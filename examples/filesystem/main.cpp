@@ -12,9 +12,10 @@
 //  - Resources: the files under the allowed directories, as file:// URIs (resources/list shows
 //    at most --max-resources of them, in path order, paginated by the library), and the
 //    template file:///{+path} that reads any file or directory inside them (with completion of
-//    the path), also spelt file://localhost/{+path} (RFC 8089). Text comes back as text with a MIME type from the extension (or text/plain for
-//    valid UTF-8 of an unknown kind); other files as base64 blobs; a directory as a listing
-//    with mimeType inode/directory. A file over --max-read-bytes is an error that says so.
+//    the path), also spelt file://localhost/{+path} (RFC 8089). Text comes back as text with a MIME type from
+//    the extension (or text/plain for valid UTF-8 of an unknown kind); other files as base64 blobs; a
+//    directory as a listing with mimeType inode/directory. A file over --max-read-bytes is an error that says
+//    so.
 //  - Subscriptions: a client subscribed to a file's URI gets notifications/resources/updated
 //    when it changes (inotify, debounced) - also when it subscribed through a symlink inside
 //    the roots or as file://localhost/..., under the URI it subscribed with; creating,
@@ -187,8 +188,9 @@ int main(int argc, char** argv) {
     const std::uint64_t max_read = cfg->max_read_bytes;
     // file:///p, and file://localhost/p - the same file (RFC 8089 section 2: "localhost" is this
     // machine, like an empty host).
-    for (const auto& [text, title] : {std::pair<const char*, const char*>{"file:///{+path}", "File or directory"},
-                                      {"file://localhost/{+path}", "File or directory (host spelt out)"}})
+    for (const auto& [text, title] :
+         {std::pair<const char*, const char*>{"file:///{+path}", "File or directory"},
+          {"file://localhost/{+path}", "File or directory (host spelt out)"}})
         server.add_resource_template(
             {.uri_template = text,
              .name = "file",

@@ -61,7 +61,7 @@ json::value server::impl::listen(request_context& rpc, detail::call_state&) {
     // The principal of the client listening: sending middleware may filter by it.
     std::string principal = rpc.origin() ? rpc.origin()->principal : std::string();
     l->send = [notify, self, id = l->subscription_id, principal = std::move(principal)](std::string method,
-                                                                                       json::object params) {
+                                                                                        json::object params) {
         json::value p = with_subscription(std::move(params), id);
         outgoing_call call{method, p, false, principal};
         self->send(call, [&notify](outgoing_call& c) -> json::value {

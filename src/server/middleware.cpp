@@ -119,8 +119,7 @@ struct server_metrics::impl {
     }
 };
 
-server_metrics::server_metrics(server_metrics_options options)
-    : impl_(std::make_shared<impl>(options)) {}
+server_metrics::server_metrics(server_metrics_options options) : impl_(std::make_shared<impl>(options)) {}
 
 namespace {
 void record_into(server_metrics::impl& m, std::string_view method, const metric_labels& labels, bool error,
@@ -353,7 +352,8 @@ receiving_middleware filter_catalogue(catalogue_filter f) {
                     if (auto name = find_string(*ref, "name"); name && !ok(f.prompt, std::string(*name)))
                         throw error(error_code::invalid_params, "Unknown prompt: " + std::string(*name));
                 if (type == "ref/resource" && f.resource_template)
-                    if (auto uri = find_string(*ref, "uri"); uri && !ok(f.resource_template, std::string(*uri)))
+                    if (auto uri = find_string(*ref, "uri");
+                        uri && !ok(f.resource_template, std::string(*uri)))
                         throw error(error_code::invalid_params,
                                     "Unknown resource template: " + std::string(*uri));
             }
@@ -379,7 +379,8 @@ sending_middleware filter_resource_updates(catalogue_filter f) {
         if (f.resource && !call.is_request && !call.principal.empty() &&
             call.method == "notifications/resources/updated")
             if (const auto* p = call.params.if_object())
-                if (auto uri = find_string(*p, "uri"); uri && !f.resource(std::string(call.principal), std::string(*uri)))
+                if (auto uri = find_string(*p, "uri");
+                    uri && !f.resource(std::string(call.principal), std::string(*uri)))
                     return nullptr; // dropped
         return next(call);
     };

@@ -13,11 +13,11 @@
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
-#include <poll.h>
-#include <pty.h>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <poll.h>
+#include <pty.h>
 #include <set>
 #include <sys/wait.h>
 #include <thread>
@@ -416,7 +416,8 @@ TEST_F(cli_host_test, a_server_that_never_answers_fails_within_the_timeout_and_s
     const std::string junk(j.at("servers").at(1).at("error").as_string());
     EXPECT_EQ(junk.rfind("no answer to initialize within 2 s", 0), 0u) << junk;
     EXPECT_NE(junk.find("no config found"), std::string::npos) << junk;
-    EXPECT_NE(junk.find("it wrote to stdout what is not JSON-RPC: \"Starting junk server v1\""), std::string::npos)
+    EXPECT_NE(junk.find("it wrote to stdout what is not JSON-RPC: \"Starting junk server v1\""),
+              std::string::npos)
         << junk;
 
     // Without --timeout, the entry's own (1.5 s) bounds it.
@@ -429,10 +430,13 @@ TEST_F(cli_host_test, a_server_that_never_answers_fails_within_the_timeout_and_s
     // A server that prints something else and exits: both outputs in the error. (It lives a
     // moment: one that exits at once may be gone before its output is read - a write to it
     // fails first.)
-    dirs.write(cfg, R"({"mcpServers": {"crash": {"command": "sh", "args": ["-c", "echo hello; echo bad flag >&2; sleep 1; exit 2"]}}})");
+    dirs.write(
+        cfg,
+        R"({"mcpServers": {"crash": {"command": "sh", "args": ["-c", "echo hello; echo bad flag >&2; sleep 1; exit 2"]}}})");
     r = run({"servers", "--config", cfg});
     EXPECT_EQ(r.exit_code, 3);
-    EXPECT_NE(r.out.find("bad flag; it wrote to stdout what is not JSON-RPC: \"hello\""), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("bad flag; it wrote to stdout what is not JSON-RPC: \"hello\""), std::string::npos)
+        << r.out;
 }
 
 TEST_F(cli_host_test, an_entrys_timeout_applies_to_its_calls_unless_timeout_is_given) {
@@ -441,7 +445,8 @@ TEST_F(cli_host_test, an_entrys_timeout_applies_to_its_calls_unless_timeout_is_g
         "everything": {"command": "${MCPXX_BINARY_DIR}/everything_server", "timeout": 2500}
     }})");
     // `slow` reports no progress (which would extend the timeout).
-    const std::vector<std::string> slow{"call", "everything", "slow", "--arg", "seconds=6", "--yes", "--config", cfg};
+    const std::vector<std::string> slow{"call",      "everything", "slow",     "--arg",
+                                        "seconds=6", "--yes",      "--config", cfg};
     auto t0 = std::chrono::steady_clock::now();
     auto r = run(slow);
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 5.5s) << "the entry's timeout was not used";
@@ -466,9 +471,11 @@ TEST_F(cli_host_test, the_filesystem_server_keeps_its_directories_whatever_the_w
     std::ofstream(files / "a.txt") << "configured\n";
     std::ofstream(files / "sub" / "b.txt") << "narrowed\n";
     const auto cfg = (dirs.root / "fs.json").string();
-    dirs.write(cfg, R"({"mcpServers": {"fs": {"command": "${MCPXX_BINARY_DIR}/filesystem_server", "args": [")" +
-                        files.string() + R"("]}}})");
-    const std::string a = fs::canonical(files / "a.txt").string(), b = fs::canonical(files / "sub" / "b.txt").string();
+    dirs.write(cfg,
+               R"({"mcpServers": {"fs": {"command": "${MCPXX_BINARY_DIR}/filesystem_server", "args": [")" +
+                   files.string() + R"("]}}})");
+    const std::string a = fs::canonical(files / "a.txt").string(),
+                      b = fs::canonical(files / "sub" / "b.txt").string();
     auto r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--config", cfg});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "configured\n\n");
@@ -479,13 +486,14 @@ TEST_F(cli_host_test, the_filesystem_server_keeps_its_directories_whatever_the_w
     EXPECT_EQ(r.exit_code, 0) << r.err;
     auto j = parse(r.out);
     EXPECT_EQ(j.at("structuredContent").at("directories").at(0).as_string(), fs::canonical(files).string());
-    EXPECT_NE(std::string(j.at("structuredContent").at("note").as_string()).find("overlap none"), std::string::npos);
+    EXPECT_NE(std::string(j.at("structuredContent").at("note").as_string()).find("overlap none"),
+              std::string::npos);
     // A root inside narrows.
-    r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--root", (files / "sub").string(), "--config",
-             cfg});
+    r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--root", (files / "sub").string(),
+             "--config", cfg});
     EXPECT_EQ(r.exit_code, 1) << r.out;
-    r = run({"call", "fs", "read_file", "--arg", "path=" + b, "--yes", "--root", (files / "sub").string(), "--config",
-             cfg});
+    r = run({"call", "fs", "read_file", "--arg", "path=" + b, "--yes", "--root", (files / "sub").string(),
+             "--config", cfg});
     EXPECT_EQ(r.out, "narrowed\n\n") << r.err;
 }
 
@@ -707,12 +715,14 @@ TEST_F(cli_host_test, sampling_through_an_openai_compatible_api) {
 
 TEST_F(cli_host_test, approval_on_a_terminal_and_audit_log) {
     const auto audit = (dirs.root / "audit.jsonl").string();
-    auto r = run_tty({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit}, "n\n");
+    auto r =
+        run_tty({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit}, "n\n");
     EXPECT_EQ(r.exit_code, 4) << r.err;
     EXPECT_NE(r.err.find("wants to run the tool \"add\""), std::string::npos) << r.err;
     EXPECT_NE(r.err.find(R"(arguments: {"a":1,"b":1})"), std::string::npos) << r.err;
-    r = run_tty({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit, "--redact"},
-                "y\n");
+    r = run_tty(
+        {"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit, "--redact"},
+        "y\n");
     EXPECT_EQ(r.exit_code, 0) << r.err;
     // Without a terminal nothing is read: denied, saying how to run it.
     r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1"}, "y\n");
@@ -761,13 +771,15 @@ TEST_F(cli_host_test, json_failures_are_json_on_stdout) {
     EXPECT_EQ(error_of(r)["exitCode"].as_int64(), 4);
     EXPECT_EQ(run_cfg({"call", "everything", "nope", "--json"}).exit_code, 2);
     r = run_cfg({"call", "everything", "nope", "--json"});
-    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("has no tool \"nope\""), std::string::npos);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("has no tool \"nope\""),
+              std::string::npos);
     r = run_cfg({"call", "everything", "echo", "--args", "[1]", "--json"});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(error_of(r)["message"].as_string(), "--args must be a JSON object");
     r = run_cfg({"prompt", "ghost", "x", "--json"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no server named \"ghost\""), std::string::npos);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no server named \"ghost\""),
+              std::string::npos);
     // A server that cannot start, a broken config, nothing configured.
     const auto bad = (dirs.root / "bad.json").string();
     dirs.install("broken/command_not_found.json", bad);
@@ -784,7 +796,8 @@ TEST_F(cli_host_test, json_failures_are_json_on_stdout) {
     EXPECT_EQ(parse(r.out).at("errors").as_array().size(), 1u);
     r = run({"servers", "--json"});
     EXPECT_EQ(r.exit_code, 2);
-    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no MCP servers configured"), std::string::npos);
+    EXPECT_NE(std::string(error_of(r)["message"].as_string()).find("no MCP servers configured"),
+              std::string::npos);
     // A usage error CLI11 finds.
     r = run({"call", "--json"});
     EXPECT_EQ(r.exit_code, 2);
@@ -823,13 +836,14 @@ TEST_F(cli_host_test, read_prompt_complete_ping) {
     EXPECT_EQ(parse(r.out).at("completion").at("values").at(0), "Paris");
     EXPECT_EQ(run_cfg({"complete", "everything", "style", "f"}).exit_code, 2);
     // Other arguments go as context.arguments (the server's trace shows the request).
-    r = run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context", "temperature=0.5",
-                 "--verbose"});
+    r = run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context",
+                 "temperature=0.5", "--verbose"});
     EXPECT_EQ(r.out, "formal\nfriendly\n") << r.err;
     EXPECT_NE(r.err.find(R"("context":{"arguments":{"temperature":"0.5"}})"), std::string::npos) << r.err;
-    EXPECT_EQ(run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context", "oops"})
-                  .exit_code,
-              2);
+    EXPECT_EQ(
+        run_cfg({"complete", "everything", "--prompt", "complex_prompt", "style", "f", "--context", "oops"})
+            .exit_code,
+        2);
     r = run_cfg({"ping", "--json"});
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 2u);

@@ -106,8 +106,9 @@ TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
     // Approval is not read from a script: the call is denied with how to allow it, and the
     // next line is the next command.
     EXPECT_FALSE(has(r.out, "{\"sum\":3")) << r.out;
-    EXPECT_TRUE(has(r.err, "mcpxx: denied: tool \"add\" of server \"everything\": it needs your approval, and "
-                           "mcpxx asks only on a terminal (standard input is not one): pass --yes"))
+    EXPECT_TRUE(has(r.err,
+                    "mcpxx: denied: tool \"add\" of server \"everything\": it needs your approval, and "
+                    "mcpxx asks only on a terminal (standard input is not one): pass --yes"))
         << r.err;
     EXPECT_TRUE(has(r.out, "next-line-runs\n")) << r.out;
     EXPECT_TRUE(has(r.out, "user: Complex prompt: temperature=0.3, style=formal\nassistant: Understood.\n"))
@@ -132,6 +133,29 @@ TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
     EXPECT_FALSE(has(r.out + r.err, "\033")) << "escape sequences on a pipe";
 }
 
+TEST_F(cli_shell_test, attached_resources_go_with_every_prompt_and_changes_are_announced) {
+    const auto r = script("attach everything test://static/resource/3\n"
+                          "/everything__simple_prompt\n"
+                          "call everything__touch_resource uri=test://static/resource/3\n"
+                          "call everything__touch_resource uri=test://static/resource/5\n" // not attached
+                          "/everything__simple_prompt\n"
+                          "detach test://static/resource/3\n"
+                          "/everything__simple_prompt\n",
+                          {"--yes"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const std::string with = "user: This is a simple prompt.\n"
+                             "user: [attached test://static/resource/3] Resource 3: plain text\n";
+    // Twice with it (before and after the change, read again), then without.
+    EXPECT_EQ(r.out, "Resource 3: plain text\n" + with + "updated\nupdated\n" + with +
+                         "user: This is a simple prompt.\n");
+    EXPECT_TRUE(has(r.err, "attached test://static/resource/3 (1 attached; changes are announced;")) << r.err;
+    EXPECT_TRUE(
+        has(r.err,
+            "[everything] the attached test://static/resource/3 changed (it is read again when next used)"))
+        << r.err;
+    EXPECT_FALSE(has(r.err, "test://static/resource/5 changed")) << r.err;
+}
+
 TEST_F(cli_shell_test, script_status_questions_and_start_up_failures) {
     // A missing required prompt argument is asked for: the next line answers.
     auto r = script("/everything__complex_prompt\n0.9\n");
@@ -146,8 +170,8 @@ TEST_F(cli_shell_test, script_status_questions_and_start_up_failures) {
     EXPECT_EQ(r.exit_code, 4);
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n') >= 2, true);
-    EXPECT_NE(r.err.find("tool \"echo\" of server \"everything\": it needs your approval"), r.err.rfind(
-                  "tool \"echo\" of server \"everything\": it needs your approval"))
+    EXPECT_NE(r.err.find("tool \"echo\" of server \"everything\": it needs your approval"),
+              r.err.rfind("tool \"echo\" of server \"everything\": it needs your approval"))
         << "both calls are refused: " << r.err;
     EXPECT_EQ(script("call everything__add a=1 b=2", {"--yes"}).exit_code, 0);
     EXPECT_EQ(script("call everything__add a=1 b=2\nquit\n", {"--yes"}).exit_code, 0);
@@ -219,6 +243,11 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
     ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything weather://Paris/forecast")) << dump();
     t.keys({"Enter"});
     ASSERT_TRUE(t.wait_for(R"("city":"Paris")")) << dump();
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
+    t.type("read everything weather://Oslo/fo");
+    t.keys({"Tab"});
+    ASSERT_TRUE(t.wait_for_last_line("mcpxx> read everything weather://Oslo/forecast")) << dump();
+    t.keys({"C-u"});
     ASSERT_TRUE(t.wait_for_last_line("mcpxx>")) << dump();
     t.type("read everything test://sta");
     t.keys({"Tab"});

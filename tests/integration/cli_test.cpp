@@ -172,7 +172,8 @@ TEST_F(cli_test, help_exits_0_and_no_command_exits_2) {
     for (const char* line :
          {"Exit codes:\n", "\n  0    success\n", "\n  1    a server answered with an error or not in time",
           "\n  2    usage error", "\n  3    a server could not be started or reached",
-          "\n  4    the tool call was denied: by the user, or with no terminal to ask on\n", "\n  130  interrupted (Ctrl-C)"})
+          "\n  4    the tool call was denied: by the user, or with no terminal to ask on\n",
+          "\n  130  interrupted (Ctrl-C)"})
         EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
     EXPECT_EQ(run({}).exit_code, 2);
     EXPECT_EQ(run({"frobnicate"}).exit_code, 2);

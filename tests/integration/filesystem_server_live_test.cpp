@@ -78,8 +78,9 @@ TEST_F(filesystem_server, other_spellings_of_a_file_read_and_subscribe_like_its_
     EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), link) != updated.end(); }))
         << transport->stderr_tail();
     { std::ofstream(root / "hello.txt", std::ios::app) << "more\n"; }
-    EXPECT_TRUE(wait_for([&] { return std::find(updated.begin(), updated.end(), localhost) != updated.end(); }))
-        << transport->stderr_tail();
+    EXPECT_TRUE(wait_for([&] {
+        return std::find(updated.begin(), updated.end(), localhost) != updated.end();
+    })) << transport->stderr_tail();
 }
 
 TEST_F(filesystem_server, creating_and_deleting_files_changes_the_list) {
@@ -142,9 +143,11 @@ TEST_F(filesystem_server, client_roots_changes_are_followed) {
     const std::string note(listed.structured_content->as_object().at("note").as_string());
     EXPECT_TRUE(has(note, "overlap none of this server's directories")) << note;
     EXPECT_TRUE(has(note, file_uri(outside))) << note;
-    EXPECT_EQ(text0(call("read_file", {{"path", (root / "hello.txt").string()}})), "Hello, world\nsecond line\n");
+    EXPECT_EQ(text0(call("read_file", {{"path", (root / "hello.txt").string()}})),
+              "Hello, world\nsecond line\n");
     EXPECT_TRUE(has(tool_error("read_file", {{"path", (outside / "secret.txt").string()}}), "outside"));
-    EXPECT_TRUE(wait_for([&] { return has(transport->stderr_tail(), "overlap none of this server's directories"); }));
+    EXPECT_TRUE(
+        wait_for([&] { return has(transport->stderr_tail(), "overlap none of this server's directories"); }));
 }
 
 TEST_F(filesystem_server, without_command_line_directories_the_client_roots_apply) {

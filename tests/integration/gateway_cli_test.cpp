@@ -7,10 +7,10 @@
 #include <gmock/gmock.h>
 
 #include <csignal>
-#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -160,20 +160,23 @@ TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {
                                             built("echo_server") + R"("}}})";
     // carol may use the echo server only; dave sees everything's tools but one resource.
     const std::string carol = "carol-token-0123456789", dave = "dave-token-0123456789";
-    std::ofstream(dir_ / "limited.json") << R"({"tokens": [{"token": ")" + carol +
-                                                R"(", "name": "carol", "tools": ["echo__*"]},)"
-                                                R"( {"token": ")" +
-                                                dave + R"(", "name": "dave", "tools": ["everything__*"],)"
-                                                R"( "resources": ["mcpxx://everything/test://static/resource/1"]},)"
-                                                R"( {"token": ")" +
-                                                bob + R"(", "name": "bob"}]})";
+    std::ofstream(dir_ / "limited.json")
+        << R"({"tokens": [{"token": ")" + carol +
+               R"(", "name": "carol", "tools": ["echo__*"]},)"
+               R"( {"token": ")" +
+               dave +
+               R"(", "name": "dave", "tools": ["everything__*"],)"
+               R"( "resources": ["mcpxx://everything/test://static/resource/1"]},)"
+               R"( {"token": ")" +
+               bob + R"(", "name": "bob"}]})";
     start({"--token-file", (dir_ / "limited.json").string(), "--approve-all"});
     const std::string resource = "mcpxx://everything/test://static/resource/1";
     const std::string tmpl = "mcpxx://everything/test://static/resource/{id}";
 
     // bob: no patterns, everything.
     EXPECT_EQ(post("prompts/list", {}, bob).result().at("prompts").as_array().size(), 4u);
-    EXPECT_EQ(post("resources/templates/list", {}, bob).result().at("resourceTemplates").as_array().size(), 2u);
+    EXPECT_EQ(post("resources/templates/list", {}, bob).result().at("resourceTemplates").as_array().size(),
+              2u);
 
     // carol: echo's tool, and nothing of the everything server: no prompts, resources, templates.
     auto tools = post("tools/list", {}, carol).result().at("tools").as_array();
@@ -181,7 +184,8 @@ TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {
     EXPECT_EQ(tools[0].at("name"), "echo__echo");
     EXPECT_TRUE(post("prompts/list", {}, carol).result().at("prompts").as_array().empty());
     EXPECT_TRUE(post("resources/list", {}, carol).result().at("resources").as_array().empty());
-    EXPECT_TRUE(post("resources/templates/list", {}, carol).result().at("resourceTemplates").as_array().empty());
+    EXPECT_TRUE(
+        post("resources/templates/list", {}, carol).result().at("resourceTemplates").as_array().empty());
     // Hidden things are answered as unknown ones are.
     auto hidden_read = post("resources/read", {{"uri", resource}}, carol);
     auto unknown_read = post("resources/read", {{"uri", "mcpxx://nowhere/x"}}, carol);
@@ -205,8 +209,9 @@ TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {
                                 carol);
     ASSERT_TRUE(hidden_template.is_error());
     EXPECT_THAT(mcp::to_json(hidden_template.message), HasSubstr("Unknown resource template"));
-    EXPECT_EQ(post("tools/call", {{"name", "echo__echo"}, {"arguments", object{{"text", "ok"}}}}, carol).status,
-              200);
+    EXPECT_EQ(
+        post("tools/call", {{"name", "echo__echo"}, {"arguments", object{{"text", "ok"}}}}, carol).status,
+        200);
 
     // dave: everything's tools and prompts, and the one resource his "resources" patterns name.
     EXPECT_EQ(post("prompts/list", {}, dave).result().at("prompts").as_array().size(), 4u);
@@ -214,8 +219,10 @@ TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {
     ASSERT_EQ(listed.size(), 1u);
     EXPECT_EQ(listed[0].at("uri").as_string(), resource);
     EXPECT_FALSE(post("resources/read", {{"uri", resource}}, dave).is_error());
-    EXPECT_TRUE(post("resources/read", {{"uri", "mcpxx://everything/test://static/resource/3"}}, dave).is_error());
-    EXPECT_TRUE(post("resources/templates/list", {}, dave).result().at("resourceTemplates").as_array().empty());
+    EXPECT_TRUE(
+        post("resources/read", {{"uri", "mcpxx://everything/test://static/resource/3"}}, dave).is_error());
+    EXPECT_TRUE(
+        post("resources/templates/list", {}, dave).result().at("resourceTemplates").as_array().empty());
 }
 
 TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {
@@ -252,8 +259,7 @@ TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {
     EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/list\"} 0"));
     EXPECT_THAT(m.body, Not(HasSubstr("mcp_requests_total{method=\"initialize\"")));
     bool logged = false;
-    for (const auto& l : log_lines())
-        logged |= mcp::find_string(l, "outcome").value_or("") == "rate_limited";
+    for (const auto& l : log_lines()) logged |= mcp::find_string(l, "outcome").value_or("") == "rate_limited";
     EXPECT_TRUE(logged) << log_text();
 }
 
@@ -279,10 +285,10 @@ TEST_F(gateway_cli, NotificationsAreNotRateLimited) {
     ASSERT_FALSE(session.empty());
     std::this_thread::sleep_for(1100ms); // the bucket is full again: one request
     EXPECT_EQ(send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", session).status, 202);
-    EXPECT_EQ(send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})",
-                   session)
-                  .status,
-              202);
+    EXPECT_EQ(
+        send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}})", session)
+            .status,
+        202);
     auto list = send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})", session);
     EXPECT_EQ(list.status, 200) << list.body;
     EXPECT_THAT(list.body, HasSubstr("everything__echo"));
@@ -334,7 +340,8 @@ TEST_F(gateway_cli, HealthAndMetrics) {
 
     // Made-up tool names: one label for all of them in the metrics, clipped in the log.
     for (int i = 0; i < 30; ++i)
-        post("tools/call", {{"name", std::string(2000, 'x') + std::to_string(i)}, {"arguments", object{}}}, bob);
+        post("tools/call", {{"name", std::string(2000, 'x') + std::to_string(i)}, {"arguments", object{}}},
+             bob);
     m = get("/metrics", {{"Authorization", "Bearer " + bob}});
     EXPECT_THAT(m.body, HasSubstr("mcp_errors_total{method=\"tools/call\",tool=\"(unknown)\"} 30"));
     EXPECT_LT(m.body.size(), 20000u);

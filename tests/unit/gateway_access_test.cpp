@@ -61,8 +61,9 @@ TEST_F(token_files, JsonWithRatesAndToolPatterns) {
     t.load_file(write("r.json", R"({"tokens": [
         {"token": "docs-token-00000", "name": "docs", "resources": ["mcpxx://docs/*"]}]})"));
     EXPECT_EQ(t.principals().at("docs").resources, std::vector<std::string>{"mcpxx://docs/*"});
-    EXPECT_THROW(t.load_file(write("bad.json", R"({"tokens": [{"token": "docs-token-11111", "resources": "x"}]})")),
-                 mcpxx_cli::input_error);
+    EXPECT_THROW(
+        t.load_file(write("bad.json", R"({"tokens": [{"token": "docs-token-11111", "resources": "x"}]})")),
+        mcpxx_cli::input_error);
 }
 
 TEST_F(token_files, ProblemsNameTheFileAndTheEntry) {

@@ -82,13 +82,13 @@ struct server_config {
     /// `serverUrl`); false for `"type": "http"` and Gemini's `httpUrl`.
     bool sse_fallback = false;
     // policy
-    bool trusted = false;                             ///< `trust: true` (read-only tools run without asking)
+    bool trusted = false; ///< `trust: true` (read-only tools run without asking)
     /// `timeout` (ms): how long to wait for this server to start (initialize and list) and for
     /// each request to it, instead of the manager's connect_timeout and call_timeout.
     std::optional<std::chrono::milliseconds> timeout;
-    bool disabled = false;                            ///< `disabled: true`: defined, not to be started
-    std::vector<std::string> include_tools;           ///< only these tools (empty: all)
-    std::vector<std::string> exclude_tools;           ///< never these tools (wins over include)
+    bool disabled = false;                  ///< `disabled: true`: defined, not to be started
+    std::vector<std::string> include_tools; ///< only these tools (empty: all)
+    std::vector<std::string> exclude_tools; ///< never these tools (wins over include)
     // provenance
     std::string source; ///< the file as shown to the user: "~/.cursor/mcp.json"
     config_format format = config_format::detect;

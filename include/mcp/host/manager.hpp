@@ -115,7 +115,7 @@ struct manager_options {
     /// set_roots can add some later). Offer only what the user chose: servers may take roots as
     /// the directories they may use.
     std::vector<std::filesystem::path> roots;
-    bool inherit_server_stderr = false;                 ///< else captured (the tail goes in errors)
+    bool inherit_server_stderr = false; ///< else captured (the tail goes in errors)
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
     std::function<void(const std::string& server, const logging_message_notification&)> on_log;
     /// Ask each server that declares logging for messages from this level up (logging/setLevel
