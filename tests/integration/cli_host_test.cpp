@@ -529,18 +529,8 @@ TEST_F(cli_host_test, disabled_servers_are_listed_and_not_started) {
 }
 
 TEST_F(cli_host_test, servers_timeout_bounds_a_silent_server_and_says_why) {
-    // An HTTP server that accepts every request and answers none.
-    std::mutex mu;
-    std::vector<std::shared_ptr<mcp::http::core::response_writer>> held;
-    mcp::test::http_test_server silent(
-        [&](const mcp::test::recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
-            if (r.method != "POST") {
-                w->respond(405, {}, "");
-                return;
-            }
-            std::lock_guard lock(mu);
-            held.push_back(std::move(w));
-        });
+    // Accepts every request and answers none (server/discover, then initialize).
+    mcp::test::silent_http_server silent;
     const auto cfg = (dirs.root / "silent.json").string();
     dirs.write(cfg, R"({"mcpServers": {"quiet": {"url": ")" + silent.url() + R"("},
         "bad-header": {"url": ")" +

@@ -295,17 +295,7 @@ TEST(host_remote, a_server_that_stays_away_is_given_up) {
 
 TEST(host_remote, a_server_that_answers_nothing_fails_within_the_connect_timeout_saying_why) {
     // Accepts every request and answers none (server/discover, then initialize).
-    std::mutex mu;
-    std::vector<std::shared_ptr<mcp::http::core::response_writer>> held;
-    mcp::test::http_test_server silent(
-        [&](const mcp::test::recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
-            if (r.method != "POST") {
-                w->respond(405, {}, "");
-                return;
-            }
-            std::lock_guard lock(mu);
-            held.push_back(std::move(w));
-        });
+    mcp::test::silent_http_server silent;
     auto o = options();
     o.connect_timeout = 1s;
     manager m(o);
@@ -322,7 +312,7 @@ TEST(host_remote, a_server_that_answers_nothing_fails_within_the_connect_timeout
     // server/discover for half of connect_timeout, then initialize: all within connect_timeout.
     EXPECT_EQ(s.error, "no answer to server/discover and initialize within 1 s");
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
-    EXPECT_EQ(silent.requests(mcp::test::http_test_server::rpc_is("initialize")).size(), 1u);
+    EXPECT_EQ(silent.server().requests(mcp::test::http_test_server::rpc_is("initialize")).size(), 1u);
 }
 
 } // namespace

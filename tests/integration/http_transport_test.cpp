@@ -654,9 +654,7 @@ TEST_F(http_fixture, legacy_http_sse_transport) {
     const auto endpoint = open_legacy_stream(stream);
     ASSERT_EQ(endpoint.rfind("/messages?sessionId=", 0), 0u);
     raw_client poster(port());
-    const std::string body = initialize_body(1, "2024-11-05");
-    ASSERT_TRUE(poster.send("POST " + endpoint + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + json_type +
-                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body));
+    ASSERT_TRUE(poster.send(legacy_post(endpoint, initialize_body(1, "2024-11-05"))));
     auto accepted = poster.read_response();
     ASSERT_TRUE(accepted);
     EXPECT_EQ(accepted->status, 202);
@@ -710,9 +708,7 @@ TEST_F(http_fixture, a_session_belongs_to_the_principal_that_created_it) {
     const auto endpoint = open_legacy_stream(stream, "X-User: alice\r\n");
     ASSERT_FALSE(endpoint.empty());
     raw_client poster(port());
-    const std::string body = initialize_body(1, "2024-11-05");
-    ASSERT_TRUE(poster.send("POST " + endpoint + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-User: mallory\r\n" + json_type +
-                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body));
+    ASSERT_TRUE(poster.send(legacy_post(endpoint, initialize_body(1, "2024-11-05"), "X-User: mallory\r\n")));
     auto refused = poster.read_response();
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->status, 404);

@@ -157,4 +157,24 @@ inline std::string sse_event(std::string_view data, std::string_view id = {}) {
     return e;
 }
 
+/// A server that takes every POST and answers none (holding the response open), and refuses
+/// other methods with 405: a remote MCP server that has stopped answering.
+class silent_http_server {
+public:
+    std::string url() const { return server_.url(); }
+    http_test_server& server() { return server_; }
+
+private:
+    std::mutex mu_;
+    std::vector<std::shared_ptr<core::response_writer>> held_;
+    http_test_server server_{[this](const recorded_request& r, std::shared_ptr<core::response_writer> w) {
+        if (r.method != "POST") {
+            w->respond(405, {}, "");
+            return;
+        }
+        std::lock_guard lock(mu_);
+        held_.push_back(std::move(w));
+    }};
+};
+
 } // namespace mcp::test

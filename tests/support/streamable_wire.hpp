@@ -48,6 +48,14 @@ inline std::string open_legacy_stream(raw_client& stream, std::string_view extra
     return chunk->substr(at + 6, chunk->find('\n', at) - at - 6);
 }
 
+/// A POST of a JSON body to the legacy message endpoint `endpoint` (what open_legacy_stream
+/// returned); `extra`: more header lines, each ending in CRLF.
+inline std::string legacy_post(std::string_view endpoint, std::string_view body, std::string_view extra = "") {
+    return "POST " + std::string(endpoint) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + std::string(extra) +
+           "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
+           std::string(body);
+}
+
 inline json::object body_json(const response& r) {
     return json::parse(r.body).as_object();
 }
