@@ -315,6 +315,15 @@ void keep_items(json::value& result, const char* member, const char* key,
     items->get_array() = std::move(kept);
 }
 
+/// Keep the strings of the array `items` that `keep` accepts.
+void keep_items_of(json::value& items, const std::function<bool(const std::string&)>& keep) {
+    if (!items.is_array()) return;
+    json::array kept;
+    for (auto& item : items.get_array())
+        if (item.is_string() && keep(std::string(item.get_string()))) kept.push_back(std::move(item));
+    items.get_array() = std::move(kept);
+}
+
 [[noreturn]] void not_found(const incoming_call& call, const std::string& uri) {
     // 2026-07-28 made "not found" an invalid-params error (as the server does, server_methods.cpp).
     throw error(call.stateless() ? error_code::invalid_params : error_code::resource_not_found,
@@ -376,12 +385,23 @@ receiving_middleware filter_catalogue(catalogue_filter f) {
 
 sending_middleware filter_resource_updates(catalogue_filter f) {
     return [f = std::move(f)](outgoing_call& call, const send_next& next) -> json::value {
-        if (f.resource && !call.is_request && !call.principal.empty() &&
-            call.method == "notifications/resources/updated")
-            if (const auto* p = call.params.if_object())
-                if (auto uri = find_string(*p, "uri");
-                    uri && !f.resource(std::string(call.principal), std::string(*uri)))
-                    return nullptr; // dropped
+        if (!f.resource || call.is_request || call.principal.empty()) return next(call);
+        const std::string who(call.principal);
+        auto* p = call.params.if_object();
+        if (p && call.method == "notifications/resources/updated") {
+            if (auto uri = find_string(*p, "uri"); uri && !f.resource(who, std::string(*uri)))
+                return nullptr; // dropped
+        } else if (p && call.method == "notifications/subscriptions/acknowledged") {
+            // A listen stream's acknowledgement names the subscriptions granted: a hidden resource
+            // is left out, as one that does not exist would be (its updates are dropped above).
+            auto* granted = p->if_contains("notifications");
+            auto* g = granted ? granted->if_object() : nullptr;
+            if (g && g->contains("resourceSubscriptions")) {
+                json::value& uris = (*g)["resourceSubscriptions"];
+                keep_items_of(uris, [&](const std::string& uri) { return f.resource(who, uri); });
+                if (uris.is_array() && uris.get_array().empty()) g->erase("resourceSubscriptions");
+            }
+        }
         return next(call);
     };
 }

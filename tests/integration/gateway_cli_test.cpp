@@ -223,6 +223,37 @@ TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {
         post("resources/read", {{"uri", "mcpxx://everything/test://static/resource/3"}}, dave).is_error());
     EXPECT_TRUE(
         post("resources/templates/list", {}, dave).result().at("resourceTemplates").as_array().empty());
+
+    // dave's listen stream: its acknowledgement grants the resource he may see, not the other.
+    const std::string other = "mcpxx://everything/test://static/resource/3";
+    object listen{{"notifications",
+                   object{{"resourceSubscriptions", mcp::json::array{resource.c_str(), other.c_str()}}}},
+                  {"_meta", object{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                                   {"io.modelcontextprotocol/clientCapabilities", object{}}}}};
+    std::string stream;
+    try {
+        mcp::http::fetch({.method = "POST",
+                          .url = url_,
+                          .headers = {{"Content-Type", "application/json"},
+                                      {"Accept", "application/json, text/event-stream"},
+                                      {"MCP-Protocol-Version", "2026-07-28"},
+                                      {"Mcp-Method", "subscriptions/listen"},
+                                      {"Authorization", "Bearer " + dave}},
+                          .body = mcp::to_json(mcp::json::value(object{{"jsonrpc", "2.0"},
+                                                                       {"id", 7},
+                                                                       {"method", "subscriptions/listen"},
+                                                                       {"params", std::move(listen)}})),
+                          .timeout = std::chrono::seconds(20),
+                          .on_body = [&](std::string_view bytes) {
+                              stream.append(bytes);
+                              return stream.find("acknowledged") == std::string::npos ||
+                                     stream.find("\n\n", stream.find("acknowledged")) == std::string::npos;
+                          }});
+    } catch (const std::exception&) {
+    }
+    ASSERT_THAT(stream, HasSubstr("notifications/subscriptions/acknowledged"));
+    EXPECT_THAT(stream, HasSubstr(resource));
+    EXPECT_THAT(stream, Not(HasSubstr(other)));
 }
 
 TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {

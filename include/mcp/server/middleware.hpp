@@ -232,9 +232,10 @@ struct catalogue_filter {
 /// (-32602), resources/read and resources/subscribe "Resource not found" (-32002; -32602 in the
 /// stateless era), completion/complete "Unknown prompt" / "Unknown resource template" (-32602).
 receiving_middleware filter_catalogue(catalogue_filter filter);
-/// The sending side of filter_catalogue: drops notifications/resources/updated of a resource
-/// the principal it goes to may not see (when the server knows that principal, e.g. on a
-/// subscriptions/listen stream).
+/// The sending side of filter_catalogue, where the server knows the principal a notification
+/// goes to (a subscriptions/listen stream): drops notifications/resources/updated of a resource
+/// that principal may not see, and leaves such resources out of the stream's
+/// notifications/subscriptions/acknowledged.
 sending_middleware filter_resource_updates(catalogue_filter filter);
 } // namespace middleware
 
