@@ -1,7 +1,7 @@
 // The OpenAI-compatible sampling provider: one POST to {base_url}/chat/completions per request
 // (see mcp/host/providers.hpp).
 #include "host/openai_provider_impl.hpp"
-#include "http/client/errors.hpp" // utf8_prefix
+#include <mcp/json/text.hpp>
 
 #include <mcp/host/transport_factory.hpp> // url_for_display
 #include <mcp/jsonrpc/error.hpp>
@@ -24,12 +24,12 @@ std::string api_error_message(std::string_view body) {
     if (auto v = parse_json(body, ec); v && v->is_object()) {
         const auto& o = v->get_object();
         if (const auto* e = find_object(o, "error"))
-            if (auto m = find_string(*e, "message")) return http::detail::utf8_prefix(*m, 1000);
+            if (auto m = find_string(*e, "message")) return utf8_prefix(*m, 1000);
         for (const char* key : {"error", "detail", "message"})
-            if (auto m = find_string(o, key)) return http::detail::utf8_prefix(*m, 1000);
+            if (auto m = find_string(o, key)) return utf8_prefix(*m, 1000);
     }
     // Anything may come back (an HTML page); the message must stay valid UTF-8 for JSON.
-    std::string text = http::detail::utf8_prefix(body, 200);
+    std::string text = utf8_prefix(body, 200);
     for (auto& c : text)
         if (static_cast<unsigned char>(c) < 0x20) c = ' ';
     return text;

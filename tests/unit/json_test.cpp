@@ -1,5 +1,6 @@
 #include <mcp/json/base64.hpp>
 #include <mcp/json/json.hpp>
+#include <mcp/json/text.hpp>
 
 #include <gtest/gtest.h>
 
@@ -58,4 +59,35 @@ TEST(base64, round_trips_and_rejects_malformed) {
     for (const char* bad : {"Zg=", "Z===", "Zg==Zg==", "Zh==", "Zm9v!", "Zm 9v", "=Zm9"})
         EXPECT_FALSE(mcp::base64::decode(bad)) << bad;
     EXPECT_TRUE(mcp::base64::is_valid("Zm9vYmFy"));
+}
+
+TEST(text, utf8_prefix_repairs_and_cuts_at_a_character) {
+    EXPECT_EQ(mcp::utf8_prefix("h\xC3\xA9llo", 2), "h"); // é does not fit whole
+    EXPECT_EQ(mcp::utf8_prefix("h\xC3\xA9llo", 3), "h\xC3\xA9");
+    EXPECT_EQ(mcp::utf8_prefix("a\xFF"
+                               "b",
+                               10),
+              "a\xEF\xBF\xBD"
+              "b");                                                                          // invalid byte
+    EXPECT_EQ(mcp::utf8_prefix("\xC0\xAF", 10), "\xEF\xBF\xBD\xEF\xBF\xBD");                 // overlong '/'
+    EXPECT_EQ(mcp::utf8_prefix("\xED\xA0\x80", 10), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
+}
+
+TEST(text, printable_escapes_every_control_and_is_one_line) {
+    EXPECT_EQ(mcp::printable("ok\r\nnext\tcol"), "ok\\r\\nnext\\tcol");
+    EXPECT_EQ(mcp::printable("\x1b]0;pwned\x07title"), "\\x1b]0;pwned\\x07title");
+    EXPECT_EQ(mcp::printable("\x7f"), "\\x7f");
+    EXPECT_EQ(mcp::printable("\xC2\x9B"
+                             "31m"),
+              "\\u009b31m"); // C1 CSI
+    EXPECT_EQ(mcp::printable("a\xE2\x80\xAE"
+                             "b\xE2\x80\xA8"),
+              "a\\u202eb\\u2028");                                                             // RLO, LS
+    EXPECT_EQ(mcp::printable("caf\xC3\xA9 \xF0\x9F\x99\x82"), "caf\xC3\xA9 \xF0\x9F\x99\x82"); // text stays
+    const std::string once = mcp::printable("x\x1b[2Jy\xFF");
+    EXPECT_EQ(mcp::printable(once), once);
+}
+
+TEST(text, printable_lines_keeps_line_feeds_and_tabs_only) {
+    EXPECT_EQ(mcp::printable_lines("a\n\tb\r\n\x1b[31mc"), "a\n\tb\\r\n\\x1b[31mc");
 }

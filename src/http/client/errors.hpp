@@ -2,6 +2,7 @@
 // fails without a JSON-RPC answer, and the text helpers they need.
 #pragma once
 
+#include <mcp/json/text.hpp>
 #include <mcp/jsonrpc/message.hpp>
 
 #include <string>
@@ -9,16 +10,7 @@
 
 namespace mcp::http::detail {
 
-/// At most `max` bytes of `bytes` as valid UTF-8: cut at a character boundary, invalid
-/// sequences replaced by U+FFFD (a body may be anything; a JSON string must be UTF-8).
-std::string utf8_prefix(std::string_view bytes, std::size_t max);
-
-/// `text` made safe for one line of a log: valid UTF-8 (see utf8_prefix) with every control
-/// character - C0 (CR, LF, ESC...), DEL, C1, the line and paragraph separators U+2028/U+2029 and
-/// the bidirectional overrides and isolates - written as an escape ("\\r", "\\n", "\\t",
-/// "\\x1b", "\\u2028"). Idempotent. For anything a server wrote (a header name in a schema,
-/// a tool name, a reason phrase) on its way into a log line.
-std::string printable(std::string_view text);
+// utf8_prefix and printable (mcp/json/text.hpp) are found from here unqualified.
 
 /// "HTTP 401 Unauthorized from https://example.com/mcp" (the server's reason phrase, or the
 /// standard one when it sent none).
