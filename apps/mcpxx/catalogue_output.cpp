@@ -1,6 +1,8 @@
 #include "catalogue_output.hpp"
 #include "host_output.hpp"
 
+#include <mcp/json/text.hpp>
+
 namespace mcpxx_cli {
 namespace {
 
@@ -11,22 +13,29 @@ constexpr std::size_t transport_width = 6;
 } // namespace
 
 void print_tools(std::ostream& out, const std::vector<mcp::host::tool_entry>& tools, const style& st) {
+    std::vector<std::string> names;
     std::size_t w = 0;
-    for (const auto& t : tools) w = std::max(w, t.name.size() + 2);
     for (const auto& t : tools) {
+        names.push_back(mcp::printable(t.name));
+        w = std::max(w, names.back().size() + 2);
+    }
+    for (std::size_t i = 0; i < tools.size(); ++i) {
+        const auto& t = tools[i];
         std::string flags;
         if (t.tool.annotations && t.tool.annotations->read_only_hint.value_or(false)) flags = " [read-only]";
-        out << st.bold(pad(t.name, w)) << t.tool.description.value_or("") << st.dim(flags) << "\n";
+        out << st.bold(pad(names[i], w)) << mcp::printable_lines(t.tool.description.value_or(""))
+            << st.dim(flags) << "\n";
     }
 }
 
 void print_resources(std::ostream& out, const mcp::host::manager& m, const std::string& server,
                      const style& st) {
     for (const auto& r : m.resources(server))
-        out << st.bold(server) << "  " << r.uri << "  " << r.name
-            << st.dim(r.mime_type ? "  " + *r.mime_type : "") << "\n";
+        out << st.bold(server) << "  " << mcp::printable(r.uri) << "  " << mcp::printable(r.name)
+            << st.dim(r.mime_type ? "  " + mcp::printable(*r.mime_type) : "") << "\n";
     for (const auto& t : m.resource_templates(server))
-        out << st.bold(server) << "  " << t.uri_template << "  " << t.name << st.dim("  (template)") << "\n";
+        out << st.bold(server) << "  " << mcp::printable(t.uri_template) << "  " << mcp::printable(t.name)
+            << st.dim("  (template)") << "\n";
 }
 
 void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::string& server,
@@ -34,9 +43,10 @@ void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::st
     for (const auto& p : m.prompts(server)) {
         std::string args;
         for (const auto& a : p.arguments)
-            args += (args.empty() ? "" : ", ") + a.name + (a.required.value_or(false) ? "*" : "");
-        out << st.bold(server) << "  " << p.name << (args.empty() ? "" : "(" + args + ")") << "  "
-            << p.description.value_or("") << "\n";
+            args +=
+                (args.empty() ? "" : ", ") + mcp::printable(a.name) + (a.required.value_or(false) ? "*" : "");
+        out << st.bold(server) << "  " << mcp::printable(p.name) << (args.empty() ? "" : "(" + args + ")")
+            << "  " << mcp::printable_lines(p.description.value_or("")) << "\n";
     }
 }
 
@@ -53,17 +63,18 @@ std::string server_line(const mcp::host::server_status& s, std::size_t w, const 
                 pad(std::string(to_string(s.transport)), transport_width) +
                 pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
                 catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts);
-        if (s.server_info) line += "  " + st.dim(s.server_info->name + " " + s.server_info->version);
+        if (s.server_info)
+            line += "  " + st.dim(mcp::printable(s.server_info->name + " " + s.server_info->version));
     } else {
         line += st.red(pad(std::string(to_string(s.state)), state_width)) +
-                pad(std::string(to_string(s.transport)), transport_width) + s.error;
+                pad(std::string(to_string(s.transport)), transport_width) + mcp::printable(s.error);
     }
     return line + "  " + st.dim(s.source);
 }
 
 std::string invalid_entry_line(const mcp::host::config_error& e, std::size_t w, const style& st) {
-    return st.bold(pad(e.server, w)) + st.red(pad("invalid", state_width)) + e.message + "  " +
-           st.dim(e.source);
+    return st.bold(pad(e.server, w)) + st.red(pad("invalid", state_width)) + mcp::printable(e.message) +
+           "  " + st.dim(e.source);
 }
 
 std::string disabled_entry_line(const mcp::host::server_config& s, std::size_t w, const style& st) {

@@ -1,5 +1,6 @@
 // The combined catalogue for a person: the listings of `mcpxx servers|tools|resources|prompts`,
-// shared with the shell's builtins of the same names.
+// shared with the shell's builtins of the same names. What servers wrote in them is escaped (see
+// terminal.hpp).
 #pragma once
 
 #include "terminal.hpp"

@@ -1,5 +1,6 @@
 #include "elicitation_form.hpp"
 
+#include <mcp/json/text.hpp>
 #include <mcp/schema/validator.hpp>
 
 #include <algorithm>
@@ -353,7 +354,9 @@ std::string field_question(const form_field& f) {
     if (const auto* d = mcp::find_member(f.schema, "default")) add("default " + default_text(*d));
     std::string joined;
     for (const auto& d : details) joined += (joined.empty() ? "" : "; ") + d;
-    return question + " (" + joined + "): ";
+    // All of it but the punctuation is the server's (names, titles, choices), and it is asked
+    // on one line (the line editor's prompt): escaped whole, line feeds too.
+    return mcp::printable(question + " (" + joined + ")") + ": ";
 }
 
 field_answer interpret_answer(const form_field& f, std::string_view typed) {
@@ -393,7 +396,7 @@ std::optional<object> fill_form(const object& requested_schema, const ask_functi
     // Asks until the answer is usable; false when the input ended.
     const auto ask_field = [&](const form_field& f, std::string reason) {
         for (;;) {
-            if (!reason.empty()) say("    " + reason + "\n");
+            if (!reason.empty()) say("    " + mcp::printable(reason) + "\n");
             const auto typed = ask(field_question(f));
             if (!typed) return false;
             auto answer = interpret_answer(f, *typed);
@@ -429,7 +432,7 @@ std::optional<object> fill_form(const object& requested_schema, const ask_functi
         }
         if (asked.empty()) {
             // Nothing to ask again (say, a required field the form does not define).
-            say("  this form cannot be filled in: " + errors.front().message + "\n");
+            say("  this form cannot be filled in: " + mcp::printable(errors.front().message) + "\n");
             return std::nullopt;
         }
     }

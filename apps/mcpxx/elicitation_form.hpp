@@ -26,7 +26,8 @@ struct form_field {
 std::vector<form_field> form_fields(const mcp::json::object& requested_schema);
 
 /// The question for a field: its name (`*` when required), its title or description, and what
-/// it takes, e.g. `  age* (a whole number; at least 0): `.
+/// it takes, e.g. `  age* (a whole number; at least 0): `. One line, the server's text escaped
+/// (mcp::printable).
 std::string field_question(const form_field& field);
 
 /// What one answer gives a field: a value, nothing (the field is left out and the server's

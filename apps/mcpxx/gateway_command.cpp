@@ -16,6 +16,7 @@
 #include <mcp/host/catalogue.hpp>
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
+#include <mcp/json/text.hpp>
 #include <mcp/server/middleware.hpp>
 
 #include <CLI/CLI.hpp>
@@ -357,7 +358,7 @@ int run_gateway(const gateway_cli& o) {
         if (s.state == mcp::host::server_state::ready)
             human << " (" << catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts) << ")";
         else if (!s.error.empty())
-            human << " - " << s.error;
+            human << " - " << mcp::printable(s.error);
         human << "\n";
     }
 

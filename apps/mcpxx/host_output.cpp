@@ -2,6 +2,7 @@
 #include "terminal.hpp"
 
 #include <mcp/json/base64.hpp>
+#include <mcp/json/text.hpp>
 
 namespace mcpxx_cli {
 namespace {
@@ -15,8 +16,8 @@ std::string size_of_base64(const std::string& data) {
 std::string describe(const mcp::resource_contents& c) {
     if (const auto* t = std::get_if<mcp::text_resource_contents>(&c)) return t->text;
     const auto& b = std::get<mcp::blob_resource_contents>(c);
-    return "[binary " + b.mime_type.value_or("data") + ", about " + size_of_base64(b.blob) + ": " + b.uri +
-           "]";
+    return "[binary " + mcp::printable(b.mime_type.value_or("data")) + ", about " + size_of_base64(b.blob) +
+           ": " + mcp::printable(b.uri) + "]";
 }
 
 std::string describe(const mcp::content_block& block) {
@@ -26,11 +27,11 @@ std::string describe(const mcp::content_block& block) {
             if constexpr (std::is_same_v<T, mcp::text_content>)
                 return c.text;
             else if constexpr (std::is_same_v<T, mcp::image_content>)
-                return "[image " + c.mime_type + ", about " + size_of_base64(c.data) + "]";
+                return "[image " + mcp::printable(c.mime_type) + ", about " + size_of_base64(c.data) + "]";
             else if constexpr (std::is_same_v<T, mcp::audio_content>)
-                return "[audio " + c.mime_type + ", about " + size_of_base64(c.data) + "]";
+                return "[audio " + mcp::printable(c.mime_type) + ", about " + size_of_base64(c.data) + "]";
             else if constexpr (std::is_same_v<T, mcp::resource_link>)
-                return "[link " + c.uri + " (" + c.name + ")]";
+                return "[link " + mcp::printable(c.uri) + " (" + mcp::printable(c.name) + ")]";
             else
                 return "[resource] " + describe(c.resource);
         },
@@ -52,17 +53,20 @@ std::string counted(std::size_t n, const std::string& singular, const std::strin
 void print_call_result(const mcp::call_tool_result& result) {
     const bool is_error = result.is_error.value_or(false);
     auto& out = is_error ? std::cerr : std::cout;
+    const int fd = is_error ? 2 : 1;
     if (is_error) out << style::for_stream(2).red("tool error: ");
-    for (const auto& c : result.content) out << describe(c) << "\n";
+    for (const auto& c : result.content) out << body_for_stream(describe(c), fd) << "\n";
+    // JSON escapes C0 controls, not C1 ones or bidi overrides.
     if (result.content.empty() && result.structured_content)
-        out << mcp::to_json(*result.structured_content) << "\n";
+        out << body_for_stream(mcp::to_json(*result.structured_content), fd) << "\n";
 }
 
 void print_prompt_result(const mcp::get_prompt_result& result) {
     const auto st = style::for_stream(1);
-    if (result.description) std::cout << st.dim(*result.description) << "\n";
+    if (result.description) std::cout << st.dim(mcp::printable_lines(*result.description)) << "\n";
     for (const auto& m : result.messages)
-        std::cout << st.bold(std::string(mcp::to_string(m.role)) + ": ") << describe(m.content) << "\n";
+        std::cout << st.bold(std::string(mcp::to_string(m.role)) + ": ")
+                  << body_for_stream(describe(m.content), 1) << "\n";
 }
 
 } // namespace mcpxx_cli

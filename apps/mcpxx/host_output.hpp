@@ -8,7 +8,8 @@
 
 namespace mcpxx_cli {
 
-/// A content block for a person: text as is, other kinds as one summary line.
+/// A content block for a person: text as is (a body: the caller passes it through
+/// body_for_stream), other kinds as one summary line, escaped (see terminal.hpp).
 std::string describe(const mcp::content_block& block);
 std::string describe(const mcp::resource_contents& contents);
 /// Write one JSON value and a newline to stdout.
@@ -19,7 +20,7 @@ std::string pad(const std::string& s, std::size_t width);
 /// `singular` + "s".
 std::string counted(std::size_t n, const std::string& singular, const std::string& plural = {});
 /// A tool's result for a person: its content on stdout (on stderr, after "tool error: ", when
-/// isError), or its structuredContent when it has no content.
+/// isError), or its structuredContent when it has no content; escaped on a terminal only.
 void print_call_result(const mcp::call_tool_result& result);
 /// A prompt's description and messages ("user: ...") on stdout.
 void print_prompt_result(const mcp::get_prompt_result& result);

@@ -3,6 +3,7 @@
 #include "timeout_option.hpp"
 
 #include <CLI/CLI.hpp>
+#include <mcp/json/text.hpp>
 
 #include <cstdlib>
 #include <iostream>
@@ -10,8 +11,9 @@
 namespace mcpxx_cli {
 
 void print_error(const std::string& message) {
-    // One write per line: a message from another thread (a server's log) never splits it.
-    std::cerr << style::for_stream(2).red("mcpxx: ") + message + "\n";
+    // One write per line: a message from another thread (a server's log) never splits it. The
+    // message often quotes a server (its error), so it is escaped (see terminal.hpp).
+    std::cerr << style::for_stream(2).red("mcpxx: ") + mcp::printable_lines(message) + "\n";
 }
 
 void add_host_options(CLI::App* cmd, host_cli_options& o) {
@@ -217,7 +219,7 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
             mo.on_server_stderr = std::move(hooks.on_server_stderr);
         else
             mo.on_server_stderr = [](const std::string& server, std::string_view line) {
-                std::cerr << "[" << server << "] " << line << "\n";
+                std::cerr << "[" + server + "] " + mcp::printable(line) + "\n";
             };
     }
     manager_ = std::make_unique<mcp::host::manager>(std::move(mo));

@@ -114,7 +114,8 @@ private:
     std::unique_ptr<mcp::host::manager> manager_;
 };
 
-/// "mcpxx: message" on stderr, in red on a terminal.
+/// "mcpxx: message" on stderr, in red on a terminal; the message escaped but for its line feeds
+/// and tabs (mcp::printable_lines: it may quote a server).
 void print_error(const std::string& message);
 
 /// Parse "k=v" arguments; a value is a string when the schema says so (or it is not JSON),

@@ -1,5 +1,7 @@
 #include "line_editor.hpp"
 
+#include <mcp/json/text.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -439,6 +441,9 @@ void line_editor::complete_at_cursor(state& st) {
         c = {};
     }
     mu_.lock();
+    // Candidates come from servers (tool names, URIs, completion values): one with a control
+    // character would drive the terminal when drawn, and no one could have typed it. Left out.
+    std::erase_if(c.candidates, [](const std::string& cand) { return mcp::printable(cand) != cand; });
     if (c.candidates.empty() || c.start > cursor) return;
     const std::string word = line.substr(c.start, cursor - c.start);
     if (c.candidates.size() == 1) {

@@ -6,6 +6,7 @@
 #include "host_session.hpp"
 
 #include <CLI/CLI.hpp>
+#include <mcp/json/text.hpp>
 
 namespace mcpxx_cli {
 namespace {
@@ -35,7 +36,7 @@ int run_list(const host_cli_options& opts, const std::string& server, what kind)
         if (s.state != mcp::host::server_state::ready) {
             rc = exit_unavailable;
             unavailable.push_back(object{{"name", s.name}, {"error", s.error}});
-            if (!opts.json) std::cerr << st.red(s.name + ": ") << s.error << "\n";
+            if (!opts.json) std::cerr << st.red(s.name + ": ") + mcp::printable(s.error) + "\n";
         }
 
     if (kind == what::tools) {

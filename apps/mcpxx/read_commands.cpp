@@ -6,6 +6,7 @@
 #include "read_file.hpp"
 
 #include <CLI/CLI.hpp>
+#include <mcp/json/text.hpp>
 
 namespace mcpxx_cli {
 namespace {
@@ -43,7 +44,7 @@ int run_read(const read_options& o) {
         if (o.host.json)
             print_json(mcp::to_json(r, c.protocol_version()));
         else
-            for (const auto& x : r.contents) std::cout << describe(x) << "\n";
+            for (const auto& x : r.contents) std::cout << body_for_stream(describe(x), 1) << "\n";
         return exit_ok;
     });
 }
@@ -89,7 +90,7 @@ int run_complete(const read_options& o) {
         if (o.host.json)
             print_json(mcp::to_json(r, c.protocol_version()));
         else
-            for (const auto& v : r.values) std::cout << v << "\n";
+            for (const auto& v : r.values) std::cout << mcp::printable(v) << "\n";
         return exit_ok;
     });
 }

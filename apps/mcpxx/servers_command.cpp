@@ -6,6 +6,7 @@
 #include "host_session.hpp"
 
 #include <CLI/CLI.hpp>
+#include <mcp/json/text.hpp>
 
 namespace mcpxx_cli {
 namespace {
@@ -118,7 +119,7 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
                 std::cout << s.name << ": " << style::for_stream(1).green("ok") << " " << ms << "\n";
             } else {
                 std::cout << s.name << ": " << style::for_stream(1).red("failed") << " "
-                          << std::string(r.at("error").as_string()) << "\n";
+                          << mcp::printable(r.at("error").as_string()) << "\n";
             }
         }
         results.push_back(std::move(r));

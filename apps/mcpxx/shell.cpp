@@ -4,6 +4,8 @@
 #include "host_output.hpp"
 #include "read_file.hpp"
 
+#include <mcp/json/text.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -290,7 +292,7 @@ int shell::cmd_ping(const std::vector<shell_word>& w, const std::string&) {
             std::cout << s << ": " << st.green("ok") << " " << ms << "\n";
         } catch (const std::exception& e) {
             if (session_.interrupted()) throw;
-            std::cout << s << ": " << st.red("failed") << " " << e.what() << "\n";
+            std::cout << s << ": " << st.red("failed") << " " << mcp::printable(e.what()) << "\n";
             rc = exit_negative;
         }
     }

@@ -4,6 +4,8 @@
 #include "read_file.hpp"
 #include "shell.hpp"
 
+#include <mcp/json/text.hpp>
+
 #include <iostream>
 
 namespace mcpxx_cli {
@@ -11,9 +13,11 @@ namespace {
 
 std::string summary_of(const mcp::resource_contents& c) {
     if (const auto* t = std::get_if<mcp::text_resource_contents>(&c))
-        return t->mime_type.value_or("text") + ", " + std::to_string(t->text.size()) + " bytes";
+        return mcp::printable(t->mime_type.value_or("text")) + ", " + std::to_string(t->text.size()) +
+               " bytes";
     const auto& b = std::get<mcp::blob_resource_contents>(c);
-    return b.mime_type.value_or("binary") + ", about " + std::to_string(b.blob.size() / 4 * 3) + " bytes";
+    return mcp::printable(b.mime_type.value_or("binary")) + ", about " +
+           std::to_string(b.blob.size() / 4 * 3) + " bytes";
 }
 
 } // namespace
@@ -82,7 +86,7 @@ int shell::cmd_read(const std::vector<shell_word>& w, const std::string&) {
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
     const auto r =
         session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
-    for (const auto& c : r.contents) std::cout << describe(c) << "\n";
+    for (const auto& c : r.contents) std::cout << body_for_stream(describe(c), 1) << "\n";
     return exit_ok;
 }
 
@@ -125,7 +129,7 @@ int shell::cmd_attach(const std::vector<shell_word>& w, const std::string&) {
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
     auto client = session_.servers().client(server.front());
     auto r = client->read_resource(w[2].text, call_options(server.front()));
-    for (const auto& c : r.contents) std::cout << describe(c) << "\n";
+    for (const auto& c : r.contents) std::cout << body_for_stream(describe(c), 1) << "\n";
     attachment a{server.front(), w[2].text, std::move(r.contents)};
     // Subscribed, so that a change is noticed (where the server offers subscriptions).
     const auto& caps = client->server().capabilities.resources;
@@ -136,7 +140,7 @@ int shell::cmd_attach(const std::vector<shell_word>& w, const std::string&) {
             a.subscribed = true;
             how = "changes are announced";
         } catch (const std::exception& e) {
-            how = std::string("not subscribed: ") + e.what();
+            how = "not subscribed: " + mcp::printable(e.what());
         }
     }
     attachments_->put(std::move(a));
@@ -155,7 +159,7 @@ std::vector<attachment> shell::fresh_attachments() {
             a.changed = false;
             attachments_->put(std::move(a));
         } catch (const std::exception& e) {
-            terminal_->notify("could not read the attached " + a.uri + " again (" + e.what() +
+            terminal_->notify("could not read the attached " + a.uri + " again (" + mcp::printable(e.what()) +
                               "); what was read before is used");
         }
     }
@@ -251,8 +255,8 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
             }
             return c;
         };
-        const auto answer =
-            terminal_->ask(a.name + (a.description ? " (" + *a.description + ")" : "") + ": ", values);
+        const auto answer = terminal_->ask(
+            mcp::printable(a.name + (a.description ? " (" + *a.description + ")" : "")) + ": ", values);
         if (!answer) {
             terminal_->notify("cancelled");
             return exit_interrupted;
@@ -268,7 +272,8 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
     const auto st = style::for_stream(1);
     for (const auto& a : fresh_attachments())
         for (const auto& c : a.contents)
-            std::cout << st.bold("user: ") << "[attached " << a.uri << "] " << describe(c) << "\n";
+            std::cout << st.bold("user: ") << "[attached " << a.uri << "] " << body_for_stream(describe(c), 1)
+                      << "\n";
     return exit_ok;
 }
 

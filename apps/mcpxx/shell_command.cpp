@@ -9,6 +9,7 @@
 #include "shell.hpp"
 
 #include <CLI/CLI.hpp>
+#include <mcp/json/text.hpp>
 
 #include <atomic>
 #include <cstdio>
@@ -34,7 +35,8 @@ std::string format_log(const std::string& server, const mcp::logging_message_not
     const std::string shown = n.level >= L::error     ? st.red(level)
                               : n.level >= L::warning ? st.yellow(level)
                                                       : st.dim(level);
-    return "[" + server + "] " + shown + (n.logger ? " (" + *n.logger + ")" : "") + ": " + text;
+    return "[" + server + "] " + shown + (n.logger ? " (" + mcp::printable(*n.logger) + ")" : "") + ": " +
+           mcp::printable(text);
 }
 
 std::string describe_change(const mcp::host::server_status& s) {
@@ -43,7 +45,8 @@ std::string describe_change(const mcp::host::server_status& s) {
                (s.restarts ? "up again (restart " + std::to_string(s.restarts) + "): "
                            : "catalogue changed: ") +
                catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts);
-    return "[" + s.name + "] " + std::string(to_string(s.state)) + (s.error.empty() ? "" : ": " + s.error);
+    return "[" + s.name + "] " + std::string(to_string(s.state)) +
+           (s.error.empty() ? "" : ": " + mcp::printable(s.error));
 }
 
 /// What the user was last told about each server's catalogue, so that only news is reported:
@@ -85,7 +88,7 @@ std::string summary(host_session& session) {
         } else {
             ++n_failed;
             failed_lines += "  " + st.red(s.name + ": ") + std::string(to_string(s.state)) +
-                            (s.error.empty() ? "" : ": " + s.error) + "\n";
+                            (s.error.empty() ? "" : ": " + mcp::printable(s.error)) + "\n";
         }
     }
     std::string text = st.bold("mcpxx shell") + ": " + counted(n_ready, "server") + " ready" +
@@ -117,13 +120,13 @@ int run_shell(const host_cli_options& options) {
         }
     };
     hooks.on_server_stderr = [terminal](const std::string& server, std::string_view line) {
-        terminal->notify("[" + server + "] " + std::string(line));
+        terminal->notify("[" + server + "] " + mcp::printable(line));
     };
     // An attached resource that changed is read again when next used; the user hears of it now.
     auto attachments = std::make_shared<attachment_list>();
     hooks.on_resource_updated = [terminal, attachments](const std::string& server, const std::string& uri) {
         if (attachments->mark_changed(server, uri))
-            terminal->notify(style::for_stream(2).dim("[" + server + "] the attached " + uri +
+            terminal->notify(style::for_stream(2).dim("[" + server + "] the attached " + mcp::printable(uri) +
                                                       " changed (it is read again when next used)"));
     };
     hooks.ordered = true; // what servers announce during a command is shown before it ends

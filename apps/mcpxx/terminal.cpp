@@ -2,6 +2,7 @@
 #include "elicitation_form.hpp"
 
 #include <mcp/json/json.hpp>
+#include <mcp/json/text.hpp>
 
 #include <cerrno>
 #include <csignal>
@@ -23,6 +24,11 @@ style style::for_stream(int fd) {
 std::string style::wrap(const char* code, std::string_view s) const {
     if (!enabled) return std::string(s);
     return "\033[" + std::string(code) + "m" + std::string(s) + "\033[0m";
+}
+
+std::string body_for_stream(std::string_view body, int fd) {
+    if (::isatty(fd) == 1) return mcp::printable_lines(body);
+    return std::string(body);
 }
 
 // ------------------------------------------------------------------ progress
@@ -48,10 +54,11 @@ void progress_display::update(const mcp::progress_update& p) {
             bar = "[" + std::string(static_cast<std::size_t>(filled), '#') +
                   std::string(static_cast<std::size_t>(width - filled), ' ') + "] ";
         }
-        line = "\r\033[K" + bar + numbers + (p.message ? " " + *p.message : "");
+        line = "\r\033[K" + bar + numbers + (p.message ? " " + mcp::printable(*p.message) : "");
         drawn_ = true;
     } else {
-        line = std::string("progress ") + numbers + (p.message ? " " + *p.message : "") + "\n";
+        line =
+            std::string("progress ") + numbers + (p.message ? " " + mcp::printable(*p.message) : "") + "\n";
     }
     std::fputs(line.c_str(), stderr);
     std::fflush(stderr);
@@ -97,10 +104,13 @@ bool terminal_approver::approve(const mcp::host::approval_request& r) {
             "--yes to run tool calls without asking (or --trust SERVER for a trusted server's read-only "
             "tools)");
     const auto s = style::for_stream(2);
-    std::string text = s.bold("Server \"" + r.server + "\" wants to run the tool \"" + r.tool + "\"") + "\n";
-    if (r.definition && r.definition->description) text += "  " + *r.definition->description + "\n";
+    std::string text =
+        s.bold("Server \"" + r.server + "\" wants to run the tool \"" + mcp::printable(r.tool) + "\"") + "\n";
+    if (r.definition && r.definition->description)
+        text += "  " + mcp::printable_lines(*r.definition->description) + "\n";
     if (!r.definition) text += "  " + s.yellow("(the server did not list this tool)") + "\n";
-    text += "  arguments: " + mcp::to_json(mcp::json::value(r.arguments)) + "\n";
+    // JSON escapes C0 controls but not C1 ones or bidi overrides.
+    text += "  arguments: " + mcp::printable_lines(mcp::to_json(mcp::json::value(r.arguments))) + "\n";
     if (r.definition && r.definition->annotations) {
         const auto& a = *r.definition->annotations;
         if (a.read_only_hint.value_or(false))
@@ -113,18 +123,19 @@ bool terminal_approver::approve(const mcp::host::approval_request& r) {
     io_.say(text);
     const auto answer = io_.ask("Allow? [y/N] ");
     if (!answer && io_.interrupted && io_.interrupted())
-        throw user_interrupted("interrupted while asking to run the tool \"" + r.tool + "\"");
+        throw user_interrupted("interrupted while asking to run the tool \"" + mcp::printable(r.tool) + "\"");
     return yes(answer);
 }
 
 namespace {
 
-/// Long texts are cut when shown (the model still gets all of it).
+/// Long texts are cut when shown (the model still gets all of it); what is shown is escaped (a
+/// server wrote it).
 constexpr std::size_t shown_text_limit = 2000;
 
 std::string shown(std::string_view text) {
-    if (text.size() <= shown_text_limit) return std::string(text);
-    return std::string(text.substr(0, shown_text_limit)) + "... (" +
+    if (text.size() <= shown_text_limit) return mcp::printable_lines(text);
+    return mcp::printable_lines(mcp::utf8_prefix(text, shown_text_limit)) + "... (" +
            std::to_string(text.size() - shown_text_limit) + " more characters)";
 }
 
@@ -136,14 +147,16 @@ std::string describe(const mcp::sampling_content& block) {
             if constexpr (std::is_same_v<T, mcp::text_content>) {
                 return shown(b.text);
             } else if constexpr (std::is_same_v<T, mcp::image_content>) {
-                return "[image " + b.mime_type + ", " + std::to_string(b.data.size() * 3 / 4) + " bytes]";
+                return "[image " + mcp::printable(b.mime_type) + ", " +
+                       std::to_string(b.data.size() * 3 / 4) + " bytes]";
             } else if constexpr (std::is_same_v<T, mcp::audio_content>) {
-                return "[audio " + b.mime_type + ", " + std::to_string(b.data.size() * 3 / 4) + " bytes]";
+                return "[audio " + mcp::printable(b.mime_type) + ", " +
+                       std::to_string(b.data.size() * 3 / 4) + " bytes]";
             } else if constexpr (std::is_same_v<T, mcp::tool_use_content>) {
-                return "[calls tool " + b.name + " with " + shown(mcp::to_json(mcp::json::value(b.input))) +
-                       "]";
+                return "[calls tool " + mcp::printable(b.name) + " with " +
+                       shown(mcp::to_json(mcp::json::value(b.input))) + "]";
             } else {
-                std::string text = "[result of tool use " + b.tool_use_id +
+                std::string text = "[result of tool use " + mcp::printable(b.tool_use_id) +
                                    (b.is_error.value_or(false) ? ", an error" : "") + "]";
                 for (const auto& c : b.content)
                     if (const auto* t = std::get_if<mcp::text_content>(&c)) text += " " + shown(t->text);
@@ -177,12 +190,12 @@ terminal_sampling_reviewer::review_request(const std::string& server, mcp::creat
     text += "  " + s.dim("at most " + std::to_string(r.max_tokens) + " tokens");
     if (r.model_preferences && !r.model_preferences->hints.empty()) {
         text += s.dim(", model hints:");
-        for (const auto& h : r.model_preferences->hints) text += " " + h.name.value_or("?");
+        for (const auto& h : r.model_preferences->hints) text += " " + mcp::printable(h.name.value_or("?"));
     }
     text += "\n";
     if (!r.tools.empty()) {
         text += "  " + s.yellow("the model may call tools:");
-        for (const auto& t : r.tools) text += " " + t.name;
+        for (const auto& t : r.tools) text += " " + mcp::printable(t.name);
         text += "\n";
     }
     std::lock_guard lock(conversation);
@@ -201,7 +214,7 @@ terminal_sampling_reviewer::review_request(const std::string& server, mcp::creat
 bool terminal_sampling_reviewer::review_result(const std::string& server, const mcp::create_message_request&,
                                                const mcp::create_message_result& result) {
     const auto s = style::for_stream(2);
-    std::string text = s.bold("The model (" + result.model + ") answered:") + "\n";
+    std::string text = s.bold("The model (" + mcp::printable(result.model) + ") answered:") + "\n";
     for (const auto& b : result.content) text += "  " + describe(b) + "\n";
     std::lock_guard lock(conversation);
     io_.say(text);
@@ -212,9 +225,9 @@ mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const
     const auto s = style::for_stream(2);
     const auto ask = [this](const std::string& q) { return io_.ask(q); };
     std::lock_guard lock(conversation);
-    io_.say(s.bold("Server \"" + server + "\" asks: ") + r.message + "\n");
+    io_.say(s.bold("Server \"" + server + "\" asks: ") + mcp::printable_lines(r.message) + "\n");
     if (r.mode == mcp::elicitation_mode::url) {
-        io_.say("  open: " + r.url.value_or("") + "\n");
+        io_.say("  open: " + mcp::printable(r.url.value_or("")) + "\n");
         return {.action =
                     yes(ask("Done? [y/N] ")) ? mcp::elicit_action::accept : mcp::elicit_action::decline};
     }

@@ -1,5 +1,21 @@
 // The terminal side of the host commands: colour, the progress bar, asking the user (tool
 // approval, sampling review, elicitation), and Ctrl-C.
+//
+// Text from servers never drives the user's terminal. A server chooses the bytes of its tool
+// names, descriptions and results, its resources, prompts, error messages, log notifications,
+// elicitation forms, sampling requests and the lines on its stderr; shown raw, they could clear
+// the screen, set the window title, move the cursor, or rewrite a line with a CR to fake a
+// message of mcpxx. So every piece of server text is escaped (mcp/json/text.hpp) before mcpxx
+// shows it, and before wrapping it in style, which must keep its own escapes:
+//   - a one-line field (a name, a URI, a stderr or log line, an error in a listing):
+//     mcp::printable, which also keeps it on its line;
+//   - a message to the user that may span lines (a description, an error message, an
+//     elicitation or sampling text, the arguments in an approval prompt): mcp::printable_lines;
+//   - a content body (a tool's result, a resource's text, a prompt's messages): body_for_stream,
+//     escaped on a terminal but the exact bytes when piped or redirected, as ls does with file
+//     names, so that `mcpxx read SERVER URI > copy` copies faithfully.
+// --json output is JSON, escaped already, and left as it is; text mcpxx writes itself needs
+// nothing.
 #pragma once
 
 #include <mcp/host/approval.hpp>
@@ -32,6 +48,10 @@ struct style {
 private:
     std::string wrap(const char* code, std::string_view s) const;
 };
+
+/// A content body from a server as written to `fd`: mcp::printable_lines on a terminal, the
+/// exact bytes otherwise (see the top of this file).
+std::string body_for_stream(std::string_view body, int fd);
 
 /// Draws notifications/progress on stderr: a bar redrawn in place on a terminal, plain lines
 /// otherwise (logs stay readable).

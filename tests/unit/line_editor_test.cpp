@@ -200,6 +200,26 @@ TEST_F(line_editor_test, completion) {
     EXPECT_EQ(line("a 1\x01\x1b[C\x1b[Cstyle=c\t\r", complete).text, "a style=casual 1");
 }
 
+TEST_F(line_editor_test, candidates_with_control_characters_are_left_out) {
+    // Candidates come from servers: one that would drive the terminal is neither drawn nor
+    // inserted.
+    const mcpxx_cli::completer complete = [](const std::string&, std::size_t) {
+        return mcpxx_cli::completion{.start = 0,
+                                     .candidates = {"x\x1b]0;pwned\x07", "x\r\x1b[2Jfake", "xa", "xb"},
+                                     .append_space = false};
+    };
+    const auto from = term.mark();
+    EXPECT_EQ(line("x\t\t\r", complete).text, "x");
+    EXPECT_TRUE(term.wait_for("xa  xb\r\n", from)) << term.output_since(from);
+    EXPECT_EQ(term.output_since(from).find_first_of("\x07"), std::string::npos) << term.output_since(from);
+    EXPECT_EQ(term.output_since(from).find("pwned"), std::string::npos);
+    // The only candidate left is inserted.
+    const mcpxx_cli::completer one_safe = [](const std::string&, std::size_t) {
+        return mcpxx_cli::completion{.start = 0, .candidates = {"y\x1b[2J", "yes"}, .append_space = false};
+    };
+    EXPECT_EQ(line("y\t\r", one_safe).text, "yes");
+}
+
 TEST_F(line_editor_test, output_from_another_thread_goes_above_the_line) {
     const auto from = term.mark();
     auto r = std::async(std::launch::async, [&] { return editor.read_line("> "); });

@@ -1,0 +1,222 @@
+// A server never drives the user's terminal through `mcpxx`: the real mcpxx binary against
+// tests/servers/hostile_server, whose every text sets the window title, rewrites the line with a
+// CR and clears the screen. Names, descriptions, error messages and stderr lines are always
+// escaped; content bodies (a tool's result, a resource) are escaped on a terminal and left as
+// they are in a pipe or a file; --json stays JSON.
+#include "support/host_fixture.hpp"
+#include "support/program_output.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
+
+using mcp::test::run_result;
+using mcp::test::slurp;
+
+/// What hostile_server puts in every text, and how mcpxx shows it escaped.
+const std::string attack = "\x1b]0;pwned\x07\r\x1b[2Jmcpxx: approved";
+const std::string escaped = "\\x1b]0;pwned\\x07\\r\\x1b[2Jmcpxx: approved";
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+/// Whether `text` holds a byte that a terminal acts on: ESC, CR, BEL.
+bool has_controls(const std::string& text) {
+    return text.find_first_of("\x1b\r\x07") != std::string::npos;
+}
+
+enum class stdout_is { file, terminal };
+
+struct cli_terminal_safety_test : ::testing::Test {
+    mcp::test::fake_host_dirs dirs{::testing::UnitTest::GetInstance()->current_test_info()->name()};
+    std::string config;
+
+    void SetUp() override {
+        ::setenv("MCPXX_BINARY_DIR", MCPXX_BINARY_DIR, 1);
+        config = (dirs.root / "servers.json").string();
+        dirs.write(config,
+                   R"({"mcpServers": {"hostile": {"command": "${MCPXX_BINARY_DIR}/hostile_server"}}})");
+    }
+
+    /// `mcpxx args... --config servers.json` with `input` on stdin (a file) and stderr in a
+    /// file; stdout a file, or a terminal (a pseudo-terminal passing bytes as they are). NO_COLOR
+    /// is set, so that any escape on the terminal is the server's.
+    run_result run(std::vector<std::string> args, stdout_is where = stdout_is::file,
+                   const std::string& input = "") {
+        args.insert(args.begin(), mcpxx);
+        args.insert(args.end(), {"--config", config});
+        const auto in = dirs.root / "stdin", out = dirs.root / "stdout", err = dirs.root / "stderr";
+        std::ofstream(in) << input;
+        int master = -1, slave = -1;
+        if (where == stdout_is::terminal) {
+            if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
+                ADD_FAILURE() << "openpty failed";
+                return {};
+            }
+            termios t{};
+            ::tcgetattr(slave, &t);
+            t.c_oflag &= ~static_cast<tcflag_t>(OPOST); // no "\n" -> "\r\n": the bytes as written
+            ::tcsetattr(slave, TCSANOW, &t);
+        }
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            const int i = ::open(in.c_str(), O_RDONLY),
+                      o = slave >= 0 ? slave : ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
+            if (master >= 0) ::close(master);
+            ::setenv("HOME", dirs.home.c_str(), 1);
+            ::setenv("NO_COLOR", "1", 1);
+            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
+            std::vector<char*> argv;
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            ::execv(mcpxx.c_str(), argv.data());
+            ::_exit(98);
+        }
+        run_result r;
+        if (slave >= 0) {
+            ::close(slave);
+            // Until the program (the only holder of the terminal) is gone: then read() fails.
+            char buf[4096];
+            for (;;) {
+                const auto n = ::read(master, buf, sizeof buf);
+                if (n > 0)
+                    r.out.append(buf, static_cast<std::size_t>(n));
+                else if (!(n < 0 && errno == EINTR))
+                    break;
+            }
+            ::close(master);
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+        if (slave < 0) r.out = slurp(out);
+        r.err = slurp(err);
+        return r;
+    }
+};
+
+TEST_F(cli_terminal_safety_test, listings_escape_names_and_descriptions) {
+    auto r = run({"tools"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(has_controls(r.out)) << r.out;
+    EXPECT_TRUE(has(r.out, "Greets." + escaped + "\n")) << r.out;
+
+    r = run({"resources"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(has_controls(r.out)) << r.out;
+    EXPECT_TRUE(has(r.out, "hostile://text  text" + escaped)) << r.out;
+
+    r = run({"prompts"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(has_controls(r.out)) << r.out;
+    EXPECT_TRUE(has(r.out, "hostile  A prompt." + escaped)) << r.out;
+
+    r = run({"servers"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(has_controls(r.out)) << r.out;
+    EXPECT_TRUE(has(r.out, "hostile" + escaped + " 1.0")) << r.out; // serverInfo
+
+    // JSON escapes the text itself, and gives it back whole.
+    r = run({"tools", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(has_controls(r.out)) << r.out;
+    bool found = false;
+    const auto listed = boost::json::parse(r.out);
+    for (const auto& t : listed.at("tools").as_array())
+        found |= t.at("tool").at("description") == boost::json::value("Greets." + attack);
+    EXPECT_TRUE(found) << r.out;
+}
+
+TEST_F(cli_terminal_safety_test, a_tool_result_is_escaped_on_a_terminal_only) {
+    // In a file (or a pipe) the result is the server's bytes, as a copy should be.
+    auto r = run({"call", "hostile", "greet", "--yes"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "hello" + attack + "\nline two\n");
+
+    // On a terminal it is escaped, but for its line feeds.
+    r = run({"call", "hostile", "greet", "--yes"}, stdout_is::terminal);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "hello" + escaped + "\nline two\n");
+}
+
+TEST_F(cli_terminal_safety_test, a_resource_is_escaped_on_a_terminal_only) {
+    auto r = run({"read", "hostile", "hostile://text"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "page" + attack + "\nline two\n");
+
+    r = run({"read", "hostile", "hostile://text"}, stdout_is::terminal);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "page" + escaped + "\nline two\n");
+}
+
+TEST_F(cli_terminal_safety_test, a_prompt_shows_its_description_escaped_and_its_messages_as_a_body) {
+    auto r = run({"prompt", "hostile", "hostile"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Prompted." + escaped + "\nuser: say" + attack + "\n");
+
+    r = run({"prompt", "hostile", "hostile"}, stdout_is::terminal);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Prompted." + escaped + "\nuser: say" + escaped + "\n");
+}
+
+TEST_F(cli_terminal_safety_test, an_error_message_is_escaped) {
+    const auto r = run({"call", "hostile", "fail_loudly", "--yes"});
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_FALSE(has_controls(r.err)) << r.err;
+    EXPECT_TRUE(has(r.err, "mcpxx: it failed" + escaped)) << r.err;
+
+    // The tools named in a message are the server's names (the catalogue's are made safe).
+    const auto unknown = run({"call", "hostile", "nope", "--yes"});
+    EXPECT_EQ(unknown.exit_code, 2);
+    EXPECT_FALSE(has_controls(unknown.err)) << unknown.err;
+    EXPECT_TRUE(has(unknown.err, "(tools: \\x1b[2Jwipe, ask,")) << unknown.err;
+}
+
+TEST_F(cli_terminal_safety_test, server_stderr_lines_are_escaped) {
+    const auto r = run({"tools", "--verbose"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(has_controls(r.err)) << r.err;
+    EXPECT_TRUE(has(r.err, "[hostile] starting" + escaped + "\n")) << r.err;
+}
+
+TEST_F(cli_terminal_safety_test, an_elicitation_shows_its_message_and_fields_escaped) {
+    const auto r = run({"call", "hostile", "ask", "--yes"}, stdout_is::file, "y\nAda\n");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "accept\n");
+    EXPECT_FALSE(has_controls(r.err)) << r.err;
+    EXPECT_TRUE(has(r.err, "asks: Who are you?" + escaped + "\n")) << r.err;
+    EXPECT_TRUE(has(r.err, "  name - Name" + escaped + " (text): ")) << r.err;
+}
+
+TEST_F(cli_terminal_safety_test, the_shell_escapes_logs_and_stderr_but_not_piped_bodies) {
+    const auto r = run({"shell", "--yes", "--verbose"}, stdout_is::file,
+                       "call hostile__log\nread hostile hostile://text\nquit\n");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(has_controls(r.err)) << r.err;
+    EXPECT_TRUE(has(r.err, "[hostile] starting" + escaped + "\n")) << r.err;
+    EXPECT_TRUE(has(r.err, "[hostile] warning (hostile): logged" + escaped + "\n")) << r.err;
+    EXPECT_EQ(r.out, "done\npage" + attack + "\nline two\n");
+
+    // What it prints on a terminal is escaped, as the one commands do.
+    const auto on_terminal =
+        run({"shell", "--yes"}, stdout_is::terminal, "read hostile hostile://text\n/hostile\nquit\n");
+    ASSERT_EQ(on_terminal.exit_code, 0) << on_terminal.err;
+    EXPECT_EQ(on_terminal.out,
+              "page" + escaped + "\nline two\nPrompted." + escaped + "\nuser: say" + escaped + "\n");
+}
+
+} // namespace
