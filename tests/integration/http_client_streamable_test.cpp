@@ -383,12 +383,14 @@ TEST(http_client_streamable, not_found_with_a_session_id_means_session_expired_u
                 200,
                 http_test_server::json_headers({{"Mcp-Session-Id", "sess-" + std::to_string(++sessions)}}),
                 rpc_result(r.json().at("id"), init_result()));
+        } else if (r.rpc_method() == "notifications/initialized") {
+            // Accepted whatever the session: it is sent without waiting and may arrive after the
+            // test made the server forget sess-1.
+            w->respond(202, {}, "");
         } else if (r.header("Mcp-Session-Id") != current) {
             w->respond(
                 404, http_test_server::json_headers(),
                 R"({"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null})");
-        } else if (r.rpc_method() == "notifications/initialized") {
-            w->respond(202, {}, "");
         } else {
             w->respond(200, http_test_server::json_headers(),
                        rpc_result(r.json().at("id"), json::object{{"tools", json::array{}}}));

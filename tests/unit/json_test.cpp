@@ -62,30 +62,33 @@ TEST(base64, round_trips_and_rejects_malformed) {
 }
 
 TEST(text, utf8_prefix_repairs_and_cuts_at_a_character) {
-    EXPECT_EQ(mcp::utf8_prefix("h\xC3\xA9llo", 2), "h"); // é does not fit whole
-    EXPECT_EQ(mcp::utf8_prefix("h\xC3\xA9llo", 3), "h\xC3\xA9");
+    EXPECT_EQ(mcp::utf8_prefix("abc", 2), "ab");
+    EXPECT_EQ(mcp::utf8_prefix("\xE4\xB8\x96\xE7\x95\x8C", 4), "\xE4\xB8\x96"); // cut before a character
     EXPECT_EQ(mcp::utf8_prefix("a\xFF"
                                "b",
                                10),
               "a\xEF\xBF\xBD"
-              "b");                                                                          // invalid byte
-    EXPECT_EQ(mcp::utf8_prefix("\xC0\xAF", 10), "\xEF\xBF\xBD\xEF\xBF\xBD");                 // overlong '/'
+              "b");
+    EXPECT_EQ(mcp::utf8_prefix("\xC0\xAF", 10), "\xEF\xBF\xBD\xEF\xBF\xBD");                 // overlong
     EXPECT_EQ(mcp::utf8_prefix("\xED\xA0\x80", 10), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
 }
 
 TEST(text, printable_escapes_every_control_and_is_one_line) {
-    EXPECT_EQ(mcp::printable("ok\r\nnext\tcol"), "ok\\r\\nnext\\tcol");
-    EXPECT_EQ(mcp::printable("\x1b]0;pwned\x07title"), "\\x1b]0;pwned\\x07title");
-    EXPECT_EQ(mcp::printable("\x7f"), "\\x7f");
-    EXPECT_EQ(mcp::printable("\xC2\x9B"
-                             "31m"),
-              "\\u009b31m"); // C1 CSI
-    EXPECT_EQ(mcp::printable("a\xE2\x80\xAE"
-                             "b\xE2\x80\xA8"),
-              "a\\u202eb\\u2028");                                                             // RLO, LS
-    EXPECT_EQ(mcp::printable("caf\xC3\xA9 \xF0\x9F\x99\x82"), "caf\xC3\xA9 \xF0\x9F\x99\x82"); // text stays
-    const std::string once = mcp::printable("x\x1b[2Jy\xFF");
-    EXPECT_EQ(mcp::printable(once), once);
+    EXPECT_EQ(mcp::printable("plain text: \"ok\" / caf\xC3\xA9 \xE4\xB8\x96"),
+              "plain text: \"ok\" / caf\xC3\xA9 \xE4\xB8\x96");
+    EXPECT_EQ(mcp::printable("A\r\nX-Evil: 1"), R"(A\r\nX-Evil: 1)");
+    EXPECT_EQ(mcp::printable("tab\there"), R"(tab\there)");
+    EXPECT_EQ(mcp::printable(std::string("nul\0esc\x1b[31mdel\x7F", 16)), R"(nul\x00esc\x1b[31mdel\x7f)");
+    EXPECT_EQ(mcp::printable("\xC2\x85next\xE2\x80\xA8ls\xE2\x80\xA9ps"), R"(\u0085next\u2028ls\u2029ps)");
+    EXPECT_EQ(mcp::printable("\xE2\x80\xAE"
+                             "evil\xE2\x81\xA6"),
+              R"(\u202eevil\u2066)"); // bidi override, isolate
+    EXPECT_EQ(mcp::printable("bad\xFF"
+                             "byte"),
+              "bad\xEF\xBF\xBD"
+              "byte");
+    EXPECT_EQ(mcp::printable(mcp::printable("a\nb")), mcp::printable("a\nb")); // idempotent
+    EXPECT_EQ(mcp::printable(""), "");
 }
 
 TEST(text, printable_lines_keeps_line_feeds_and_tabs_only) {
