@@ -192,6 +192,7 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     mo.approval.trusted_servers.insert(options_.trusted.begin(), options_.trusted.end());
     mo.approver = std::make_shared<terminal_approver>(hooks.io);
     mo.elicitation = std::make_shared<terminal_elicitation>(hooks.io);
+    if (hooks.on_log) mo.server_log_level = options_.server_log_level;
     mo.on_log = std::move(hooks.on_log);
     mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
     mo.on_resource_updated = std::move(hooks.on_resource_updated);

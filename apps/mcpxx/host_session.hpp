@@ -34,6 +34,8 @@ struct host_cli_options {
     std::string sampling_url;
     std::vector<std::string> sampling_models;
     std::string sampling_key_env;
+    /// shell: the least level of the log messages asked of servers (--server-log-level).
+    mcp::logging_level server_log_level = mcp::logging_level::info;
 };
 
 /// Add the shared options to a host subcommand.
@@ -44,6 +46,9 @@ void add_host_options(CLI::App* command, host_cli_options& options);
 /// stderr (with --verbose) as "[server] line" on stderr.
 struct session_hooks {
     user_io io = user_io::standard();
+    /// Log messages of servers. With it set, servers are asked for messages from
+    /// host_cli_options::server_log_level up: logging/setLevel in the initialize era, each
+    /// request's _meta in the 2026-07-28 era (where a server sends none unless asked).
     std::function<void(const std::string& server, const mcp::logging_message_notification&)> on_log;
     std::function<void(const std::string& server)> on_catalogue_changed;
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;

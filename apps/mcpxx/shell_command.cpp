@@ -183,6 +183,19 @@ void add_shell_command(CLI::App& app, int& exit_code) {
     add_host_options(cmd, *o);
     cmd->remove_option(cmd->get_option("--json")); // a person reads the shell
     cmd->add_flag("--yes,-y", o->yes, "Do not ask for approval of tool calls or review sampling requests");
+    cmd->add_option_function<std::string>(
+           "--server-log-level",
+           [o](const std::string& v) {
+               const auto level = mcp::parse_logging_level(v);
+               if (!level)
+                   throw CLI::ValidationError("--server-log-level",
+                                              "\"" + v +
+                                                  "\" is not a level (debug, info, notice, warning, error, "
+                                                  "critical, alert, emergency)");
+               o->server_log_level = *level;
+           },
+           "The least level of the log messages servers are asked for and the shell shows (default info)")
+        ->type_name("LEVEL");
     cmd->callback([o, &exit_code] { exit_code = run_shell(*o); });
 }
 

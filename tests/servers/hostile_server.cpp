@@ -28,10 +28,7 @@ object no_arguments() {
 } // namespace
 
 int main() {
-    // An initialize-era revision: its log notifications go out without a level asked for (the
-    // host asks for none in a 2026-07-28 request).
-    mcp::server server(
-        {.info = {.name = "hostile" + attack, .version = "1.0"}, .revisions = {mcp::revision::v2025_11_25}});
+    mcp::server server({.info = {.name = "hostile" + attack, .version = "1.0"}});
 
     server.add_tool({.name = "greet", .description = "Greets." + attack, .input_schema = no_arguments()},
                     [](const object&, mcp::context&) {

@@ -606,14 +606,14 @@ void client_transport::impl::session_expired(const stream_ptr& st) {
     f.session_expired = true;
     // A POST refused outright never ran; a resumed stream's request may have.
     f.request_refused = st->r == role::post && !st->resuming;
-    const bool current = st->session_serial == session_serial;
-    fail_awaiting(st, f);
-    end_stream(st);
     // A 404 for a session that ended already (another exchange of it said so first) changes
-    // nothing more; nor does one that arrives while a new session is being started.
-    if (current && !shutting_down)
+    // nothing more; nor does one that arrives while a new session is being started. The session
+    // is forgotten before the error goes out: whoever reads it finds the transport without one.
+    if (st->session_serial == session_serial && !shutting_down)
         lose_session(status_message(st->status, st->reason, st->display) +
                      " for a request with the session id");
+    fail_awaiting(st, f);
+    end_stream(st);
 }
 
 void client_transport::impl::lose_session(const std::string& why) {
