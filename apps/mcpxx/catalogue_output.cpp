@@ -6,8 +6,6 @@
 namespace mcpxx_cli {
 namespace {
 
-// The state column fits "starting" and "disabled" with a space after.
-constexpr std::size_t state_width = 9;
 constexpr std::size_t transport_width = 6;
 
 } // namespace
@@ -56,30 +54,36 @@ std::string catalogue_counts(std::size_t tools, std::size_t resources, std::size
            counted(templates, "template") + ", " + counted(prompts, "prompt");
 }
 
-std::string server_line(const mcp::host::server_status& s, std::size_t w, const style& st) {
-    std::string line = st.bold(pad(s.name, w));
+std::string server_line(const mcp::host::server_status& s, const server_columns& c, const style& st) {
+    std::string line = st.bold(pad(s.name, c.name));
     if (s.state == mcp::host::server_state::ready) {
-        line += st.green(pad("ready", state_width)) +
-                pad(std::string(to_string(s.transport)), transport_width) +
+        line += st.green(pad("ready", c.state)) + pad(std::string(to_string(s.transport)), transport_width) +
                 pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
                 catalogue_counts(s.tools, s.resources, s.resource_templates, s.prompts);
         if (s.server_info)
             line += "  " + st.dim(mcp::printable(s.server_info->name + " " + s.server_info->version));
     } else {
-        line += st.red(pad(std::string(to_string(s.state)), state_width)) +
+        line += st.red(pad(std::string(to_string(s.state)), c.state)) +
                 pad(std::string(to_string(s.transport)), transport_width) + mcp::printable(s.error);
     }
     return line + "  " + st.dim(s.source);
 }
 
-std::string invalid_entry_line(const mcp::host::config_error& e, std::size_t w, const style& st) {
-    return st.bold(pad(e.server, w)) + st.red(pad("invalid", state_width)) + mcp::printable(e.message) +
+std::string invalid_entry_line(const mcp::host::config_error& e, const server_columns& c, const style& st) {
+    return st.bold(pad(e.server, c.name)) + st.red(pad("invalid", c.state)) + mcp::printable(e.message) +
            "  " + st.dim(e.source);
 }
 
-std::string disabled_entry_line(const mcp::host::server_config& s, std::size_t w, const style& st) {
-    return st.bold(pad(s.name, w)) + st.dim(pad("disabled", state_width)) +
+std::string disabled_entry_line(const mcp::host::server_config& s, const server_columns& c, const style& st) {
+    return st.bold(pad(s.name, c.name)) + st.dim(pad("disabled", c.state)) +
            pad(std::string(to_string(s.transport)), transport_width) + "  " + st.dim(s.source);
+}
+
+std::string not_allowed_entry_line(const mcp::host::server_config& s, const server_columns& c,
+                                   const style& st) {
+    return st.bold(pad(s.name, c.name)) + st.yellow(pad("not allowed", c.state)) +
+           pad(std::string(to_string(s.transport)), transport_width) +
+           "run \"mcpxx allow\" to review and allow this project file" + "  " + st.dim(s.source);
 }
 
 } // namespace mcpxx_cli

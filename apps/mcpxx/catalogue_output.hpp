@@ -24,12 +24,25 @@ void print_prompts(std::ostream& out, const mcp::host::manager& m, const std::st
 /// "19 tools, 1 resource, 2 templates, 0 prompts".
 std::string catalogue_counts(std::size_t tools, std::size_t resources, std::size_t templates,
                              std::size_t prompts);
+/// The widths of the first two columns of server_line and the entry lines: the name (every row's
+/// name and two spaces) and the state ("starting", "disabled" with a space after; "not allowed"
+/// when a row says it).
+struct server_columns {
+    std::size_t name = 4;
+    std::size_t state = 9;
+    static constexpr std::size_t state_with_not_allowed = 12;
+};
 /// A server as `mcpxx servers` shows it: name, state, transport, revision and counts (or the
-/// error), source; `name_width` aligns the columns of several lines. No newline.
-std::string server_line(const mcp::host::server_status& s, std::size_t name_width, const style& st);
+/// error), source. No newline.
+std::string server_line(const mcp::host::server_status& s, const server_columns& columns, const style& st);
 /// An entry that was not started, in the columns of server_line: "invalid" (red) with the
-/// entry's error, or "disabled" (dim) with its transport. No newline.
-std::string invalid_entry_line(const mcp::host::config_error& e, std::size_t name_width, const style& st);
-std::string disabled_entry_line(const mcp::host::server_config& s, std::size_t name_width, const style& st);
+/// entry's error, "disabled" (dim) with its transport, or "not allowed" (yellow) with its
+/// transport and how to allow its project file. No newline.
+std::string invalid_entry_line(const mcp::host::config_error& e, const server_columns& columns,
+                               const style& st);
+std::string disabled_entry_line(const mcp::host::server_config& s, const server_columns& columns,
+                                const style& st);
+std::string not_allowed_entry_line(const mcp::host::server_config& s, const server_columns& columns,
+                                   const style& st);
 
 } // namespace mcpxx_cli

@@ -7,7 +7,7 @@
 //        a tool result with isError: true, or did not answer in time
 //   2    usage error or unusable input: bad options, missing or broken file, bad schema, a config
 //        file or server entry that cannot be used, a server name that is not configured (or is
-//        disabled)
+//        disabled, or is of a project file that is not allowed)
 //   3    a server could not be started or connected (or went away during the command)
 //   4    the tool call was denied: by the user, or with no terminal to ask on (stdin not a tty)
 //   130  interrupted (Ctrl-C); a call in flight was cancelled (notifications/cancelled sent)
@@ -46,6 +46,9 @@ void add_read_commands(CLI::App& app, int& exit_code);
 /// shell: exits 0 on quit (exit N: N, end of a script: its last command's status); the codes
 /// above when the servers cannot be configured (2) or start-up is interrupted (130)
 void add_shell_command(CLI::App& app, int& exit_code);
+/// allow [--revoke]: records this directory's project config files in the user's list of
+/// allowed ones (or removes them); 2 when there is none, or the list cannot be read or written
+void add_allow_command(CLI::App& app, int& exit_code);
 /// gateway: serves until SIGINT/SIGTERM (0); 2 for unusable options, tokens or configs; 3 when
 /// it cannot listen
 void add_gateway_command(CLI::App& app, int& exit_code);

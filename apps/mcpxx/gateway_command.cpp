@@ -8,6 +8,7 @@
 // Anything else is answered with isError: true and a message that says why.
 #include "catalogue_output.hpp"
 #include "commands.hpp"
+#include "config_discovery.hpp"
 #include "gateway_access.hpp"
 #include "host_output.hpp"
 #include "read_file.hpp"
@@ -223,22 +224,33 @@ int run_gateway(const gateway_cli& o) {
         return exit_usage;
     }
 
-    mcp::host::discovery_options d;
-    for (const auto& f : o.config_files) d.explicit_files.emplace_back(f);
-    const auto found = mcp::host::discover(d);
+    mcp::host::discovery_result found;
+    try {
+        found = discover_servers(o.config_files);
+    } catch (const input_error& e) {
+        log("error", object{{"event", "config"}, {"message", e.what()}});
+        return exit_usage;
+    }
     for (const auto& e : found.errors)
         log("warning", object{{"event", "config"}, {"message", e.to_string()}});
     for (const auto& d : found.disabled)
         log("info",
             object{{"event", "config"},
                    {"message", d.source + ": server \"" + d.name + "\" is disabled; it is not served"}});
-    if (found.servers.empty()) {
-        log("error",
+    for (const auto& a : found.not_allowed)
+        log("warning",
             object{{"event", "config"},
-                   {"message", o.config_files.empty()
-                                   ? "no MCP servers configured: none of the hosts' config files defines one "
-                                     "(use --config FILE)"
-                                   : "no usable MCP server in " + o.config_files.front()}});
+                   {"message", "server \"" + a.name + "\" is not served: " + not_allowed_reason(a.source)}});
+    if (found.servers.empty()) {
+        std::string why;
+        if (!o.config_files.empty())
+            why = "no usable MCP server in " + o.config_files.front();
+        else if (!found.not_allowed.empty())
+            why = "no MCP server to serve: " + *not_allowed_note(found);
+        else
+            why =
+                "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)";
+        log("error", object{{"event", "config"}, {"message", why}});
         return exit_usage;
     }
 

@@ -1,4 +1,5 @@
 #include "host_session.hpp"
+#include "config_discovery.hpp"
 #include "read_file.hpp"
 #include "timeout_option.hpp"
 
@@ -120,16 +121,20 @@ int host_session::fail(int exit_code, const std::string& message, const mcp::err
 }
 
 int host_session::load() {
-    mcp::host::discovery_options d;
-    for (const auto& f : options_.config_files) d.explicit_files.emplace_back(f);
-    found_ = mcp::host::discover(d);
-    if (found_.servers.empty() && found_.disabled.empty() && found_.errors.empty())
+    try {
+        found_ = discover_servers(options_.config_files);
+    } catch (const input_error& e) {
+        return fail(exit_usage, e.what());
+    }
+    if (found_.servers.empty() && found_.disabled.empty() && found_.not_allowed.empty() &&
+        found_.errors.empty())
         return fail(
             exit_usage,
             options_.config_files.empty()
                 ? "no MCP servers configured: none of the hosts' config files defines one (use --config FILE)"
                 : "no MCP servers in " + options_.config_files.front());
-    if (found_.servers.empty() && !found_.errors.empty()) {
+    // Servers that wait to be allowed are listed, and named they say so: not a reason to stop.
+    if (found_.servers.empty() && found_.not_allowed.empty() && !found_.errors.empty()) {
         if (options_.json) {
             mcp::json::object out;
             report_config_problems(out);
@@ -151,6 +156,7 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
         for (const auto& sh : found_.shadowed)
             shadowed.push_back(object{{"name", sh.name}, {"source", sh.source}, {"winner", sh.winner}});
         for (const auto& n : found_.notes) notes.push_back(mcp::json::string(n));
+        if (auto note = not_allowed_note(found_)) notes.push_back(mcp::json::string(*note));
         out["errors"] = std::move(errors);
         out["shadowed"] = std::move(shadowed);
         out["notes"] = std::move(notes);
@@ -163,6 +169,7 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
         if (!listed) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
     }
     for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
+    if (auto note = not_allowed_note(found_)) std::cerr << s.dim("note: " + *note) + "\n";
     for (const auto& sh : found_.shadowed)
         std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " +
                            sh.winner) +
@@ -235,6 +242,8 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
         for (const auto& n : names) {
             if (const auto* s = found_.find(n)) {
                 add(*s);
+            } else if (const auto* a = found_.find_not_allowed(n)) {
+                return fail(exit_usage, not_allowed_message(*a));
             } else if (const auto* d = found_.find_disabled(n)) {
                 return fail(exit_usage,
                             "server \"" + n + "\" is disabled in " + d->source + " (\"disabled\": true)");

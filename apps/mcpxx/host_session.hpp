@@ -65,13 +65,15 @@ public:
     explicit host_session(const host_cli_options& options);
     ~host_session();
 
-    /// Read the configs. Returns exit_ok, or exit_usage when a file is unusable and no server
-    /// is left, or no server is configured at all (the message is printed). Disabled servers
-    /// count as configured (`servers` lists them), though none is started.
+    /// Read the configs (see config_discovery.hpp). Returns exit_ok, or exit_usage when a file
+    /// is unusable and no server is left, no server is configured at all, or the list of allowed
+    /// project files cannot be read (the message is printed). Disabled servers and those of
+    /// project files that are not allowed count as configured (`servers` lists them), though
+    /// none is started.
     int load();
-    /// Add and connect `names` (every configured server, but the disabled ones, when empty).
-    /// exit_usage for a name that is not configured, is disabled, or whose entry is broken (the
-    /// reason is printed).
+    /// Add and connect `names` (every configured server, but the disabled and not-allowed ones,
+    /// when empty). exit_usage for a name that is not configured, is disabled, is of a project
+    /// file that is not allowed, or whose entry is broken (the reason is printed).
     int start(const std::vector<std::string>& names, session_hooks hooks = {});
 
     const mcp::host::discovery_result& found() const { return found_; }
@@ -106,7 +108,8 @@ public:
     /// The problems in the configs that did not stop the command (broken entries, unreadable
     /// files, hidden definitions, notes), reported the one way every command over several servers
     /// shares: with --json as the members "errors", "shadowed" and "notes" of the command's JSON
-    /// object `out` (stderr stays quiet), else as warnings and notes on stderr. `entries_listed`:
+    /// object `out` (stderr stays quiet), else as warnings and notes on stderr; servers of
+    /// project files that are not allowed make one note saying how to allow them. `entries_listed`:
     /// the command shows broken entries itself (servers lists them as "invalid"), so they are not
     /// repeated as warnings.
     void report_config_problems(mcp::json::object& out, bool entries_listed = false) const;

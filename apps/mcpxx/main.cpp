@@ -7,6 +7,7 @@
 //   mcpxx read SERVER URI | prompt SERVER NAME [--arg KEY=VALUE]
 //   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE [--context K=V]... | ping [SERVER]
 //   mcpxx shell [--yes]                                        (interactive, or commands from stdin)
+//   mcpxx allow [--revoke]                                     (this directory's project config files)
 //   mcpxx gateway [--config FILE] [--listen 127.0.0.1:8080] [--token-file FILE] [--rate N] ...
 // Exit codes: see commands.hpp.
 #include "commands.hpp"
@@ -34,7 +35,7 @@ std::string exit_codes_help() {
                 "schema / uri-template: the instance or template is invalid") +
            line(exit_usage,
                 "usage error or unusable input: a bad option, a missing or broken file, a config\n"
-                "entry that cannot be used, a server that is not configured") +
+                "entry that cannot be used, a server that is not configured (or not allowed)") +
            line(exit_unavailable, "a server could not be started or reached, or went away") +
            line(exit_denied, "the tool call was denied: by the user, or with no terminal to ask on\n"
                              "(stdin a pipe or a file; --yes runs calls without asking)") +
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
     mcpxx_cli::add_call_command(app, exit_code);
     mcpxx_cli::add_read_commands(app, exit_code);
     mcpxx_cli::add_shell_command(app, exit_code);
+    mcpxx_cli::add_allow_command(app, exit_code);
     mcpxx_cli::add_gateway_command(app, exit_code);
     try {
         app.parse(argc, argv);

@@ -2,6 +2,7 @@
 // it failed. `mcpxx ping [SERVER]`: round trips.
 #include "catalogue_output.hpp"
 #include "commands.hpp"
+#include "config_discovery.hpp"
 #include "host_output.hpp"
 #include "host_session.hpp"
 
@@ -42,8 +43,8 @@ int run_servers(const host_cli_options& opts) {
     for (const auto& s : statuses) unavailable |= s.state != mcp::host::server_state::ready;
     const bool config_errors = !found.errors.empty();
 
-    // Entries that were not started: broken ones (when no other file defines the name) and
-    // disabled ones.
+    // Entries that were not started: broken ones (when no other file defines the name),
+    // disabled ones, and those of project files that are not allowed.
     std::vector<const mcp::host::config_error*> invalid;
     for (const auto& e : found.errors)
         if (!e.server.empty() && !found.is_defined(e.server)) invalid.push_back(&e);
@@ -60,19 +61,28 @@ int run_servers(const host_cli_options& opts) {
                                      {"source", d.source},
                                      {"transport", std::string(to_string(d.transport))},
                                      {"status", "disabled"}});
+        for (const auto& a : found.not_allowed)
+            servers.push_back(object{{"name", a.name},
+                                     {"source", a.source},
+                                     {"transport", std::string(to_string(a.transport))},
+                                     {"status", "not_allowed"},
+                                     {"message", not_allowed_reason(a.source)}});
         out["servers"] = std::move(servers);
         session.report_config_problems(out, true);
         out["files"] = mcp::json::value_from(found.files_read);
         print_json(out);
     } else {
         const auto st = style::for_stream(1);
-        std::size_t w = 4; // the name column: every row's name and two spaces
-        for (const auto& s : statuses) w = std::max(w, s.name.size() + 2);
-        for (const auto* e : invalid) w = std::max(w, e->server.size() + 2);
-        for (const auto& d : found.disabled) w = std::max(w, d.name.size() + 2);
-        for (const auto& s : statuses) std::cout << server_line(s, w, st) << "\n";
-        for (const auto* e : invalid) std::cout << invalid_entry_line(*e, w, st) << "\n";
-        for (const auto& d : found.disabled) std::cout << disabled_entry_line(d, w, st) << "\n";
+        server_columns c;
+        for (const auto& s : statuses) c.name = std::max(c.name, s.name.size() + 2);
+        for (const auto* e : invalid) c.name = std::max(c.name, e->server.size() + 2);
+        for (const auto& d : found.disabled) c.name = std::max(c.name, d.name.size() + 2);
+        for (const auto& a : found.not_allowed) c.name = std::max(c.name, a.name.size() + 2);
+        if (!found.not_allowed.empty()) c.state = server_columns::state_with_not_allowed;
+        for (const auto& s : statuses) std::cout << server_line(s, c, st) << "\n";
+        for (const auto* e : invalid) std::cout << invalid_entry_line(*e, c, st) << "\n";
+        for (const auto& d : found.disabled) std::cout << disabled_entry_line(d, c, st) << "\n";
+        for (const auto& a : found.not_allowed) std::cout << not_allowed_entry_line(a, c, st) << "\n";
         session.report_config_problems(out, true);
     }
     if (unavailable) return exit_unavailable;

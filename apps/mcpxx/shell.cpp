@@ -227,14 +227,21 @@ int shell::cmd_help(const std::vector<shell_word>& w, const std::string&) {
 
 int shell::cmd_servers(const std::vector<shell_word>&, const std::string&) {
     const auto statuses = session_.servers().servers();
-    std::size_t w = 4;
-    for (const auto& s : statuses) w = std::max(w, s.name.size() + 2);
+    const auto& found = session_.found();
+    server_columns c;
+    for (const auto& s : statuses) c.name = std::max(c.name, s.name.size() + 2);
+    for (const auto& d : found.disabled) c.name = std::max(c.name, d.name.size() + 2);
+    for (const auto& a : found.not_allowed) c.name = std::max(c.name, a.name.size() + 2);
+    if (!found.not_allowed.empty()) c.state = server_columns::state_with_not_allowed;
     const auto st = style::for_stream(1);
     bool all_ready = true;
     for (const auto& s : statuses) {
-        std::cout << server_line(s, w, st) << "\n";
+        std::cout << server_line(s, c, st) << "\n";
         all_ready &= s.state == mcp::host::server_state::ready;
     }
+    // The servers that were not started, as `mcpxx servers` lists them.
+    for (const auto& d : found.disabled) std::cout << disabled_entry_line(d, c, st) << "\n";
+    for (const auto& a : found.not_allowed) std::cout << not_allowed_entry_line(a, c, st) << "\n";
     return all_ready ? exit_ok : exit_unavailable;
 }
 

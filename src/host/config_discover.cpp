@@ -68,6 +68,12 @@ const server_config* discovery_result::find_disabled(std::string_view name) cons
     return nullptr;
 }
 
+const server_config* discovery_result::find_not_allowed(std::string_view name) const noexcept {
+    for (const auto& s : not_allowed)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
 env_lookup process_environment() {
     return [](std::string_view name) -> std::optional<std::string> {
         if (const char* v = std::getenv(std::string(name).c_str())) return std::string(v);
@@ -134,6 +140,15 @@ std::filesystem::path default_home(const env_lookup& env) {
     return {};
 }
 
+/// What project_allowed is asked about: the project directory resolved, the file's place in it
+/// not (see project_file::path).
+std::filesystem::path project_file_key(const std::filesystem::path& file, const std::filesystem::path& cwd) {
+    std::error_code ec;
+    std::filesystem::path dir = std::filesystem::weakly_canonical(std::filesystem::absolute(cwd, ec), ec);
+    if (ec) dir = std::filesystem::absolute(cwd, ec).lexically_normal();
+    return (dir / file.lexically_relative(cwd)).lexically_normal();
+}
+
 } // namespace
 
 discovery_result discover(const discovery_options& options) {
@@ -152,8 +167,11 @@ discovery_result discover(const discovery_options& options) {
     }
 
     // Every definition in reading order; then one per name, the most specific.
-    discovery_result all;
-    std::vector<server_config> definitions;
+    struct definition {
+        server_config server;
+        bool allowed = true; ///< false: of a project file that is not allowed
+    };
+    std::vector<definition> definitions;
     std::set<std::filesystem::path> seen; // when cwd is home, ~/.cursor/mcp.json is also the project's
     for (const auto& where : places) {
         const bool is_explicit = where.scope == config_scope::explicit_file;
@@ -166,12 +184,12 @@ discovery_result discover(const discovery_options& options) {
         auto text = read_file(where.path, error);
         if (!text) {
             if (!error.empty())
-                all.errors.push_back({shown, "", error});
+                out.errors.push_back({shown, "", error});
             else if (is_explicit)
-                all.errors.push_back({shown, "", "no such file"});
+                out.errors.push_back({shown, "", "no such file"});
             continue;
         }
-        all.files_read.push_back(shown);
+        out.files_read.push_back(shown);
         discovery_result file;
         parse_config(*text,
                      {.source = shown,
@@ -181,31 +199,45 @@ discovery_result discover(const discovery_options& options) {
                       .cwd = cwd,
                       .environment = env},
                      file);
-        // A disabled definition takes part in the precedence like any other: a more specific
-        // file that turns a server off wins.
+        // A project file came with the directory: its servers are used only when it is allowed.
+        bool allowed = true;
+        if (where.scope == config_scope::project) {
+            project_file pf{.path = project_file_key(where.path, cwd),
+                            .source = shown,
+                            .content = std::move(*text),
+                            .format = where.format};
+            if (options.project_allowed) pf.allowed = options.project_allowed(pf.path, pf.content);
+            allowed = pf.allowed;
+            for (auto* list : {&file.servers, &file.disabled})
+                pf.servers.insert(pf.servers.end(), list->begin(), list->end());
+            out.project_files.push_back(std::move(pf));
+        }
+        // A disabled or not-allowed definition takes part in the precedence like any other: a
+        // more specific file that turns a server off wins, and a name never falls back to a
+        // less specific file's command while its project file waits to be allowed.
         for (auto* list : {&file.servers, &file.disabled})
-            for (auto& s : *list) definitions.push_back(std::move(s));
-        all.errors.insert(all.errors.end(), file.errors.begin(), file.errors.end());
-        all.notes.insert(all.notes.end(), file.notes.begin(), file.notes.end());
+            for (auto& s : *list) definitions.push_back({std::move(s), allowed});
+        out.errors.insert(out.errors.end(), file.errors.begin(), file.errors.end());
+        out.notes.insert(out.notes.end(), file.notes.begin(), file.notes.end());
     }
 
-    out.errors = std::move(all.errors);
-    out.notes = std::move(all.notes);
-    out.files_read = std::move(all.files_read);
-    std::vector<server_config> winners;
-    for (auto& s : definitions) {
+    std::vector<definition> winners;
+    for (auto& d : definitions) {
         auto it = std::find_if(winners.begin(), winners.end(),
-                               [&](const server_config& x) { return x.name == s.name; });
+                               [&](const definition& x) { return x.server.name == d.server.name; });
         if (it == winners.end()) {
-            winners.push_back(std::move(s));
-        } else if (static_cast<int>(s.scope) >= static_cast<int>(it->scope)) {
-            out.shadowed.push_back({s.name, it->source, s.source});
-            *it = std::move(s);
+            winners.push_back(std::move(d));
+        } else if (static_cast<int>(d.server.scope) >= static_cast<int>(it->server.scope)) {
+            out.shadowed.push_back({d.server.name, it->server.source, d.server.source});
+            *it = std::move(d);
         } else {
-            out.shadowed.push_back({s.name, s.source, it->source});
+            out.shadowed.push_back({d.server.name, d.server.source, it->server.source});
         }
     }
-    for (auto& s : winners) (s.disabled ? out.disabled : out.servers).push_back(std::move(s));
+    for (auto& w : winners) {
+        auto& list = !w.allowed ? out.not_allowed : w.server.disabled ? out.disabled : out.servers;
+        list.push_back(std::move(w.server));
+    }
     return out;
 }
 

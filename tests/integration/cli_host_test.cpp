@@ -57,7 +57,11 @@ struct cli_host_test : ::testing::Test {
         }})");
     }
 
-    /// Run mcpxx with `args`, `input` on its stdin, HOME and the working directory faked.
+    /// Where mcpxx keeps the list of allowed project files during the test.
+    fs::path xdg_config_home() const { return dirs.root / "xdg-config"; }
+
+    /// Run mcpxx with `args`, `input` on its stdin, HOME, XDG_CONFIG_HOME and the working
+    /// directory faked.
     /// `on_started` runs (with the pid) while it runs.
     run_result run(const std::vector<std::string>& args, const std::string& input = "",
                    const std::function<void(pid_t, const fs::path& err)>& on_started = {}) {
@@ -70,6 +74,7 @@ struct cli_host_test : ::testing::Test {
                       e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
             ::setenv("HOME", dirs.home.c_str(), 1);
+            ::setenv("XDG_CONFIG_HOME", xdg_config_home().c_str(), 1); // never the real ~/.config
             if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
             std::vector<char*> argv{const_cast<char*>(mcpxx.c_str())};
             for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -113,6 +118,7 @@ struct cli_host_test : ::testing::Test {
             ::dup2(slave, 0), ::dup2(o, 1), ::dup2(e, 2);
             ::close(master);
             ::setenv("HOME", dirs.home.c_str(), 1);
+            ::setenv("XDG_CONFIG_HOME", xdg_config_home().c_str(), 1); // never the real ~/.config
             if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
             std::vector<char*> argv{const_cast<char*>(mcpxx.c_str())};
             for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -201,7 +207,10 @@ TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
     ::setenv("MCPXX_TEST_REMOTE_TOKEN", token.c_str(), 1);
     ::unsetenv("API_KEY"); // Claude Code's "api-server" stays invalid: it needs one
     dirs.install_all();
-    auto r = run({"servers", "--json", "--verbose"});
+    // The project's files (.mcp.json, .vscode/mcp.json, ...) are allowed as a person would.
+    auto r = run({"allow"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    r = run({"servers", "--json", "--verbose"});
     // Every server that can start is ready; the two broken entries make it 2.
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     auto j = parse(r.out);
@@ -539,9 +548,8 @@ TEST_F(cli_host_test, servers_timeout_bounds_a_silent_server_and_says_why) {
     auto r = run({"servers", "--config", cfg, "--timeout", "1"});
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 6s) << "--timeout bounds starting the servers";
     EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
-    EXPECT_NE(
-        r.out.find("quiet       failed   http  no answer to server/discover and initialize within 1 s"),
-        std::string::npos)
+    EXPECT_NE(r.out.find("quiet       failed   http  no answer to server/discover and initialize within 1 s"),
+              std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("bad-header  failed   http  header \"Mcp-Method\" cannot be set in the options"),
               std::string::npos)

@@ -49,7 +49,7 @@ struct cli_shell_test : ::testing::Test {
     }
 
     /// `mcpxx shell --config servers.json args...` with `input` as its stdin (a file, not a
-    /// terminal), HOME and the working directory faked.
+    /// terminal), HOME, XDG_CONFIG_HOME and the working directory faked.
     run_result script(const std::string& input, const std::vector<std::string>& args = {},
                       bool with_config = true) {
         const auto in = dirs.root / "stdin", out = dirs.root / "stdout", err = dirs.root / "stderr";
@@ -64,6 +64,7 @@ struct cli_shell_test : ::testing::Test {
                       e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
             ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
             ::setenv("HOME", dirs.home.c_str(), 1);
+            ::setenv("XDG_CONFIG_HOME", (dirs.root / "xdg-config").c_str(), 1); // never the real one
             if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
             std::vector<char*> a;
             for (auto& s : argv) a.push_back(s.data());
@@ -76,6 +77,24 @@ struct cli_shell_test : ::testing::Test {
         return {WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status), slurp(out), slurp(err)};
     }
 };
+
+TEST_F(cli_shell_test, servers_lists_those_not_started) {
+    // The user's servers, one of them off, and a project file that is not allowed yet.
+    dirs.write(dirs.home / ".cursor/mcp.json", R"({"mcpServers": {
+        "echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"},
+        "off": {"command": "mcpxx-no-such-command", "disabled": true}}})");
+    dirs.write(dirs.project / ".mcp.json",
+               R"({"mcpServers": {"waiting": {"command": "mcpxx-no-such-command"}}})");
+    const auto r = script("servers\nquit\n", {}, false);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_TRUE(has(r.out, "echo     ready       stdio 2026-07-28  ")) << r.out;
+    EXPECT_TRUE(has(r.out, "\noff      disabled    stdio   ~/.cursor/mcp.json\n")) << r.out;
+    EXPECT_TRUE(has(r.out,
+                    "\nwaiting  not allowed stdio run \"mcpxx allow\" to review and allow this project "
+                    "file  .mcp.json\n"))
+        << r.out;
+    EXPECT_TRUE(has(r.err, "note: the servers of .mcp.json are not started")) << r.err;
+}
 
 TEST_F(cli_shell_test, scripted_session_from_a_pipe) {
     const auto r = script("servers\n"

@@ -1,12 +1,14 @@
 // Config discovery: every host's file format, variable expansion, errors that name the file and
 // the entry, and precedence between files, with a fake home and project directory.
 #include <mcp/host/config.hpp>
+#include <mcp/host/project_trust.hpp>
 #include <mcp/host/variables.hpp>
 
 #include "support/host_fixture.hpp"
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 
 namespace {
@@ -376,6 +378,174 @@ TEST_F(host_config_test, disabled_entries_are_listed_and_not_started) {
     found = discover_here();
     EXPECT_EQ(found.errors.size(), 1u);
     EXPECT_EQ(found.error_for("a"), nullptr);
+}
+
+// ------------------------------------------------------------------ project files must be allowed
+
+struct asked_about {
+    std::vector<fs::path> files;
+    std::function<bool(const fs::path&, std::string_view)> answer(bool allowed) {
+        return [this, allowed](const fs::path& f, std::string_view) {
+            files.push_back(f);
+            return allowed;
+        };
+    }
+};
+
+TEST_F(host_config_test, a_project_files_servers_are_not_used_until_it_is_allowed) {
+    const std::string project_text = R"({"mcpServers":{"s":{"command":"project-cmd"},"p":{"command":"p-cmd"},
+        "off":{"command":"x","disabled":true}}})";
+    dirs.write(dirs.home / ".cursor/mcp.json",
+               R"({"mcpServers":{"s":{"command":"user-cmd"},"u":{"command":"u"}}})");
+    dirs.write(dirs.project / ".mcp.json", project_text);
+    // Claude Code's local scope (in ~/.claude.json) is the user's own, as user files are.
+    dirs.write(dirs.home / ".claude.json",
+               R"({"projects":{")" + dirs.project.string() + R"(":{"mcpServers":{"l":{"command":"l"}}}}})");
+    asked_about asked;
+    auto r = discover({.home = dirs.home,
+                       .cwd = dirs.project,
+                       .environment = env_of(env),
+                       .project_allowed = asked.answer(false)});
+    EXPECT_TRUE(r.errors.empty()) << all_errors(r);
+    // Asked once, about the project file only, by its path in the project's canonical directory.
+    const auto key = fs::canonical(dirs.project) / ".mcp.json";
+    EXPECT_EQ(asked.files, std::vector<fs::path>{key});
+    std::vector<std::string> names;
+    for (const auto& s : r.servers) names.push_back(s.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"u", "l"}));
+    // The project's definitions wait, disabled one included; "s" does not fall back to the
+    // user's command while they do.
+    ASSERT_EQ(r.not_allowed.size(), 3u);
+    EXPECT_EQ(r.find("s"), nullptr);
+    ASSERT_NE(r.find_not_allowed("s"), nullptr);
+    EXPECT_EQ(r.find_not_allowed("s")->command, "project-cmd");
+    EXPECT_EQ(r.find_not_allowed("s")->source, ".mcp.json");
+    EXPECT_NE(r.find_not_allowed("off"), nullptr);
+    EXPECT_TRUE(r.disabled.empty());
+    EXPECT_TRUE(r.is_defined("s"));
+    EXPECT_TRUE(r.is_defined("p"));
+    ASSERT_EQ(r.shadowed.size(), 1u);
+    EXPECT_EQ(r.shadowed[0].source, "~/.cursor/mcp.json");
+    EXPECT_EQ(r.shadowed[0].winner, ".mcp.json");
+    // What the file is and would start, for the one who allows it.
+    ASSERT_EQ(r.project_files.size(), 1u);
+    const auto& pf = r.project_files[0];
+    EXPECT_EQ(pf.path, key);
+    EXPECT_EQ(pf.source, ".mcp.json");
+    EXPECT_EQ(pf.content, project_text);
+    EXPECT_EQ(pf.format, config_format::claude_code);
+    EXPECT_FALSE(pf.allowed);
+    ASSERT_EQ(pf.servers.size(), 3u);
+    EXPECT_EQ(pf.servers[0].name, "s");
+    EXPECT_EQ(pf.servers[2].name, "off");
+    EXPECT_TRUE(pf.servers[2].disabled);
+
+    // Allowed: the project's servers are used, and win over the user's as before.
+    r = discover({.home = dirs.home,
+                  .cwd = dirs.project,
+                  .environment = env_of(env),
+                  .project_allowed = asked.answer(true)});
+    EXPECT_TRUE(r.not_allowed.empty());
+    ASSERT_NE(r.find("s"), nullptr);
+    EXPECT_EQ(r.find("s")->command, "project-cmd");
+    EXPECT_NE(r.find_disabled("off"), nullptr);
+    EXPECT_TRUE(r.project_files.at(0).allowed);
+
+    // Without project_allowed every project file is allowed (library callers that do not ask).
+    r = discover_here();
+    EXPECT_TRUE(r.not_allowed.empty());
+    EXPECT_EQ(r.find("s")->command, "project-cmd");
+    EXPECT_TRUE(r.project_files.at(0).allowed);
+
+    // Explicit files are the user's choice: never asked about, even the project's own file.
+    asked.files.clear();
+    r = discover({.explicit_files = {dirs.project / ".mcp.json"},
+                  .home = dirs.home,
+                  .cwd = dirs.project,
+                  .environment = env_of(env),
+                  .project_allowed = asked.answer(false)});
+    EXPECT_TRUE(asked.files.empty());
+    EXPECT_TRUE(r.not_allowed.empty());
+    EXPECT_TRUE(r.project_files.empty());
+    EXPECT_EQ(r.find("s")->command, "project-cmd");
+}
+
+TEST_F(host_config_test, every_project_file_is_asked_about_and_user_files_never) {
+    dirs.install_all();
+    asked_about asked;
+    auto r = discover({.home = dirs.home,
+                       .cwd = dirs.project,
+                       .environment = env_of(env),
+                       .project_allowed = asked.answer(false)});
+    const auto dir = fs::canonical(dirs.project);
+    EXPECT_EQ(asked.files, (std::vector<fs::path>{dir / ".mcp.json", dir / ".cursor/mcp.json",
+                                                  dir / ".vscode/mcp.json", dir / ".gemini/settings.json"}));
+    for (const auto& s : r.servers) EXPECT_NE(s.scope, config_scope::project) << s.name;
+    for (const auto& s : r.not_allowed) EXPECT_EQ(s.scope, config_scope::project) << s.name;
+    for (const char* n : {"project-echo", "vscode-everything", "gemini-sse", "events"})
+        EXPECT_NE(r.find_not_allowed(n), nullptr) << n;
+    for (const char* n : {"user-echo", "desktop-everything", "windsurf-remote", "gemini-http"})
+        EXPECT_NE(r.find(n), nullptr) << n;
+    // The local scope still outranks the project's definitions.
+    EXPECT_EQ(r.find("echo")->source, "~/.claude.json (project " + dirs.project.string() + ")");
+    // Errors of a waiting file are still reported: nothing of it runs to find them.
+    EXPECT_EQ(r.errors.size(), 1u) << all_errors(r);
+}
+
+TEST_F(host_config_test, allowed_with_its_content_and_waiting_again_once_changed) {
+    const auto store = dirs.root / "config/mcpxx/allowed-projects.json";
+    project_trust trust(store);
+    dirs.write(dirs.project / ".mcp.json", R"({"mcpServers":{"s":{"command":"first"}}})");
+    auto found = [&] {
+        return discover({.home = dirs.home,
+                         .cwd = dirs.project,
+                         .environment = env_of(env),
+                         .project_allowed = trust.checker()});
+    };
+    auto r = found();
+    ASSERT_EQ(r.not_allowed.size(), 1u);
+    trust.allow(r.project_files.at(0).path, r.project_files.at(0).content);
+    trust.save();
+    trust = project_trust::load(store);
+    r = found();
+    ASSERT_EQ(r.servers.size(), 1u);
+    EXPECT_EQ(r.servers[0].command, "first");
+    // A `git pull` changes the command: it waits to be allowed again.
+    dirs.write(dirs.project / ".mcp.json", R"({"mcpServers":{"s":{"command":"second"}}})");
+    r = found();
+    EXPECT_TRUE(r.servers.empty());
+    ASSERT_EQ(r.not_allowed.size(), 1u);
+    EXPECT_EQ(r.not_allowed[0].command, "second");
+    EXPECT_TRUE(trust.listed(r.project_files.at(0).path));
+}
+
+TEST_F(host_config_test, a_project_file_that_links_to_an_allowed_one_is_not_allowed) {
+    // Another project's file, allowed there; its command is relative, so it would run this
+    // project's ./server.
+    const auto other = dirs.root / "other";
+    const std::string text = R"({"mcpServers":{"s":{"command":"./server"}}})";
+    dirs.write(other / ".mcp.json", text);
+    project_trust trust(dirs.root / "allowed.json");
+    trust.allow(fs::canonical(other) / ".mcp.json", text);
+    fs::create_symlink(other / ".mcp.json", dirs.project / ".mcp.json");
+    auto r = discover({.home = dirs.home,
+                       .cwd = dirs.project,
+                       .environment = env_of(env),
+                       .project_allowed = trust.checker()});
+    EXPECT_TRUE(r.servers.empty());
+    ASSERT_EQ(r.not_allowed.size(), 1u);
+    EXPECT_EQ(r.project_files.at(0).path, fs::canonical(dirs.project) / ".mcp.json");
+    // The same through a linked directory (.cursor -> the other project's).
+    fs::remove(dirs.project / ".mcp.json");
+    dirs.write(other / ".cursor/mcp.json", text);
+    trust.allow(fs::canonical(other) / ".cursor/mcp.json", text);
+    fs::create_directory_symlink(other / ".cursor", dirs.project / ".cursor");
+    r = discover({.home = dirs.home,
+                  .cwd = dirs.project,
+                  .environment = env_of(env),
+                  .project_allowed = trust.checker()});
+    EXPECT_TRUE(r.servers.empty());
+    EXPECT_EQ(r.not_allowed.size(), 1u);
 }
 
 TEST_F(host_config_test, home_as_project_reads_each_file_once) {

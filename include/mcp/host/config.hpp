@@ -6,7 +6,7 @@
 //   for (auto& s : found.servers) std::cout << s.name << " from " << s.source << "\n";
 //
 // Files read (least specific first; on a duplicate name the more specific one wins and the other
-// is listed in `shadowed`):
+// is listed in `shadowed`; the servers of project files only once allowed, see below):
 //   user     ~/.config/Claude/claude_desktop_config.json       Claude Desktop  mcpServers
 //            ~/.codeium/windsurf/mcp_config.json               Windsurf        mcpServers (serverUrl)
 //            ~/.cursor/mcp.json                                Cursor          mcpServers
@@ -21,6 +21,13 @@
 // With explicit files (--config), only those are read, in order (a later file wins), and the
 // format is recognised from the content: `servers` (VS Code), `projects` (~/.claude.json) or
 // `mcpServers` (every other host).
+//
+// Project files come with the directory, e.g. from a `git clone`, and their stdio entries are
+// command lines: discovery_options::project_allowed decides whether a project file's servers may
+// be used (the user allowed that file with that content; see project_trust.hpp). The servers of a
+// file that is not allowed are listed in `not_allowed`, not in `servers`, and still take part in
+// the precedence, so a name never silently switches to another command. User files, the local
+// scope and explicit files are the user's own and always allowed.
 //
 // Strings in command, args, env, cwd, url and headers expand ${VAR}, ${env:VAR},
 // ${VAR:-default}, ${userHome} and ${workspaceFolder} (see variables.hpp); Gemini CLI files
@@ -112,21 +119,46 @@ struct shadowed_server {
     std::string winner; ///< the file whose definition is used
 };
 
+/// A project file (config_scope::project) that was read, and whether its servers may be used.
+struct project_file {
+    /// The path discovery_options::project_allowed was asked about: the project directory's
+    /// canonical path followed by the file's place in it (".vscode/mcp.json"). Symbolic links
+    /// inside the project are not resolved: a `.mcp.json` that links to another project's file
+    /// is still this project's file, whose relative commands run here.
+    std::filesystem::path path;
+    std::string source;  ///< as shown: ".vscode/mcp.json"
+    std::string content; ///< the bytes read, which the decision was about
+    config_format format = config_format::detect;
+    bool allowed = true;
+    /// What the file defines, before precedence: its servers, then its disabled entries (each in
+    /// the file's order). Its broken entries are in discovery_result::errors.
+    std::vector<server_config> servers;
+};
+
 struct discovery_result {
     std::vector<server_config> servers; ///< in order of first appearance, one per name
     /// Entries with `"disabled": true` (when the most specific definition of the name is one).
     std::vector<server_config> disabled;
+    /// Entries of project files that are not allowed (when the most specific definition of the
+    /// name is one), disabled ones too: not to be started until the file is allowed.
+    std::vector<server_config> not_allowed;
+    /// The project files that were read, allowed or not (files_read lists them too).
+    std::vector<project_file> project_files;
     std::vector<config_error> errors;
     std::vector<shadowed_server> shadowed;
     std::vector<std::string> notes;      ///< file-level remarks ("inputs are not supported")
     std::vector<std::string> files_read; ///< the files that exist and were read (as shown)
     /// The error of the entry named `name`, if it had one (and no other file defined it).
     const config_error* error_for(std::string_view name) const noexcept;
-    /// The server named `name` (not a disabled one).
+    /// The server named `name` (not a disabled or not-allowed one).
     const server_config* find(std::string_view name) const noexcept;
     const server_config* find_disabled(std::string_view name) const noexcept;
-    /// Whether some file defines `name` usably: as a server, or as a disabled one.
-    bool is_defined(std::string_view name) const noexcept { return find(name) || find_disabled(name); }
+    const server_config* find_not_allowed(std::string_view name) const noexcept;
+    /// Whether some file defines `name` usably: as a server, a disabled one, or one of a project
+    /// file that is not allowed (usable once allowed).
+    bool is_defined(std::string_view name) const noexcept {
+        return find(name) || find_disabled(name) || find_not_allowed(name);
+    }
 };
 
 /// Looks up environment variables; the default reads the process environment.
@@ -140,6 +172,13 @@ struct discovery_options {
     std::filesystem::path home;
     std::filesystem::path cwd;
     env_lookup environment; ///< empty: the process environment
+    /// Whether the servers of a project file may be used, asked once for each project file that
+    /// exists, with project_file::path and the file's content. Empty: every project file is
+    /// allowed, as before this option existed; a program that starts servers for a person who
+    /// did not write the project's files (a command-line tool run in a cloned repository) should
+    /// set it, e.g. to project_trust::checker(). Not asked for user, local or explicit files.
+    /// What it throws leaves discover().
+    std::function<bool(const std::filesystem::path& file, std::string_view content)> project_allowed;
 };
 
 /// Read every file that exists (see the table at the top) and merge the servers.
