@@ -1,11 +1,11 @@
 // Where each MCP host keeps its server definitions, and merging them (see mcp/host/config.hpp).
 #include <mcp/host/config.hpp>
 
+#include "host/bounded_read.hpp"
+
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace mcp::host {
 
@@ -122,19 +122,6 @@ std::string display_name(const std::filesystem::path& p, const location& where,
     return p.string();
 }
 
-std::optional<std::string> read_file(const std::filesystem::path& p, std::string& error) {
-    std::error_code ec;
-    if (!std::filesystem::exists(p, ec)) return std::nullopt;
-    std::ifstream in(p, std::ios::binary);
-    if (!in) {
-        error = "cannot be read";
-        return std::nullopt;
-    }
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return std::move(ss).str();
-}
-
 std::filesystem::path default_home(const env_lookup& env) {
     if (auto h = env("HOME"); h && !h->empty()) return *h;
     return {};
@@ -181,7 +168,7 @@ discovery_result discover(const discovery_options& options) {
         const std::string shown =
             is_explicit ? where.path.string() : display_name(where.path, where, home, cwd);
         std::string error;
-        auto text = read_file(where.path, error);
+        auto text = detail::read_regular_file(where.path, detail::max_config_file_bytes, error);
         if (!text) {
             if (!error.empty())
                 out.errors.push_back({shown, "", error});

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <functional>
 #include <map>
 
@@ -586,6 +589,42 @@ TEST_F(host_config_test, env_file_and_relative_cwd) {
     EXPECT_EQ(s.env.at("B"), "two words");
     EXPECT_EQ(s.env.at("C"), "3");
     EXPECT_EQ(s.cwd, (dirs.project / "tools").string());
+}
+
+TEST_F(host_config_test, files_that_are_not_regular_or_too_large_are_errors_not_hangs) {
+    // A cloned project may hold a FIFO (a read would wait forever), a link to /dev/zero (endless)
+    // or a huge file where a config file belongs; each is an error naming the file.
+    std::filesystem::create_directories(dirs.project / ".cursor");
+    ASSERT_EQ(::mkfifo((dirs.project / ".mcp.json").c_str(), 0600), 0);
+    std::filesystem::create_symlink("/dev/zero", dirs.project / ".cursor/mcp.json");
+    std::filesystem::create_directories(dirs.project / ".vscode");
+    { std::ofstream big(dirs.project / ".vscode/mcp.json"); }
+    std::filesystem::resize_file(dirs.project / ".vscode/mcp.json", (64u << 20) + 1); // sparse
+    std::filesystem::create_directories(dirs.project / ".gemini/settings.json");      // a directory
+    const auto started = std::chrono::steady_clock::now();
+    auto r = discover_here();
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+    const auto errors = all_errors(r);
+    EXPECT_NE(errors.find(".mcp.json: is not a regular file"), std::string::npos) << errors;
+    EXPECT_NE(errors.find(".cursor/mcp.json: is not a regular file"), std::string::npos) << errors;
+    EXPECT_NE(errors.find(".vscode/mcp.json: is larger than 64 MiB"), std::string::npos) << errors;
+    EXPECT_NE(errors.find(".gemini/settings.json: is a directory, not a file"), std::string::npos) << errors;
+    EXPECT_TRUE(r.servers.empty());
+}
+
+TEST_F(host_config_test, an_env_file_that_is_not_a_regular_file_is_an_entry_error) {
+    ASSERT_EQ(::mkfifo((dirs.project / "fifo.env").c_str(), 0600), 0);
+    dirs.write(dirs.project / ".cursor/mcp.json",
+               R"({"mcpServers":{"piped":{"command":"c","envFile":"fifo.env"},)"
+               R"("missing":{"command":"c","envFile":"nowhere.env"},"fine":{"command":"c"}}})");
+    auto r = discover_here();
+    const auto errors = all_errors(r);
+    EXPECT_NE(errors.find("server \"piped\": \"envFile\": " + (dirs.project / "fifo.env").string() +
+                          " is not a regular file"),
+              std::string::npos)
+        << errors;
+    EXPECT_NE(errors.find("nowhere.env does not exist"), std::string::npos) << errors;
+    EXPECT_NE(r.find("fine"), nullptr); // the other entries still work
 }
 
 } // namespace
