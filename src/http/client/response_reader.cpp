@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 
 namespace mcp::http::detail {
 
@@ -105,6 +106,12 @@ response_reader::result response_reader::parse(std::string_view data, std::size_
         auto& p = *impl_->p;
         p.sink = &sink;
         if (p.is_header_done() && !impl_->head_reported) {
+            // Beast takes any three digits; below 100 there is no class of status (RFC 9110 15),
+            // and the transport reads status 0 as "no response at all".
+            if (p.status < 100) {
+                error_ = "invalid status code " + std::to_string(p.status);
+                return result::failed;
+            }
             // An interim response (100 Continue, 103 Early Hints): skip it, the real one follows.
             if (p.status >= 100 && p.status < 200 && p.status != 101) {
                 impl_->fresh();
