@@ -1,11 +1,11 @@
 // Where each MCP host keeps its server definitions, and merging them (see mcp/host/config.hpp).
 #include <mcp/host/config.hpp>
 
-#include "host/read_bounded.hpp"
-
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <set>
+#include <sstream>
 
 namespace mcp::host {
 
@@ -119,7 +119,14 @@ std::string display_name(const std::filesystem::path& p, const location& where,
 std::optional<std::string> read_file(const std::filesystem::path& p, std::string& error) {
     std::error_code ec;
     if (!std::filesystem::exists(p, ec)) return std::nullopt;
-    return detail::read_regular_file(p, detail::max_config_file_bytes, error);
+    std::ifstream in(p, std::ios::binary);
+    if (!in) {
+        error = "cannot be read";
+        return std::nullopt;
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return std::move(ss).str();
 }
 
 std::filesystem::path default_home(const env_lookup& env) {

@@ -4,9 +4,8 @@
 #include <mcp/host/variables.hpp>
 #include <mcp/json/json.hpp>
 
-#include "host/read_bounded.hpp"
-
 #include <algorithm>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -132,10 +131,8 @@ bool bool_field(const json::object& o, std::string_view key) {
 
 // KEY=VALUE lines, as in a .env file: comments, blank lines, `export `, quotes.
 std::map<std::string, std::string> read_env_file(const std::filesystem::path& path) {
-    std::string error;
-    const auto text = detail::read_regular_file(path, detail::max_env_file_bytes, error);
-    if (!text) throw entry_error{"\"envFile\": " + path.string() + " " + error};
-    std::istringstream in(*text);
+    std::ifstream in(path);
+    if (!in) throw entry_error{"\"envFile\": cannot read " + path.string()};
     std::map<std::string, std::string> out;
     std::string line;
     const auto trim = [](std::string s) {

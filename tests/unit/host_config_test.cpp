@@ -418,39 +418,4 @@ TEST_F(host_config_test, env_file_and_relative_cwd) {
     EXPECT_EQ(s.cwd, (dirs.project / "tools").string());
 }
 
-// A cloned project's files are hostile: a config or envFile that is a device or a FIFO (which
-// would be read forever or block) or too big is an error naming it, never a hang.
-TEST_F(host_config_test, env_file_that_is_not_a_regular_file_is_an_error) {
-    dirs.write(dirs.project / ".cursor/mcp.json",
-               R"({"mcpServers":{"zero":{"command":"c","envFile":"/dev/zero"},)"
-               R"("dir":{"command":"c","envFile":"${workspaceFolder}"},"ok":{"command":"c"}}})");
-    auto r = discover_here();
-    ASSERT_EQ(r.errors.size(), 2u) << all_errors(r);
-    EXPECT_NE(r.error_for("zero")->message.find("/dev/zero is not a regular file"), std::string::npos)
-        << all_errors(r);
-    EXPECT_NE(r.error_for("dir")->message.find("is not a regular file"), std::string::npos) << all_errors(r);
-    EXPECT_NE(r.find("ok"), nullptr);
-}
-
-TEST_F(host_config_test, config_file_that_is_not_a_regular_file_is_an_error) {
-    fs::create_directories(dirs.project);
-    fs::create_symlink("/dev/zero", dirs.project / ".mcp.json");
-    dirs.write(dirs.project / ".cursor/mcp.json", R"({"mcpServers":{"ok":{"command":"c"}}})");
-    auto r = discover_here();
-    ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
-    EXPECT_NE(r.errors[0].to_string().find(".mcp.json: is not a regular file"), std::string::npos)
-        << all_errors(r);
-    EXPECT_NE(r.find("ok"), nullptr);
-}
-
-TEST_F(host_config_test, env_file_too_big_is_an_error) {
-    dirs.write(dirs.project / ".env", std::string(std::size_t{1} << 20, '#') + "\nA=1\n");
-    dirs.write(dirs.project / ".cursor/mcp.json",
-               R"({"mcpServers":{"big":{"command":"c","envFile":"${workspaceFolder}/.env"}}})");
-    auto r = discover_here();
-    ASSERT_EQ(r.errors.size(), 1u) << all_errors(r);
-    EXPECT_NE(r.error_for("big")->message.find("is larger than 1048576 bytes"), std::string::npos)
-        << all_errors(r);
-}
-
 } // namespace
