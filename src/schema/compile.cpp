@@ -61,6 +61,8 @@ std::string regex_refusal(const std::regex_error& e) {
                "input makes that exponential";
     if (e.code() == std::regex_constants::error_complexity)
         return "nests groups more than 128 deep";
+    if (e.code() == std::regex_constants::error_space)
+        return "is too big: a repetition count over 100000, or an automaton of more than 100000 states";
     return "is not a regular expression std::regex supports";
 }
 

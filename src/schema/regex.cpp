@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <locale>
 #include <optional>
 #include <vector>
@@ -235,6 +236,45 @@ void check_group_depth(std::string_view p) {
     }
 }
 
+// libstdc++ reads the number of a back-reference (\N) and the counts of a {n,m} repetition into
+// a long without checking for overflow (undefined behaviour from 19 digits on) and then truncates
+// it to int: \4294967297 named group 1, a{4294967297} matched "a", and \9999999999999999999
+// became a negative group number that the `regex` format check accepted. No usable number comes
+// near max_regex_number (libstdc++ refuses automata of more than 100,000 states anyway), so
+// larger ones are refused before std::regex reads them.
+constexpr std::uint64_t max_regex_number = 100000;
+
+// The decimal number at p[i] (i is left after its digits), saturated above max_regex_number.
+std::uint64_t read_number(std::string_view p, std::size_t& i) noexcept {
+    std::uint64_t n = 0;
+    for (; i < p.size() && p[i] >= '0' && p[i] <= '9'; ++i)
+        n = std::min<std::uint64_t>(n * 10 + static_cast<std::uint64_t>(p[i] - '0'), max_regex_number + 1);
+    return n;
+}
+
+void check_numbers(std::string_view p) {
+    bool in_class = false;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const char c = p[i];
+        if (c == '\\') {
+            std::size_t j = i + 1;
+            if (read_number(p, j) > max_regex_number)
+                throw std::regex_error(std::regex_constants::error_backref);
+            i = j > i + 1 ? j - 1 : i + 1; // after the digits, or after the escaped character
+        } else if (in_class) {
+            in_class = c != ']';
+        } else if (c == '[') {
+            in_class = true;
+        } else if (c == '{') {
+            std::size_t j = i + 1;
+            bool too_big = read_number(p, j) > max_regex_number;
+            if (j < p.size() && p[j] == ',') too_big |= read_number(p, ++j) > max_regex_number;
+            if (too_big) throw std::regex_error(std::regex_constants::error_space);
+            i = j - 1;
+        }
+    }
+}
+
 // ECMA-262 \cX (X a letter) is the control character X % 32; std::regex does not know it.
 void rewrite_control_escapes(std::string& p) {
     if (p.find("\\c") == std::string::npos) return;
@@ -314,6 +354,7 @@ std::wstring utf8_to_wide(std::string_view s) {
 
 std::unique_ptr<compiled_regex> compile_regex(std::string_view source, regex_use use) {
     check_group_depth(source);
+    check_numbers(source);
     auto r = std::make_unique<compiled_regex>();
     r->source = std::string(source);
     if (use == regex_use::matching) {

@@ -192,7 +192,10 @@ input_responses context::ask(const input_requests& requests,
         };
         // One after another: the initialize era has no batch of server->client requests, and a
         // user answering an elicitation is the slow part anyway.
-        for (const auto& [key, request] : requests) {
+        for (const auto& entry : requests) {
+            // Named, not a structured binding: clang 14 (the fuzz build) cannot capture those.
+            const auto& key = entry.first;
+            const auto& request = entry.second;
             const auto opts = client_request_options(timeout, rpc_);
             auto send_one = [&](const input_request& r) -> input_response {
                 if (const auto* e = std::get_if<elicit_request>(&r)) {

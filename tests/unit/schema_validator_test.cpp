@@ -679,6 +679,28 @@ TEST(SchemaValidator, PathologicalPatternsAreRefusedOrLinear) {
     EXPECT_TRUE(mcp::schema::check_format("regex", "(a)\\1"));
 }
 
+// libstdc++ reads these numbers into a long unchecked and truncates them to int (schema_fuzz,
+// UBSan: signed integer overflow in regex_compiler.tcc): refused before std::regex sees them.
+TEST(SchemaValidator, HugeRegexNumbersAreRefused) {
+    // The fuzzer's input: 19 digits overflowed to a negative group number the format check took.
+    EXPECT_THROW(compile(R"({"pattern":"\\9999999999999999999"})"), compile_error);
+    EXPECT_FALSE(mcp::schema::check_format("regex", "\\9999999999999999999"));
+    EXPECT_FALSE(mcp::schema::check_format("regex", "(a)\\4294967297")); // was group 1
+    // a{4294967297} was a{1}: "a" passed.
+    try {
+        auto v = compile(R"({"pattern":"^a{4294967297}$"})");
+        FAIL() << "accepted; \"a\" valid: " << v.is_valid(json::value("a"));
+    } catch (const compile_error& e) {
+        EXPECT_NE(std::string(e.what()).find("repetition count over 100000"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(compile(R"({"pattern":"^(ab){2,99999999999999999999}$"})"), compile_error);
+    EXPECT_FALSE(mcp::schema::check_format("regex", "x{1,4294967296}"));
+    // Ordinary counts, escaped digits and braces in classes are untouched.
+    EXPECT_TRUE(compile(R"({"pattern":"^\\d{2,5}(-[{0-9]{1000}|\\\\123456789012)?$"})")
+                    .is_valid(json::value("12345")));
+    EXPECT_TRUE(mcp::schema::check_format("regex", "(a)\\1{3}"));
+}
+
 TEST(SchemaValidator, DeeplyNestedSchemasAreCompileErrors) {
     json::value schema = json::object{{"type", "integer"}};
     for (int i = 0; i < 2000; ++i) schema = json::object{{"items", std::move(schema)}};

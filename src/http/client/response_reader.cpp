@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
 
 namespace mcp::http::detail {
 
@@ -105,6 +106,12 @@ response_reader::result response_reader::parse(std::string_view data, std::size_
         auto& p = *impl_->p;
         p.sink = &sink;
         if (p.is_header_done() && !impl_->head_reported) {
+            // Beast takes any three digits; below 100 there is no class of status (RFC 9110 15),
+            // and the transport reads status 0 as "no response at all".
+            if (p.status < 100) {
+                error_ = "invalid status code " + std::to_string(p.status);
+                return result::failed;
+            }
             // An interim response (100 Continue, 103 Early Hints): skip it, the real one follows.
             if (p.status >= 100 && p.status < 200 && p.status != 101) {
                 impl_->fresh();
@@ -127,7 +134,7 @@ response_reader::result response_reader::parse(std::string_view data, std::size_
         consumed += n;
         if (ec == beast_http::error::need_more) {
             ec = {};
-            if (!(p.is_header_done() && !impl_->head_reported)) return result::need_more;
+            if (!(p.is_header_done() && !impl_->head_reported)) return need_more(data.size() - consumed);
             continue;
         }
         if (ec) {
@@ -135,8 +142,19 @@ response_reader::result response_reader::parse(std::string_view data, std::size_
             return result::failed;
         }
         if (n == 0 && !p.is_done() && !(p.is_header_done() && !impl_->head_reported))
-            return result::need_more;
+            return need_more(data.size() - consumed);
     }
+}
+
+response_reader::result response_reader::need_more(std::size_t unconsumed) {
+    // Beast bounds the head (header_limit) and streams body bytes out, but keeps a chunk header
+    // (chunk extensions) or the trailer fields whole until their line ends, without a limit: a
+    // server sending an endless one would have the caller buffer it all.
+    if (impl_->p->is_header_done() && unconsumed > impl_->max_header) {
+        error_ = "a chunk header or trailer longer than " + std::to_string(impl_->max_header) + " bytes";
+        return result::failed;
+    }
+    return result::need_more;
 }
 
 response_reader::result response_reader::eof(const body_sink& sink) {

@@ -27,6 +27,7 @@ public:
     /// Receives body bytes; return false to stop (parse() then fails with error() "stopped").
     using body_sink = std::function<bool(std::string_view)>;
 
+    /// `max_header_bytes` bounds the head, and each chunk header and the trailer of a chunked body.
     explicit response_reader(std::size_t max_header_bytes = 64 * 1024);
     ~response_reader();
     response_reader(const response_reader&) = delete;
@@ -51,6 +52,8 @@ public:
     struct impl;
 
 private:
+    result need_more(std::size_t unconsumed);
+
     std::unique_ptr<impl> impl_;
     std::string error_;
 };

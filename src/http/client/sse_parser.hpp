@@ -67,7 +67,6 @@ private:
     std::size_t oversize_bytes_ = 0;
     std::string type_;
     std::string id_buffer_;
-    bool id_set_ = false;
     std::string last_event_id_;
     bool stopped_ = false;
 };
