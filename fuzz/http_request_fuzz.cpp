@@ -74,6 +74,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             check(!reader.started());
         }
         if (buffered.size() >= max_buffered) return 0; // the connection would answer 431 / 400
-        if (offset >= input.size()) return 0;           // all offered; the rest is incomplete
+        if (offset >= input.size()) return 0;          // all offered; the rest is incomplete
     }
 }

@@ -40,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!instance) return 0;
 
     mcp::schema::compile_options options;
-    options.default_dialect = (flags & 1) ? mcp::schema::dialect::draft07 : mcp::schema::dialect::draft2020_12;
+    options.default_dialect =
+        (flags & 1) ? mcp::schema::dialect::draft07 : mcp::schema::dialect::draft2020_12;
     options.assert_format = (flags & 2) != 0;
     std::optional<mcp::schema::validator> v;
     try {
@@ -52,10 +53,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto errors = v->validate(*instance, 8);
     if (fast != errors.empty()) __builtin_trap(); // the two entry points must give one verdict
     for (const auto& e : errors)
-        if (e.message.empty() || (!e.instance_location.empty() && e.instance_location[0] != '/')) __builtin_trap();
+        if (e.message.empty() || (!e.instance_location.empty() && e.instance_location[0] != '/'))
+            __builtin_trap();
     if (instance->is_string() && (flags & 4)) // the format checks on their own, by name
-        for (const char* format : {"date-time", "email", "hostname", "idn-hostname", "ipv6", "uri", "uri-template",
-                                   "duration", "regex", "idn-email", "iri-reference", "json-pointer"})
+        for (const char* format :
+             {"date-time", "email", "hostname", "idn-hostname", "ipv6", "uri", "uri-template", "duration",
+              "regex", "idn-email", "iri-reference", "json-pointer"})
             (void)mcp::schema::check_format(format, instance->get_string());
     return 0;
 }

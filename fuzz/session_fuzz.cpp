@@ -24,8 +24,10 @@ struct harness {
         mcp::session_options o;
         o.handler_executor = nullptr;
         s = mcp::session::create(wire, o);
-        s->set_request_handler("echo", [](mcp::request_context& ctx) -> mcp::json::value { return ctx.params(); });
-        s->set_request_handler("fail", [](mcp::request_context&) -> mcp::json::value { throw mcp::error(-32602, "x"); });
+        s->set_request_handler("echo",
+                               [](mcp::request_context& ctx) -> mcp::json::value { return ctx.params(); });
+        s->set_request_handler(
+            "fail", [](mcp::request_context&) -> mcp::json::value { throw mcp::error(-32602, "x"); });
         s->set_protocol_revision(mcp::revision::v2025_03_26); // batches too
         s->start();
     }
