@@ -55,7 +55,7 @@ std::string catalogue_counts(std::size_t tools, std::size_t resources, std::size
 }
 
 std::string server_line(const mcp::host::server_status& s, const server_columns& c, const style& st) {
-    std::string line = st.bold(pad(s.name, c.name));
+    std::string line = st.bold(pad(mcp::printable(s.name), c.name));
     if (s.state == mcp::host::server_state::ready) {
         line += st.green(pad("ready", c.state)) + pad(std::string(to_string(s.transport)), transport_width) +
                 pad(s.protocol_version ? std::string(mcp::to_string(*s.protocol_version)) : "?", 12) +
@@ -70,18 +70,18 @@ std::string server_line(const mcp::host::server_status& s, const server_columns&
 }
 
 std::string invalid_entry_line(const mcp::host::config_error& e, const server_columns& c, const style& st) {
-    return st.bold(pad(e.server, c.name)) + st.red(pad("invalid", c.state)) + mcp::printable(e.message) +
-           "  " + st.dim(e.source);
+    return st.bold(pad(mcp::printable(e.server), c.name)) + st.red(pad("invalid", c.state)) +
+           mcp::printable(e.message) + "  " + st.dim(e.source);
 }
 
 std::string disabled_entry_line(const mcp::host::server_config& s, const server_columns& c, const style& st) {
-    return st.bold(pad(s.name, c.name)) + st.dim(pad("disabled", c.state)) +
+    return st.bold(pad(mcp::printable(s.name), c.name)) + st.dim(pad("disabled", c.state)) +
            pad(std::string(to_string(s.transport)), transport_width) + "  " + st.dim(s.source);
 }
 
 std::string not_allowed_entry_line(const mcp::host::server_config& s, const server_columns& c,
                                    const style& st) {
-    return st.bold(pad(s.name, c.name)) + st.yellow(pad("not allowed", c.state)) +
+    return st.bold(pad(mcp::printable(s.name), c.name)) + st.yellow(pad("not allowed", c.state)) +
            pad(std::string(to_string(s.transport)), transport_width) +
            "run \"mcpxx allow\" to review and allow this project file" + "  " + st.dim(s.source);
 }

@@ -166,9 +166,10 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
     for (const auto& e : found_.errors) {
         // An entry that no other file defines is a row of its own in `servers`.
         const bool listed = entries_listed && !e.server.empty() && !found_.is_defined(e.server);
-        if (!listed) std::cerr << s.yellow("warning: ") + e.to_string() + "\n";
+        // Config files may come with a cloned project: what they name is escaped like server text.
+        if (!listed) std::cerr << s.yellow("warning: ") + mcp::printable_lines(e.to_string()) + "\n";
     }
-    for (const auto& n : found_.notes) std::cerr << s.dim("note: " + n) + "\n";
+    for (const auto& n : found_.notes) std::cerr << s.dim("note: " + mcp::printable_lines(n)) + "\n";
     if (auto note = not_allowed_note(found_)) std::cerr << s.dim("note: " + *note) + "\n";
     for (const auto& sh : found_.shadowed)
         std::cerr << s.dim("note: server \"" + sh.name + "\" of " + sh.source + " is hidden by the one in " +

@@ -126,9 +126,10 @@ int run_ping(const host_cli_options& opts, const std::string& server) {
             if (r.at("ok").as_bool()) {
                 char ms[32];
                 std::snprintf(ms, sizeof ms, "%.2f ms", r.at("ms").as_double());
-                std::cout << s.name << ": " << style::for_stream(1).green("ok") << " " << ms << "\n";
+                std::cout << mcp::printable(s.name) << ": " << style::for_stream(1).green("ok") << " " << ms
+                          << "\n";
             } else {
-                std::cout << s.name << ": " << style::for_stream(1).red("failed") << " "
+                std::cout << mcp::printable(s.name) << ": " << style::for_stream(1).red("failed") << " "
                           << mcp::printable(r.at("error").as_string()) << "\n";
             }
         }

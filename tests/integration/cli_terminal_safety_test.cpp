@@ -220,3 +220,26 @@ TEST_F(cli_terminal_safety_test, the_shell_escapes_logs_and_stderr_but_not_piped
 }
 
 } // namespace
+
+namespace {
+
+TEST_F(cli_terminal_safety_test, names_from_config_files_are_escaped_too) {
+    // A config file may come with a cloned project: the names it gives are shown escaped, in
+    // the listing of servers (ready, disabled, invalid) and in the warnings about its entries.
+    const std::string esc_name = "evil\\u001b]0;pwned\\u0007\\r";
+    dirs.write(config, R"({"mcpServers": {")" + esc_name +
+                           R"(": {"command": "${MCPXX_BINARY_DIR}/echo_server"},)" + R"(")" + esc_name +
+                           R"(off": {"command": "x", "disabled": true},)" + R"(")" + esc_name +
+                           R"(bad": {"command": 3}}})");
+    auto r = run({"servers"});
+    EXPECT_FALSE(has_controls(r.out)) << r.out;
+    EXPECT_FALSE(has_controls(r.err)) << r.err;
+    EXPECT_TRUE(has(r.out, "evil\\x1b]0;pwned\\x07\\r ")) << r.out;    // the ready one
+    EXPECT_TRUE(has(r.out, "evil\\x1b]0;pwned\\x07\\roff ")) << r.out; // disabled
+    EXPECT_TRUE(has(r.out, "evil\\x1b]0;pwned\\x07\\rbad ")) << r.out; // invalid
+    r = run({"tools"});
+    EXPECT_FALSE(has_controls(r.err)) << r.err; // the warning about the invalid entry
+    EXPECT_TRUE(has(r.err, "evil\\x1b]0;pwned\\x07\\rbad")) << r.err;
+}
+
+} // namespace
