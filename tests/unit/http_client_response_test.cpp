@@ -64,9 +64,10 @@ TEST(http_client_response, a_plain_response) {
 }
 
 // http_response_fuzz: Beast accepts any three digits; status 0 meant "no response" to the
-// transport, and statuses below 100 have no class.
-TEST(http_client_response, a_status_below_100_is_malformed) {
+// transport, and statuses outside 100-599 have no class (RFC 9110 15).
+TEST(http_client_response, a_status_outside_100_to_599_is_malformed) {
     for (const char* bytes : {"HTTP/1.1 001 \r\n\r\n", "HTTP/1.1 000 OK\r\nContent-Length: 0\r\n\r\n",
+                              "HTTP/1.1 600 Beyond\r\nContent-Length: 0\r\n\r\n", "HTTP/1.1 999 \r\n\r\n",
                               "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 099 x\r\nContent-Length: 0\r\n\r\n"}) {
         response_reader r;
         const auto o = read_all(r, bytes);

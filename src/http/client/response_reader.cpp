@@ -106,9 +106,10 @@ response_reader::result response_reader::parse(std::string_view data, std::size_
         auto& p = *impl_->p;
         p.sink = &sink;
         if (p.is_header_done() && !impl_->head_reported) {
-            // Beast takes any three digits; below 100 there is no class of status (RFC 9110 15),
-            // and the transport reads status 0 as "no response at all".
-            if (p.status < 100) {
+            // Beast takes any three digits; RFC 9110 15 defines 100-599 only (a status of 600 or
+            // more has no class to be understood by), and the transport reads status 0 as "no
+            // response at all".
+            if (p.status < 100 || p.status > 599) {
                 error_ = "invalid status code " + std::to_string(p.status);
                 return result::failed;
             }
