@@ -61,26 +61,14 @@ struct cli_allow_test : ::testing::Test {
     /// mcpxx `args` in the project directory, with HOME and XDG_CONFIG_HOME in the test's
     /// directory and stdin empty.
     run_result run(const std::vector<std::string>& args) const {
-        const auto out = dirs.root / "stdout", err = dirs.root / "stderr";
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const int i = ::open("/dev/null", O_RDONLY),
-                      o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
-            ::setenv("HOME", dirs.home.c_str(), 1);
-            ::setenv("XDG_CONFIG_HOME", (dirs.root / "xdg-config").c_str(), 1);
-            ::setenv("NO_COLOR", "1", 1);
-            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
-            std::vector<char*> argv{const_cast<char*>(mcpxx.c_str())};
-            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            ::execv(mcpxx.c_str(), argv.data());
-            ::_exit(98);
-        }
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status), slurp(out), slurp(err)};
+        std::vector<std::string> argv{mcpxx};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return mcp::test::run_program({.argv = std::move(argv),
+                                       .files = dirs.root,
+                                       .cwd = dirs.project,
+                                       .env = {{"HOME", dirs.home.string()},
+                                               {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
+                                               {"NO_COLOR", "1"}}});
     }
 };
 

@@ -60,36 +60,26 @@ struct cli_host_test : ::testing::Test {
     /// Where mcpxx keeps the list of allowed project files during the test.
     fs::path xdg_config_home() const { return dirs.root / "xdg-config"; }
 
-    /// Run mcpxx with `args`, `input` on its stdin, HOME, XDG_CONFIG_HOME and the working
-    /// directory faked.
+    /// mcpxx with `args` and `input` on its stdin, in the project directory, with HOME and
+    /// XDG_CONFIG_HOME in the test's directory.
+    mcp::test::program_run program(const std::vector<std::string>& args, const std::string& input) const {
+        std::vector<std::string> argv{mcpxx};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return {.argv = std::move(argv),
+                .files = dirs.root,
+                .input = input,
+                .cwd = dirs.project,
+                .env = {{"HOME", dirs.home.string()},
+                        {"XDG_CONFIG_HOME", xdg_config_home().string()}}}; // never the real ~/.config
+    }
+    /// Run program(args, input).
     /// `on_started` runs (with the pid) while it runs.
     run_result run(const std::vector<std::string>& args, const std::string& input = "",
                    const std::function<void(pid_t, const fs::path& err)>& on_started = {}) {
-        const auto in = dirs.root / "stdin", out = dirs.root / "stdout", err = dirs.root / "stderr";
-        std::ofstream(in) << input;
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const int i = ::open(in.c_str(), O_RDONLY),
-                      o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
-            ::setenv("HOME", dirs.home.c_str(), 1);
-            ::setenv("XDG_CONFIG_HOME", xdg_config_home().c_str(), 1); // never the real ~/.config
-            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
-            std::vector<char*> argv{const_cast<char*>(mcpxx.c_str())};
-            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            ::execv(mcpxx.c_str(), argv.data());
-            ::_exit(98);
-        }
-        if (on_started) on_started(pid, err);
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        run_result r;
-        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-        r.out = slurp(out);
-        r.err = slurp(err);
-        return r;
+        auto r = program(args, input);
+        const pid_t pid = mcp::test::start_program(r);
+        if (on_started) on_started(pid, dirs.root / "stderr");
+        return mcp::test::finish_program(pid, r);
     }
     run_result run_cfg(std::vector<std::string> args, const std::string& input = "") {
         args.push_back("--config");
@@ -104,28 +94,16 @@ struct cli_host_test : ::testing::Test {
                        const std::function<void(pid_t, const fs::path& err)>& on_started = {}) {
         args.push_back("--config");
         args.push_back(config);
-        const auto out = dirs.root / "stdout", err = dirs.root / "stderr";
         int master = -1, slave = -1;
         if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
             ADD_FAILURE() << "openpty failed";
             return {};
         }
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            ::setsid();
-            const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(slave, 0), ::dup2(o, 1), ::dup2(e, 2);
-            ::close(master);
-            ::setenv("HOME", dirs.home.c_str(), 1);
-            ::setenv("XDG_CONFIG_HOME", xdg_config_home().c_str(), 1); // never the real ~/.config
-            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
-            std::vector<char*> argv{const_cast<char*>(mcpxx.c_str())};
-            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            ::execv(mcpxx.c_str(), argv.data());
-            ::_exit(98);
-        }
+        auto r = program(args, "");
+        r.stdin_fd = slave;
+        r.close_in_child = {master};
+        r.new_session = true;
+        const pid_t pid = mcp::test::start_program(r);
         ::close(slave);
         if (!input.empty() && ::write(master, input.data(), input.size()) < 0) ADD_FAILURE() << "write";
         // What the terminal echoes must be read, or the program could block writing it.
@@ -137,17 +115,12 @@ struct cli_host_test : ::testing::Test {
                 if (::poll(&p, 1, 50) > 0 && ::read(master, buf, sizeof buf) <= 0) break;
             }
         });
-        if (on_started) on_started(pid, err);
-        int status = 0;
-        ::waitpid(pid, &status, 0);
+        if (on_started) on_started(pid, dirs.root / "stderr");
+        auto result = mcp::test::finish_program(pid, r);
         done = true;
         drain.join();
         ::close(master);
-        run_result r;
-        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-        r.out = slurp(out);
-        r.err = slurp(err);
-        return r;
+        return result;
     }
 };
 

@@ -52,29 +52,16 @@ struct cli_shell_test : ::testing::Test {
     /// terminal), HOME, XDG_CONFIG_HOME and the working directory faked.
     run_result script(const std::string& input, const std::vector<std::string>& args = {},
                       bool with_config = true) {
-        const auto in = dirs.root / "stdin", out = dirs.root / "stdout", err = dirs.root / "stderr";
-        std::ofstream(in) << input;
         std::vector<std::string> argv{mcpxx, "shell"};
         if (with_config) argv.insert(argv.end(), {"--config", config});
         argv.insert(argv.end(), args.begin(), args.end());
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const int i = ::open(in.c_str(), O_RDONLY),
-                      o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
-            ::setenv("HOME", dirs.home.c_str(), 1);
-            ::setenv("XDG_CONFIG_HOME", (dirs.root / "xdg-config").c_str(), 1); // never the real one
-            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
-            std::vector<char*> a;
-            for (auto& s : argv) a.push_back(s.data());
-            a.push_back(nullptr);
-            ::execv(mcpxx.c_str(), a.data());
-            ::_exit(98);
-        }
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status), slurp(out), slurp(err)};
+        return mcp::test::run_program(
+            {.argv = std::move(argv),
+             .files = dirs.root,
+             .input = input,
+             .cwd = dirs.project,
+             .env = {{"HOME", dirs.home.string()},
+                     {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()}}}); // never the real one
     }
 };
 

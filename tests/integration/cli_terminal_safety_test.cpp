@@ -57,8 +57,6 @@ struct cli_terminal_safety_test : ::testing::Test {
                    const std::string& input = "") {
         args.insert(args.begin(), mcpxx);
         args.insert(args.end(), {"--config", config});
-        const auto in = dirs.root / "stdin", out = dirs.root / "stdout", err = dirs.root / "stderr";
-        std::ofstream(in) << input;
         int master = -1, slave = -1;
         if (where == stdout_is::terminal) {
             if (::openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
@@ -70,23 +68,15 @@ struct cli_terminal_safety_test : ::testing::Test {
             t.c_oflag &= ~static_cast<tcflag_t>(OPOST); // no "\n" -> "\r\n": the bytes as written
             ::tcsetattr(slave, TCSANOW, &t);
         }
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const int i = ::open(in.c_str(), O_RDONLY),
-                      o = slave >= 0 ? slave : ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
-            if (master >= 0) ::close(master);
-            ::setenv("HOME", dirs.home.c_str(), 1);
-            ::setenv("NO_COLOR", "1", 1);
-            if (::chdir(dirs.project.c_str()) != 0) ::_exit(99);
-            std::vector<char*> argv;
-            for (auto& a : args) argv.push_back(a.data());
-            argv.push_back(nullptr);
-            ::execv(mcpxx.c_str(), argv.data());
-            ::_exit(98);
-        }
-        run_result r;
+        mcp::test::program_run r{.argv = std::move(args),
+                                 .files = dirs.root,
+                                 .input = input,
+                                 .cwd = dirs.project,
+                                 .env = {{"HOME", dirs.home.string()}, {"NO_COLOR", "1"}},
+                                 .stdout_fd = slave};
+        if (master >= 0) r.close_in_child = {master};
+        const pid_t pid = mcp::test::start_program(r);
+        std::string on_terminal;
         if (slave >= 0) {
             ::close(slave);
             // Until the program (the only holder of the terminal) is gone: then read() fails.
@@ -94,18 +84,15 @@ struct cli_terminal_safety_test : ::testing::Test {
             for (;;) {
                 const auto n = ::read(master, buf, sizeof buf);
                 if (n > 0)
-                    r.out.append(buf, static_cast<std::size_t>(n));
+                    on_terminal.append(buf, static_cast<std::size_t>(n));
                 else if (!(n < 0 && errno == EINTR))
                     break;
             }
             ::close(master);
         }
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-        if (slave < 0) r.out = slurp(out);
-        r.err = slurp(err);
-        return r;
+        auto result = mcp::test::finish_program(pid, r);
+        if (slave >= 0) result.out = std::move(on_terminal);
+        return result;
     }
 };
 

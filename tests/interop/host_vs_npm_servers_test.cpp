@@ -9,9 +9,9 @@
 #include <mcp/host/config.hpp>
 #include <mcp/host/manager.hpp>
 
-#include "support/program_output.hpp"
 #include "support/child_server.hpp"
 #include "support/http_test_server.hpp"
+#include "support/program_output.hpp"
 
 #include <gtest/gtest.h>
 
@@ -30,12 +30,16 @@ fs::path node_modules() {
     if (const char* d = std::getenv("MCPXX_INTEROP_NODE_MODULES"); d && *d) return d;
     return fs::path(MCPXX_SOURCE_DIR) / "tests" / "interop" / "node_modules";
 }
-fs::path package_entry(const std::string& package) { return node_modules() / "@modelcontextprotocol" / package / "dist" / "index.js"; }
-bool have_node() { return std::system("node --version >/dev/null 2>&1") == 0; }
+fs::path package_entry(const std::string& package) {
+    return node_modules() / "@modelcontextprotocol" / package / "dist" / "index.js";
+}
+bool have_node() {
+    return std::system("node --version >/dev/null 2>&1") == 0;
+}
 
-#define REQUIRE_PACKAGE(pkg)                                                                                                \
-    if (!have_node() || !fs::exists(package_entry(pkg)))                                                                    \
-    GTEST_SKIP() << "node or @modelcontextprotocol/" pkg " is not installed in " << node_modules()                          \
+#define REQUIRE_PACKAGE(pkg)                                                                                 \
+    if (!have_node() || !fs::exists(package_entry(pkg)))                                                     \
+    GTEST_SKIP() << "node or @modelcontextprotocol/" pkg " is not installed in " << node_modules()           \
                  << " (scripts/install-deps)"
 
 std::string text_of(const mcp::call_tool_result& r) {
@@ -49,8 +53,9 @@ using mcp::test::run_result;
 using mcp::test::slurp;
 
 struct host_vs_npm : ::testing::Test {
-    fs::path dir = fs::temp_directory_path() / ("mcpxx-npm-host-" + std::to_string(::getpid()) + "-" +
-                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::path dir =
+        fs::temp_directory_path() / ("mcpxx-npm-host-" + std::to_string(::getpid()) + "-" +
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::path files = dir / "files";
     void SetUp() override {
         fs::remove_all(dir);
@@ -68,23 +73,9 @@ struct host_vs_npm : ::testing::Test {
 
     /// mcpxx with `args`, stdin empty.
     run_result mcpxx(const std::vector<std::string>& args) {
-        const auto out = dir / "stdout", err = dir / "stderr";
-        const std::string exe = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const int i = ::open("/dev/null", O_RDONLY), o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                      e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            ::dup2(i, 0), ::dup2(o, 1), ::dup2(e, 2);
-            if (::chdir(dir.c_str()) != 0) ::_exit(99);
-            std::vector<char*> argv{const_cast<char*>(exe.c_str())};
-            for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-            argv.push_back(nullptr);
-            ::execv(exe.c_str(), argv.data());
-            ::_exit(98);
-        }
-        int status = 0;
-        ::waitpid(pid, &status, 0);
-        return {WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status), slurp(out), slurp(err)};
+        std::vector<std::string> argv{std::string(MCPXX_BINARY_DIR) + "/mcpxx"};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return mcp::test::run_program({.argv = std::move(argv), .files = dir, .cwd = dir});
     }
 };
 
@@ -95,9 +86,9 @@ TEST_F(host_vs_npm, filesystem_and_everything_over_stdio_from_a_config_file) {
     REQUIRE_PACKAGE("server-everything");
     const auto config = write_config("claude_desktop_config.json", R"({"mcpServers": {
         "filesystem": {"command": "node", "args": [")" + package_entry("server-filesystem").string() +
-                                                                           R"(", ")" + files.string() + R"("]},
+                                                                       R"(", ")" + files.string() + R"("]},
         "everything": {"command": "node", "args": [")" + package_entry("server-everything").string() +
-                                                                           R"(", "stdio"]}}})");
+                                                                       R"(", "stdio"]}}})");
     auto found = discover({.explicit_files = {config}});
     ASSERT_TRUE(found.errors.empty()) << found.errors[0].to_string();
     ASSERT_EQ(found.servers.size(), 2u);
@@ -122,21 +113,25 @@ TEST_F(host_vs_npm, filesystem_and_everything_over_stdio_from_a_config_file) {
 
     std::set<std::string> names;
     for (const auto& t : m.tools()) names.insert(t.name);
-    for (const char* n : {"filesystem__read_text_file", "filesystem__list_directory", "filesystem__write_file",
-                          "filesystem__list_allowed_directories", "everything__echo", "everything__get-sum"})
+    for (const char* n :
+         {"filesystem__read_text_file", "filesystem__list_directory", "filesystem__write_file",
+          "filesystem__list_allowed_directories", "everything__echo", "everything__get-sum"})
         EXPECT_TRUE(names.count(n)) << n;
 
     const std::string canonical = fs::canonical(files).string();
-    EXPECT_EQ(text_of(m.call_tool("filesystem__read_text_file", {{"path", canonical + "/hello.txt"}})), "hello from mcpxx\n");
+    EXPECT_EQ(text_of(m.call_tool("filesystem__read_text_file", {{"path", canonical + "/hello.txt"}})),
+              "hello from mcpxx\n");
     auto listing = text_of(m.call_tool("filesystem__list_directory", {{"path", canonical}}));
     EXPECT_NE(listing.find("[FILE] hello.txt"), std::string::npos) << listing;
     EXPECT_NE(listing.find("[DIR] sub"), std::string::npos) << listing;
-    EXPECT_FALSE(m.call_tool("filesystem__write_file", {{"path", canonical + "/new.txt"}, {"content", "written"}})
-                     .is_error.value_or(false));
+    EXPECT_FALSE(
+        m.call_tool("filesystem__write_file", {{"path", canonical + "/new.txt"}, {"content", "written"}})
+            .is_error.value_or(false));
     EXPECT_EQ(slurp(files / "new.txt"), "written");
     auto outside = m.call_tool("filesystem__read_text_file", {{"path", "/etc/hostname"}});
     EXPECT_TRUE(outside.is_error.value_or(false)) << text_of(outside);
-    EXPECT_NE(text_of(m.call_tool("filesystem__list_allowed_directories", {})).find(canonical), std::string::npos);
+    EXPECT_NE(text_of(m.call_tool("filesystem__list_allowed_directories", {})).find(canonical),
+              std::string::npos);
 
     EXPECT_EQ(text_of(m.call_tool("everything__echo", {{"message", "hi"}})), "Echo: hi");
     EXPECT_EQ(text_of(m.call_tool("everything__get-sum", {{"a", 2}, {"b", 3}})), "The sum of 2 and 3 is 5.");
@@ -152,19 +147,21 @@ TEST_F(host_vs_npm, mcpxx_lists_calls_and_reads) {
     REQUIRE_PACKAGE("server-filesystem");
     REQUIRE_PACKAGE("server-everything");
     const auto config = write_config("mcp.json", R"({"mcpServers": {
-        "fs": {"command": "node", "args": [")" + package_entry("server-filesystem").string() + R"(", ")" +
-                                                     files.string() + R"("]},
-        "ev": {"command": "node", "args": [")" + package_entry("server-everything").string() + R"("]}}})");
+        "fs": {"command": "node", "args": [")" + package_entry("server-filesystem").string() +
+                                                     R"(", ")" + files.string() + R"("]},
+        "ev": {"command": "node", "args": [")" + package_entry("server-everything").string() +
+                                                     R"("]}}})");
     const std::string canonical = fs::canonical(files).string();
     // mcpxx offers the --root directories as roots (server-filesystem takes them as its own).
     auto r = mcpxx({"servers", "--config", config.string(), "--json", "--root", files.string()});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find(R"("name":"fs")"), std::string::npos) << r.out;
-    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=" + canonical + "/sub/notes.md", "--yes", "--config",
-               config.string()});
+    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=" + canonical + "/sub/notes.md", "--yes",
+               "--config", config.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "# notes\n\n");
-    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=/etc/hostname", "--yes", "--config", config.string()});
+    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=/etc/hostname", "--yes", "--config",
+               config.string()});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     r = mcpxx({"tools", "ev", "--config", config.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -178,16 +175,18 @@ TEST_F(host_vs_npm, mcpxx_lists_calls_and_reads) {
 TEST_F(host_vs_npm, mcpxx_offers_no_roots_unless_asked) {
     REQUIRE_PACKAGE("server-filesystem");
     const auto config = write_config("mcp.json", R"({"mcpServers": {
-        "fs": {"command": "node", "args": [")" + package_entry("server-filesystem").string() + R"(", ")" +
-                                                     files.string() + R"("]}}})");
+        "fs": {"command": "node", "args": [")" + package_entry("server-filesystem").string() +
+                                                     R"(", ")" + files.string() + R"("]}}})");
     std::ofstream(dir / "outside.txt") << "not for the server\n";
     const std::string canonical = fs::canonical(files).string();
     auto r = mcpxx({"call", "fs", "list_allowed_directories", "--yes", "--config", config.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find(canonical), std::string::npos) << r.out;
-    EXPECT_EQ(r.out.find(fs::canonical(dir).string() + "\n"), std::string::npos) << "widened to the cwd: " << r.out;
-    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=" + (fs::canonical(dir) / "outside.txt").string(), "--yes",
-               "--config", config.string()});
+    EXPECT_EQ(r.out.find(fs::canonical(dir).string() + "\n"), std::string::npos)
+        << "widened to the cwd: " << r.out;
+    r = mcpxx({"call", "fs", "read_text_file", "--arg",
+               "path=" + (fs::canonical(dir) / "outside.txt").string(), "--yes", "--config",
+               config.string()});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     EXPECT_EQ(r.out.find("not for the server"), std::string::npos) << r.out;
 }
@@ -196,9 +195,10 @@ TEST_F(host_vs_npm, mcpxx_offers_no_roots_unless_asked) {
 // through the manager and mcpxx; its sampling tool answered by a stub chat-completions API.
 TEST_F(host_vs_npm, everything_over_http_and_sse_with_sampling) {
     REQUIRE_PACKAGE("server-everything");
-    mcp::test::child_server streamable({"node", package_entry("server-everything").string(), "streamableHttp"},
-                                       {{"PORT", "{port}"}});
-    mcp::test::child_server sse({"node", package_entry("server-everything").string(), "sse"}, {{"PORT", "{port}"}});
+    mcp::test::child_server streamable(
+        {"node", package_entry("server-everything").string(), "streamableHttp"}, {{"PORT", "{port}"}});
+    mcp::test::child_server sse({"node", package_entry("server-everything").string(), "sse"},
+                                {{"PORT", "{port}"}});
     ASSERT_TRUE(streamable.ready() && sse.ready()) << "server-everything did not start";
 
     mcp::test::http_test_server api([](const mcp::test::recorded_request& r, auto w) {
@@ -214,8 +214,10 @@ TEST_F(host_vs_npm, everything_over_http_and_sse_with_sampling) {
     });
 
     const auto config = write_config("mcp.json", R"({"mcpServers": {
-        "streamable": {"type": "http", "url": ")" + streamable.url("/mcp") + R"("},
-        "legacy": {"type": "sse", "url": ")" + sse.url("/sse") + R"("},
+        "streamable": {"type": "http", "url": ")" + streamable.url("/mcp") +
+                                                     R"("},
+        "legacy": {"type": "sse", "url": ")" + sse.url("/sse") +
+                                                     R"("},
         "fallback": {"url": ")" + sse.url("/sse") + R"("}}})");
     auto found = discover({.explicit_files = {config}});
     ASSERT_TRUE(found.errors.empty());
@@ -229,22 +231,27 @@ TEST_F(host_vs_npm, everything_over_http_and_sse_with_sampling) {
     for (const char* name : {"streamable", "legacy", "fallback"}) {
         const auto s = m.status(name);
         ASSERT_EQ(s.state, server_state::ready) << name << ": " << s.error;
-        EXPECT_EQ(s.transport, std::string(name) == "streamable" ? transport_kind::streamable_http : transport_kind::sse) << name;
+        EXPECT_EQ(s.transport,
+                  std::string(name) == "streamable" ? transport_kind::streamable_http : transport_kind::sse)
+            << name;
         EXPECT_GT(s.tools, 10u) << name;
         EXPECT_EQ(text_of(m.call_tool(name, "echo", {{"message", name}})), "Echo: " + std::string(name));
-        auto sampled = m.call_tool(name, "trigger-sampling-request", {{"prompt", "hello"}, {"maxTokens", 10}});
-        EXPECT_NE(text_of(sampled).find("stub saw: Resource trigger-sampling-request context: hello"), std::string::npos)
+        auto sampled =
+            m.call_tool(name, "trigger-sampling-request", {{"prompt", "hello"}, {"maxTokens", 10}});
+        EXPECT_NE(text_of(sampled).find("stub saw: Resource trigger-sampling-request context: hello"),
+                  std::string::npos)
             << name << ": " << text_of(sampled);
     }
     m.close();
 
     // mcpxx call, the same tool, the stub as --sampling-url.
     for (const char* name : {"streamable", "legacy"}) {
-        auto r = mcpxx({"call", name, "trigger-sampling-request", "--arg", "prompt=from mcpxx", "--arg", "maxTokens=10",
-                        "--yes", "--config", config.string(), "--sampling-url", api.url("/v1"), "--sampling-model",
-                        "stub-model"});
+        auto r = mcpxx({"call", name, "trigger-sampling-request", "--arg", "prompt=from mcpxx", "--arg",
+                        "maxTokens=10", "--yes", "--config", config.string(), "--sampling-url",
+                        api.url("/v1"), "--sampling-model", "stub-model"});
         EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
-        EXPECT_NE(r.out.find("stub saw: Resource trigger-sampling-request context: from mcpxx"), std::string::npos)
+        EXPECT_NE(r.out.find("stub saw: Resource trigger-sampling-request context: from mcpxx"),
+                  std::string::npos)
             << name << ": " << r.out;
     }
     EXPECT_GE(api.requests().size(), 5u);
