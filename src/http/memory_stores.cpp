@@ -169,6 +169,15 @@ std::uint64_t memory_session_store::put(const session_record& record) {
     return version;
 }
 
+std::optional<std::uint64_t> memory_session_store::update(const session_record& record) {
+    std::string data = record.data.empty() ? std::string() : to_json(json::value(record.data));
+    std::lock_guard lock(impl_->mu);
+    auto it = impl_->records.find(record.id);
+    if (it == impl_->records.end()) return std::nullopt;
+    it->second = impl::record{std::move(data), record.last_used, it->second.version + 1, record.principal};
+    return it->second.version;
+}
+
 std::optional<session_record> memory_session_store::get(std::string_view id) {
     session_record out;
     std::string data;

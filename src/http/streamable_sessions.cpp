@@ -17,9 +17,8 @@ std::optional<server::impl::session_entry> server::impl::find_session(std::strin
     return it->second;
 }
 
-std::optional<server::impl::session_entry> server::impl::session_for(std::string_view id,
-                                                                     const std::string& principal,
-                                                                     bool& at_capacity) {
+std::optional<server::impl::session_entry>
+server::impl::session_for(std::string_view id, const std::string& principal, bool& at_capacity) {
     const auto now = std::chrono::system_clock::now();
     auto entry = lookup_session(id, now, at_capacity);
     // A session is bound to whoever created it: with another principal's token a stolen or
@@ -29,7 +28,8 @@ std::optional<server::impl::session_entry> server::impl::session_for(std::string
 }
 
 std::optional<server::impl::session_entry>
-server::impl::lookup_session(std::string_view id, std::chrono::system_clock::time_point now, bool& at_capacity) {
+server::impl::lookup_session(std::string_view id, std::chrono::system_clock::time_point now,
+                             bool& at_capacity) {
     if (auto local = find_session(id)) {
         // Every request touches the record, as requests of one session may reach any replica
         // and only the store sees them all; the same call says whether the session still
@@ -103,13 +103,16 @@ server::impl::restore(std::string_view id, std::chrono::system_clock::time_point
 }
 
 void server::impl::keep_record_current(const std::shared_ptr<mcp::server_session>& peer,
-                                       const std::shared_ptr<http_session>& transport, std::string principal) {
+                                       const std::shared_ptr<http_session>& transport,
+                                       std::string principal) {
     std::weak_ptr<http_session> weak = transport;
     peer->on_snapshot_changed([store = host->store, weak, id = transport->id(),
                                principal = std::move(principal)](const session_snapshot& s) {
-        const auto version = store->put(
+        // update, not put: a change handled after the session ended (notifications/initialized
+        // still on its way when a DELETE came) must not create the record again.
+        const auto version = store->update(
             session_record{id, encode_session_data(s), std::chrono::system_clock::now(), 0, principal});
-        if (auto t = weak.lock()) t->set_record_version(version);
+        if (auto t = weak.lock(); t && version) t->set_record_version(*version);
     });
 }
 

@@ -182,6 +182,43 @@ TEST_F(http_fixture, session_errors) {
     EXPECT_EQ(gone->status, 404);
 }
 
+TEST_F(http_fixture, a_session_state_change_after_delete_does_not_bring_the_session_back) {
+    // notifications/initialized is held (after its session was looked up, before its handler
+    // changes the session's state) until a DELETE on another connection has ended the session:
+    // the state change that follows must not write the session's record again.
+    std::promise<void> deleted;
+    std::shared_future<void> deleted_done = deleted.get_future().share();
+    std::atomic<bool> holding{false};
+    mcp_server.use_notifications([&](mcp::incoming_notification& n, const mcp::notification_next& next) {
+        if (n.method() == "notifications/initialized") {
+            holding = true;
+            deleted_done.wait_for(5s);
+        }
+        next(n);
+    });
+    start({.threads = 2}); // the DELETE is served while the other I/O thread holds the notification
+    raw_client c(port()), other(port());
+    ASSERT_TRUE(c.send(http_post(initialize_body())));
+    auto init = c.read_response();
+    ASSERT_TRUE(init && init->status == 200);
+    const auto sid = init->header("Mcp-Session-Id").value_or("");
+    ASSERT_TRUE(c.send(http_post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
+                                 "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n")));
+    ASSERT_TRUE(eventually([&] { return holding.load(); }));
+    ASSERT_TRUE(other.send(http_request("DELETE", "/mcp", "Mcp-Session-Id: " + sid + "\r\n")));
+    auto r = other.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    deleted.set_value();
+    c.read_response();                  // the notification's answer, whatever it is
+    std::this_thread::sleep_for(100ms); // its handler may publish the state change after answering
+    ASSERT_TRUE(other.send(http_post(call_body(5, "echo", R"({"text":"x"})"), session_headers(sid))));
+    auto gone = other.read_response();
+    ASSERT_TRUE(gone);
+    EXPECT_EQ(gone->status, 404);
+    EXPECT_EQ(http->sessions(), 0u);
+}
+
 TEST_F(http_fixture, what_a_session_cannot_take_is_400_at_once) {
     start();
     raw_client c(port());
@@ -349,8 +386,9 @@ TEST_F(http_fixture, the_events_of_an_answered_stream_are_forgotten_after_the_re
     EXPECT_GT(events->bytes(), 0u);
     // Within the window a client that lost the end of the stream gets it again.
     raw_client again(port());
-    ASSERT_TRUE(again.send(http_request(
-        "GET", "/mcp", "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id + "\r\n" + session_headers(sid))));
+    ASSERT_TRUE(again.send(http_request("GET", "/mcp",
+                                        "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id +
+                                            "\r\n" + session_headers(sid))));
     auto replay_head = again.read_head();
     ASSERT_TRUE(replay_head);
     EXPECT_EQ(replay_head->status, 200);
@@ -361,8 +399,9 @@ TEST_F(http_fixture, the_events_of_an_answered_stream_are_forgotten_after_the_re
     // After it the store lets them go.
     ASSERT_TRUE(eventually([&] { return events->bytes() == 0; }, 3s));
     raw_client late(port());
-    ASSERT_TRUE(late.send(http_request(
-        "GET", "/mcp", "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id + "\r\n" + session_headers(sid))));
+    ASSERT_TRUE(late.send(http_request("GET", "/mcp",
+                                       "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id + "\r\n" +
+                                           session_headers(sid))));
     auto gone = late.read_response();
     ASSERT_TRUE(gone);
     EXPECT_EQ(gone->status, 400);
@@ -571,8 +610,8 @@ TEST_F(http_fixture, notifications_without_a_session_reach_the_notification_midd
     std::vector<std::string> seen;
     mcp_server.use_notifications([&](mcp::incoming_notification& n, const mcp::notification_next& next) {
         std::lock_guard l(mu);
-        seen.push_back(std::string(n.method()) + (n.stateless() ? " stateless" : " initialize-era") + " from " +
-                       (n.origin() ? n.origin()->remote_address : "?"));
+        seen.push_back(std::string(n.method()) + (n.stateless() ? " stateless" : " initialize-era") +
+                       " from " + (n.origin() ? n.origin()->remote_address : "?"));
         next(n);
     });
     start({.stateful = false});
@@ -682,7 +721,9 @@ TEST_F(http_fixture, a_session_belongs_to_the_principal_that_created_it) {
     ASSERT_TRUE(init);
     const auto sid = init->header("Mcp-Session-Id");
     ASSERT_TRUE(sid);
-    const auto as = [&](const std::string& user) { return "X-User: " + user + "\r\n" + session_headers(*sid); };
+    const auto as = [&](const std::string& user) {
+        return "X-User: " + user + "\r\n" + session_headers(*sid);
+    };
     // Another user with alice's session id: as if there were no such session, for every method.
     ASSERT_TRUE(c.send(http_post(call_body(2, "echo", R"({"text":"x"})"), as("mallory"))));
     auto post = c.read_response();

@@ -82,6 +82,41 @@ TEST(memory_session_store, versions_count_puts_and_touch_says_whether_the_record
     EXPECT_EQ(store.put({"b", {}, t0}), 1u); // a new record starts again
 }
 
+TEST(memory_session_store, update_changes_only_a_record_that_exists) {
+    mcp::http::memory_session_store store;
+    const auto t0 = std::chrono::system_clock::now();
+    EXPECT_FALSE(store.update({"a", object{{"v", 1}}, t0})); // nothing to update: nothing created
+    EXPECT_EQ(store.size(), 0u);
+    EXPECT_EQ(store.put({"a", {}, t0}), 1u);
+    EXPECT_EQ(store.update({"a", object{{"v", 1}}, t0}), 2u);
+    EXPECT_EQ(store.get("a")->data, (object{{"v", 1}}));
+    store.remove("a");
+    EXPECT_FALSE(store.update({"a", object{{"v", 2}}, t0})); // an ended session stays ended
+    EXPECT_FALSE(store.get("a"));
+}
+
+TEST(session_store, the_default_update_is_get_then_put) {
+    // A store that implements only the required operations (as a third-party one may).
+    struct minimal_store : mcp::http::session_store {
+        mcp::http::memory_session_store inner;
+        std::uint64_t put(const mcp::http::session_record& r) override { return inner.put(r); }
+        std::optional<mcp::http::session_record> get(std::string_view id) override { return inner.get(id); }
+        std::optional<std::uint64_t> touch(std::string_view id,
+                                           std::chrono::system_clock::time_point t) override {
+            return inner.touch(id, t);
+        }
+        void remove(std::string_view id) override { inner.remove(id); }
+        std::vector<std::string> idle_since(std::chrono::system_clock::time_point t) override {
+            return inner.idle_since(t);
+        }
+    } store;
+    const auto t0 = std::chrono::system_clock::now();
+    EXPECT_FALSE(store.update({"a", {}, t0}));
+    EXPECT_FALSE(store.get("a"));
+    store.put({"a", {}, t0});
+    EXPECT_EQ(store.update({"a", object{{"v", 1}}, t0}), 2u);
+}
+
 TEST(event_ids, name_their_stream_and_place) {
     auto parts = mcp::http::parse_event_id("0123456789abcdef.3-12");
     ASSERT_TRUE(parts);

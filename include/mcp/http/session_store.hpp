@@ -59,6 +59,15 @@ public:
     /// Create or replace the record `record.id` (its `version` is ignored). Returns the version
     /// the record now has.
     virtual std::uint64_t put(const session_record& record) = 0;
+    /// Replace the record `record.id` only if it exists: a session's state that changes just as
+    /// the session ends (DELETE, expiry, on any replica) must not bring the session back.
+    /// Returns the record's new version, or nullopt when there is no such record (then nothing
+    /// is created). The default is get() then put(); a store shared by replicas should make it
+    /// one atomic operation.
+    virtual std::optional<std::uint64_t> update(const session_record& record) {
+        if (!get(record.id)) return std::nullopt;
+        return put(record);
+    }
     virtual std::optional<session_record> get(std::string_view id) = 0;
     /// Mark the session used at `when`. Returns the record's version, or nullopt when there is
     /// no such record (then nothing is created).
@@ -74,6 +83,7 @@ public:
     memory_session_store();
     ~memory_session_store() override;
     std::uint64_t put(const session_record& record) override;
+    std::optional<std::uint64_t> update(const session_record& record) override;
     std::optional<session_record> get(std::string_view id) override;
     std::optional<std::uint64_t> touch(std::string_view id,
                                        std::chrono::system_clock::time_point when) override;
