@@ -6,29 +6,31 @@
 
 namespace mcp {
 
+namespace {
+
+/// Copy-on-write: a chain being run keeps the vector it started with.
+template <class Middleware> void append(std::shared_ptr<const std::vector<Middleware>>& chain, Middleware m) {
+    auto next = chain ? std::make_shared<std::vector<Middleware>>(*chain)
+                      : std::make_shared<std::vector<Middleware>>();
+    next->push_back(std::move(m));
+    chain = std::move(next);
+}
+
+} // namespace
+
 void server::use(receiving_middleware m) {
     std::lock_guard lock(impl_->middleware_mu);
-    auto next = impl_->receivers ? std::make_shared<std::vector<receiving_middleware>>(*impl_->receivers)
-                                 : std::make_shared<std::vector<receiving_middleware>>();
-    next->push_back(std::move(m));
-    impl_->receivers = std::move(next);
+    append(impl_->receivers, std::move(m));
 }
 
 void server::use_sending(sending_middleware m) {
     std::lock_guard lock(impl_->middleware_mu);
-    auto next = impl_->senders ? std::make_shared<std::vector<sending_middleware>>(*impl_->senders)
-                               : std::make_shared<std::vector<sending_middleware>>();
-    next->push_back(std::move(m));
-    impl_->senders = std::move(next);
+    append(impl_->senders, std::move(m));
 }
 
 void server::use_notifications(notification_middleware m) {
     std::lock_guard lock(impl_->middleware_mu);
-    auto next = impl_->notification_watchers
-                    ? std::make_shared<std::vector<notification_middleware>>(*impl_->notification_watchers)
-                    : std::make_shared<std::vector<notification_middleware>>();
-    next->push_back(std::move(m));
-    impl_->notification_watchers = std::move(next);
+    append(impl_->notification_watchers, std::move(m));
 }
 
 void server::impl::receive_notification(std::string_view method, json::object& params,
@@ -44,7 +46,8 @@ void server::impl::receive_notification(std::string_view method, json::object& p
         return;
     }
     incoming_notification n(method, params, origin, stateless);
-    std::function<void(std::size_t, incoming_notification&)> step = [&](std::size_t i, incoming_notification& c) {
+    std::function<void(std::size_t, incoming_notification&)> step = [&](std::size_t i,
+                                                                        incoming_notification& c) {
         if (i == chain->size()) {
             deliver();
             return;
@@ -54,7 +57,8 @@ void server::impl::receive_notification(std::string_view method, json::object& p
     step(0, n);
 }
 
-void server::handle_notification(jsonrpc::notification notification, std::shared_ptr<const message_origin> origin,
+void server::handle_notification(jsonrpc::notification notification,
+                                 std::shared_ptr<const message_origin> origin,
                                  std::optional<revision> initialize_era) {
     if (!notification.params.is_object()) notification.params = json::object{};
     impl_->receive_notification(notification.method, notification.params.get_object(), origin.get(),

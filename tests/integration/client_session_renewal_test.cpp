@@ -10,6 +10,8 @@
 #include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
+#include "support/eventually.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -22,14 +24,7 @@ using mcp::json::object;
 
 namespace {
 
-bool eventually(const std::function<bool()>& f, std::chrono::milliseconds limit = 5s) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (f()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return f();
-}
+using mcp::test::eventually;
 
 mcp::server_options initialize_era_only() {
     mcp::server_options o{.info = {.name = "sessions", .version = "1"}};

@@ -9,6 +9,8 @@
 #include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
+#include "support/eventually.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -20,14 +22,7 @@ using mcp::json::object;
 
 namespace {
 
-bool eventually(const std::function<bool()>& f, std::chrono::milliseconds limit = 5s) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (f()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return f();
-}
+using mcp::test::eventually;
 
 object obj_schema(object props = {}) {
     return object{{"type", "object"}, {"properties", std::move(props)}};

@@ -11,6 +11,8 @@
 
 #include "support/child_server.hpp"
 
+#include "support/eventually.hpp"
+
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -40,13 +42,7 @@ std::string all_text(const mcp::call_tool_result& r) {
     return out;
 }
 
-bool eventually(const std::function<bool()>& f) {
-    for (int i = 0; i < 1000; ++i) {
-        if (f()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return f();
-}
+using mcp::test::eventually;
 
 enum class over { stdio, http };
 

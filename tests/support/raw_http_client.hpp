@@ -3,6 +3,8 @@
 // connection closes), so what is tested is what travels on the wire.
 #pragma once
 
+#include "support/eventually.hpp"
+
 #include "http/request.hpp"
 
 #include <arpa/inet.h>
@@ -223,15 +225,6 @@ inline bool can_connect(unsigned short port) {
     } catch (const std::system_error&) {
         return false;
     }
-}
-
-template <class Pred> bool eventually(Pred pred, std::chrono::milliseconds timeout = io_timeout) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!pred()) {
-        if (std::chrono::steady_clock::now() > deadline) return false;
-        std::this_thread::sleep_for(1ms);
-    }
-    return true;
 }
 
 } // namespace mcp::test

@@ -10,6 +10,8 @@
 #include <mcp/server/server.hpp>
 #include <mcp/transport/memory.hpp>
 
+#include "support/eventually.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -23,13 +25,7 @@ namespace {
 
 object obj_schema(object props = {}) { return object{{"type", "object"}, {"properties", std::move(props)}}; }
 
-bool eventually(const std::function<bool()>& flag) {
-    for (int i = 0; i < 400; ++i) {
-        if (flag()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return flag();
-}
+using mcp::test::eventually;
 
 struct end_to_end : ::testing::TestWithParam<revision> {
     mcp::server server{mcp::server_options{.info = {.name = "e2e", .version = "1"}, .page_size = 2}};

@@ -1,6 +1,7 @@
 // mcp::client wire tests: the server's requests (roots, sampling, elicitation) answered by the
 // handlers, -32601 without them, notifications delivered to callbacks, roots list_changed.
 #include "client_wire_fixture.hpp"
+#include "support/eventually.hpp"
 
 #include <atomic>
 #include <thread>
@@ -22,13 +23,7 @@ const char* url_elicit_request =
 struct handlers : client_wire {};
 
 // Waits until `flag` becomes true (callbacks run on the session's notification thread).
-bool eventually(const std::function<bool()>& flag) {
-    for (int i = 0; i < 400; ++i) {
-        if (flag()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return flag();
-}
+using mcp::test::eventually;
 
 TEST_F(handlers, without_handlers_server_requests_are_method_not_found) {
     make();

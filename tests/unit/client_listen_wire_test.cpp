@@ -4,6 +4,7 @@
 // unsubscribe() as new streams, a stream the server ends or refuses, and list_all_* answered
 // from a listing that is still fresh until a list_changed voids it.
 #include "client_stateless_fixture.hpp"
+#include "support/eventually.hpp"
 
 #include <atomic>
 #include <thread>
@@ -18,13 +19,7 @@ namespace {
 constexpr const char* all_caps =
     R"({"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"subscribe":true}})";
 
-bool eventually(const std::function<bool()>& f) {
-    for (int i = 0; i < 400; ++i) {
-        if (f()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return f();
-}
+using mcp::test::eventually;
 
 struct listen : stateless_wire {
     std::atomic<int> tools_changed{0}, prompts_changed{0};
