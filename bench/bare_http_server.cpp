@@ -35,9 +35,10 @@ public:
 private:
     void read() {
         request_ = {};
-        http::async_read(stream_, buffer_, request_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-            if (!ec) self->respond();
-        });
+        http::async_read(stream_, buffer_, request_,
+                         [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                             if (!ec) self->respond();
+                         });
     }
     void respond() {
         response_ = http::response<http::string_body>(http::status::ok, request_.version());
@@ -75,7 +76,8 @@ int main(int argc, char** argv) {
     try {
         asio::io_context io(1);
         tcp::acceptor acceptor(io, {asio::ip::make_address("127.0.0.1"), port});
-        std::fprintf(stderr, "bare_http_server listening on 127.0.0.1:%u\n", acceptor.local_endpoint().port());
+        std::fprintf(stderr, "bare_http_server listening on 127.0.0.1:%u\n",
+                     acceptor.local_endpoint().port());
         asio::signal_set signals(io, SIGINT, SIGTERM);
         signals.async_wait([&](beast::error_code, int) { io.stop(); });
         accept(acceptor);

@@ -48,8 +48,10 @@ double cpu_seconds() {
 int main(int argc, char** argv) {
     std::size_t n = 500000, window = 64;
     for (int i = 1; i + 1 < argc; i += 2) {
-        if (!std::strcmp(argv[i], "--n")) n = std::stoul(argv[i + 1]);
-        else if (!std::strcmp(argv[i], "--window")) window = std::stoul(argv[i + 1]);
+        if (!std::strcmp(argv[i], "--n"))
+            n = std::stoul(argv[i + 1]);
+        else if (!std::strcmp(argv[i], "--window"))
+            window = std::stoul(argv[i + 1]);
     }
     mcp::server server({.info = {.name = "bench", .version = "1"}});
     server.add_tool({.name = "echo"}, [](const mcp::json::object& args, mcp::context&) {
@@ -65,8 +67,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> msgs;
     msgs.reserve(n);
     for (std::size_t i = 1; i <= n; ++i)
-        msgs.push_back(R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
-                       R"(,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}})");
+        msgs.push_back(
+            R"({"jsonrpc":"2.0","id":)" + std::to_string(i) +
+            R"(,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"}}})");
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) {

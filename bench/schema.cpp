@@ -34,8 +34,7 @@ struct timing {
 };
 
 // Best-of-`runs` time per call of f, with a batch size calibrated to ~batch_seconds.
-template <class F>
-timing measure(F&& f) {
+template <class F> timing measure(F&& f) {
     using clock = std::chrono::steady_clock;
     long n = 1;
     for (;;) { // calibrate (also warms caches and the allocator)
@@ -52,22 +51,26 @@ timing measure(F&& f) {
     for (int r = 0; r < runs; ++r) {
         auto start = clock::now();
         for (long i = 0; i < n; ++i) f();
-        best = std::min(best, std::chrono::duration<double, std::nano>(clock::now() - start).count() / static_cast<double>(n));
+        best = std::min(best, std::chrono::duration<double, std::nano>(clock::now() - start).count() /
+                                  static_cast<double>(n));
     }
     return {best, n};
 }
 
 std::string human(double ns) {
     char buf[32];
-    if (ns < 1e3) std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-    else if (ns < 1e6) std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
+    if (ns < 1e3)
+        std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+    else if (ns < 1e6)
+        std::snprintf(buf, sizeof buf, "%.2f us", ns / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.2f ms", ns / 1e6);
     return buf;
 }
 
 void row(const std::string& name, const std::string& detail, const timing& t, const char* target = "") {
-    std::printf("| %-54s | %-22s | %10s | %9ld | %-8s |\n", name.c_str(), detail.c_str(), human(t.ns_per_call).c_str(),
-                t.iterations, target);
+    std::printf("| %-54s | %-22s | %10s | %9ld | %-8s |\n", name.c_str(), detail.c_str(),
+                human(t.ns_per_call).c_str(), t.iterations, target);
 }
 
 json::value read_json(const std::string& path) {
@@ -77,7 +80,9 @@ json::value read_json(const std::string& path) {
     return json::parse(ss.str());
 }
 
-std::string bytes(const json::value& v) { return std::to_string(mcp::to_json(v).size()) + " bytes"; }
+std::string bytes(const json::value& v) {
+    return std::to_string(mcp::to_json(v).size()) + " bytes";
+}
 
 // A realistic tool input schema: strings with bounds and a pattern, an integer with bounds, an
 // enum, an optional nested object, an array of strings.
@@ -104,7 +109,8 @@ const char* const tool_schema_text = R"({
   "additionalProperties": false
 })";
 
-const char* const tool_arguments_text = R"({"query": "memory leak in connection pool", "repository": "example-org/server-core",
+const char* const tool_arguments_text =
+    R"({"query": "memory leak in connection pool", "repository": "example-org/server-core",
   "max_results": 25, "sort": "newest", "include_archived": false,
   "filters": {"language": "C++", "created_after": "2025-01-01", "min_stars": 10},
   "labels": ["bug", "performance", "needs-triage", "backend"]})";
@@ -166,8 +172,8 @@ int main() {
     const auto tool = validator::compile(tool_schema);
     const auto list = validator::compile(records_schema);
     auto bad_args = args;
-    bad_args.as_object()["max_results"] = 0;            // minimum
-    bad_args.as_object()["sort"] = "popular";            // enum
+    bad_args.as_object()["max_results"] = 0;                // minimum
+    bad_args.as_object()["sort"] = "popular";               // enum
     bad_args.as_object()["labels"].as_array().push_back(7); // items/type
     if (!tool.is_valid(args) || tool.is_valid(bad_args) || !list.is_valid(records) ||
         tool.validate(bad_args).size() != 3) {
@@ -175,22 +181,27 @@ int main() {
         return 1;
     }
 
-    std::printf("mcp::schema::validator - time per call, best of %d batches of ~%.0f ms\n\n", runs, batch_seconds * 1e3);
+    std::printf("mcp::schema::validator - time per call, best of %d batches of ~%.0f ms\n\n", runs,
+                batch_seconds * 1e3);
     std::printf("| %-54s | %-22s | %10s | %9s | %-8s |\n", "case", "input", "per call", "batch", "target");
     std::printf("|%s|%s|%s|%s|%s|\n", std::string(56, '-').c_str(), std::string(24, '-').c_str(),
                 std::string(12, '-').c_str(), std::string(11, '-').c_str(), std::string(10, '-').c_str());
 
     // (a) tools/call arguments, valid
-    row("is_valid: tools/call arguments (valid)", bytes(args), measure([&] { sink = tool.is_valid(args); }), "<= 1 us");
-    row("validate: tools/call arguments (valid)", bytes(args), measure([&] { sink = tool.validate(args).size(); }),
+    row("is_valid: tools/call arguments (valid)", bytes(args), measure([&] { sink = tool.is_valid(args); }),
         "<= 1 us");
+    row("validate: tools/call arguments (valid)", bytes(args),
+        measure([&] { sink = tool.validate(args).size(); }), "<= 1 us");
     // (b) the error path
-    row("is_valid: tools/call arguments (invalid)", bytes(bad_args), measure([&] { sink = tool.is_valid(bad_args); }));
+    row("is_valid: tools/call arguments (invalid)", bytes(bad_args),
+        measure([&] { sink = tool.is_valid(bad_args); }));
     row("validate: tools/call arguments (invalid, 3 errors)", bytes(bad_args),
         measure([&] { sink = tool.validate(bad_args).size(); }));
     // (c) a large instance through $ref/$defs
-    row("is_valid: 1000 records via $ref/$defs", bytes(records), measure([&] { sink = list.is_valid(records); }));
-    row("validate: 1000 records via $ref/$defs", bytes(records), measure([&] { sink = list.validate(records).size(); }));
+    row("is_valid: 1000 records via $ref/$defs", bytes(records),
+        measure([&] { sink = list.is_valid(records); }));
+    row("validate: 1000 records via $ref/$defs", bytes(records),
+        measure([&] { sink = list.validate(records).size(); }));
 
     // (d) compile time per schema
     row("compile: tool input schema", bytes(tool_schema),

@@ -28,7 +28,8 @@ struct basket {
 };
 
 // A tiny catalogue, so that prices come from the server and not from the model.
-const std::map<std::string, double> catalogue = {{"apple", 0.5}, {"bread", 2.2}, {"coffee", 7.9}, {"milk", 1.1}};
+const std::map<std::string, double> catalogue = {
+    {"apple", 0.5}, {"bread", 2.2}, {"coffee", 7.9}, {"milk", 1.1}};
 
 struct created {
     std::string basket;
@@ -40,7 +41,8 @@ struct add_args {
     std::string sku;
     int quantity = 1;
 };
-MCP_DESCRIBE(add_args, (basket, "Handle from create_basket"), (sku, "Product code: apple, bread, coffee or milk"),
+MCP_DESCRIBE(add_args, (basket, "Handle from create_basket"),
+             (sku, "Product code: apple, bread, coffee or milk"),
              (quantity, "How many", mcp::field::range(1, 99)))
 
 struct basket_args {
@@ -59,7 +61,8 @@ struct receipt {
     double total = 0;
     int items = 0;
 };
-MCP_DESCRIBE(receipt, (order, "Order number"), (total, "Amount charged, in EUR"), (items, "Number of articles"))
+MCP_DESCRIBE(receipt, (order, "Order number"), (total, "Amount charged, in EUR"),
+             (items, "Number of articles"))
 
 contents summarise(const basket& b) {
     contents c{b.items, 0};
@@ -85,22 +88,26 @@ int main(int argc, char** argv) {
 
     server.add_tool("create_basket", "Start an empty shopping basket and return its handle",
                     [&](mcp::context&) -> created { return {baskets.create({}, principal)}; });
-    server.add_tool("add_item", "Put a product into a basket", [&](const add_args& a, mcp::context&) -> contents {
-        auto price = catalogue.find(a.sku);
-        if (price == catalogue.end())
-            throw std::invalid_argument("Unknown product \"" + a.sku + "\": choose apple, bread, coffee or milk.");
-        return baskets.update(a.basket, principal, [&](basket& b) {
-            b.items.push_back({a.sku, a.quantity, price->second});
-            return summarise(b);
-        });
-    });
-    server.add_tool("view_basket", "Show what a basket holds", [&](const basket_args& a, mcp::context&) -> contents {
-        return summarise(baskets.get(a.basket, principal));
-    });
+    server.add_tool("add_item", "Put a product into a basket",
+                    [&](const add_args& a, mcp::context&) -> contents {
+                        auto price = catalogue.find(a.sku);
+                        if (price == catalogue.end())
+                            throw std::invalid_argument("Unknown product \"" + a.sku +
+                                                        "\": choose apple, bread, coffee or milk.");
+                        return baskets.update(a.basket, principal, [&](basket& b) {
+                            b.items.push_back({a.sku, a.quantity, price->second});
+                            return summarise(b);
+                        });
+                    });
+    server.add_tool("view_basket", "Show what a basket holds",
+                    [&](const basket_args& a, mcp::context&) -> contents {
+                        return summarise(baskets.get(a.basket, principal));
+                    });
     server.add_tool("checkout", "Pay for a basket; the handle is closed afterwards",
                     [&](const basket_args& a, mcp::context&) -> receipt {
                         const auto c = summarise(baskets.get(a.basket, principal));
-                        if (c.items.empty()) throw std::invalid_argument("The basket is empty: add_item first.");
+                        if (c.items.empty())
+                            throw std::invalid_argument("The basket is empty: add_item first.");
                         if (!baskets.erase(a.basket, principal))
                             throw std::invalid_argument("The basket was checked out meanwhile. " +
                                                         baskets.options().recovery);

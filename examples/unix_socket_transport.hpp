@@ -21,7 +21,8 @@ namespace example {
 inline sockaddr_un unix_address(const std::string& path) {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
-    if (path.size() >= sizeof addr.sun_path) throw mcp::error(mcp::error_code::internal_error, "socket path too long: " + path);
+    if (path.size() >= sizeof addr.sun_path)
+        throw mcp::error(mcp::error_code::internal_error, "socket path too long: " + path);
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
     return addr;
 }
@@ -49,8 +50,10 @@ public:
         ::unlink(path_.c_str());
         fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
         auto addr = unix_address(path_);
-        if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd_, 8) != 0)
-            throw mcp::error(mcp::error_code::internal_error, "cannot listen on " + path_ + ": " + std::strerror(errno));
+        if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+            ::listen(fd_, 8) != 0)
+            throw mcp::error(mcp::error_code::internal_error,
+                             "cannot listen on " + path_ + ": " + std::strerror(errno));
     }
     ~unix_listener() {
         ::close(fd_);
@@ -58,7 +61,9 @@ public:
     }
     mcp::transport_ptr accept_one() {
         const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (c < 0) throw mcp::error(mcp::error_code::connection_closed, "accept failed: " + std::string(std::strerror(errno)));
+        if (c < 0)
+            throw mcp::error(mcp::error_code::connection_closed,
+                             "accept failed: " + std::string(std::strerror(errno)));
         return over_socket(c, "unix:" + path_);
     }
 
@@ -68,6 +73,8 @@ private:
 };
 
 /// Listen on `path`, wait for one connection and return its transport.
-inline mcp::transport_ptr unix_accept_one(const std::string& path) { return unix_listener(path).accept_one(); }
+inline mcp::transport_ptr unix_accept_one(const std::string& path) {
+    return unix_listener(path).accept_one();
+}
 
 } // namespace example

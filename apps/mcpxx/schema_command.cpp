@@ -31,7 +31,8 @@ void load_remote(mcp::schema::schema_registry& registry, const std::string& spec
     const std::string prefix = spec.substr(0, eq);
     const std::filesystem::path dir = spec.substr(eq + 1);
     std::error_code ec;
-    if (!std::filesystem::is_directory(dir, ec)) throw input_error("--remote: " + dir.string() + " is not a directory");
+    if (!std::filesystem::is_directory(dir, ec))
+        throw input_error("--remote: " + dir.string() + " is not a directory");
     for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
         if (!entry.is_regular_file() || entry.path().extension() != ".json") continue;
         const auto relative = std::filesystem::relative(entry.path(), dir).generic_string();
@@ -41,7 +42,8 @@ void load_remote(mcp::schema::schema_registry& registry, const std::string& spec
 
 int run_validate(const validate_options& o) {
     mcp::schema::compile_options options;
-    if (o.default_dialect == "draft-07" || o.default_dialect == "draft7") options.default_dialect = mcp::schema::dialect::draft07;
+    if (o.default_dialect == "draft-07" || o.default_dialect == "draft7")
+        options.default_dialect = mcp::schema::dialect::draft07;
     else if (o.default_dialect == "2020-12" || o.default_dialect == "draft2020-12")
         options.default_dialect = mcp::schema::dialect::draft2020_12;
     else {
@@ -72,8 +74,9 @@ int run_validate(const validate_options& o) {
     }
     std::cout << o.instance_file << ": invalid\n";
     for (const auto& e : errors)
-        std::cout << "  " << (e.instance_location.empty() ? "(root)" : e.instance_location) << ": " << e.message
-                  << "  [" << e.keyword << " at " << (e.keyword_location.empty() ? "#" : e.keyword_location) << "]\n";
+        std::cout << "  " << (e.instance_location.empty() ? "(root)" : e.instance_location) << ": "
+                  << e.message << "  [" << e.keyword << " at "
+                  << (e.keyword_location.empty() ? "#" : e.keyword_location) << "]\n";
     return exit_negative;
 }
 
@@ -84,13 +87,16 @@ void add_schema_command(CLI::App& app, int& exit_code) {
     schema->require_subcommand(1);
     auto opts = std::make_shared<validate_options>();
     auto* validate = schema->add_subcommand(
-        "validate", "Validate an instance against a schema: exit 0 valid, 1 invalid, 2 usage or schema error");
+        "validate",
+        "Validate an instance against a schema: exit 0 valid, 1 invalid, 2 usage or schema error");
     validate->add_option("--schema", opts->schema_file, "The schema (JSON file)")->required();
-    validate->add_option("--instance", opts->instance_file, "The instance to validate (JSON file)")->required();
+    validate->add_option("--instance", opts->instance_file, "The instance to validate (JSON file)")
+        ->required();
     validate->add_option("--default-dialect", opts->default_dialect,
                          "Dialect of a schema without $schema: 2020-12 (default) or draft-07");
-    validate->add_option("--remote", opts->remotes,
-                         "PREFIX=DIR: serve DIR's *.json files as PREFIX<relative path> to $ref (nothing is fetched)");
+    validate->add_option(
+        "--remote", opts->remotes,
+        "PREFIX=DIR: serve DIR's *.json files as PREFIX<relative path> to $ref (nothing is fetched)");
     validate->add_flag("--assert-format", opts->assert_format, "Make `format` an assertion");
     validate->add_option("--max-errors", opts->max_errors, "Report at most this many errors (default 50)");
     validate->callback([opts, &exit_code] { exit_code = run_validate(*opts); });

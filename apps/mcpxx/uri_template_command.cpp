@@ -45,7 +45,8 @@ void add_uri_template_command(CLI::App& app, int& exit_code) {
     auto* ut = app.add_subcommand("uri-template", "RFC 6570 URI templates");
     ut->require_subcommand(1);
     auto opts = std::make_shared<expand_options>();
-    auto* expand = ut->add_subcommand("expand", "Print the expansion of TEMPLATE: exit 1 for an invalid template");
+    auto* expand =
+        ut->add_subcommand("expand", "Print the expansion of TEMPLATE: exit 1 for an invalid template");
     expand->add_option("template", opts->text, "The URI template, e.g. 'file:///{+path}{?q}'")->required();
     expand->add_option("--vars", opts->vars_file, "A JSON file holding an object of variables");
     expand->callback([opts, &exit_code] { exit_code = run_expand(*opts); });

@@ -9,7 +9,7 @@ namespace mcp {
 std::shared_ptr<session> client::impl::live(std::string_view method) const {
     std::lock_guard lock(mu);
     if (connected && rpc && !rpc->is_closed()) return rpc;
-    const char* why = !ever_connected                  ? "the client is not connected (call connect() first)"
+    const char* why = !ever_connected            ? "the client is not connected (call connect() first)"
                       : rpc && !rpc->is_closed() ? "the initialize handshake has not finished"
                                                  : "the connection to the server is closed";
     throw error(error_code::connection_closed, "cannot call " + std::string(method) + ": " + why);
@@ -148,7 +148,8 @@ std::vector<Item> walk(const std::function<Page(std::optional<std::string>)>& fe
         for (auto& i : page.*items) all.push_back(std::move(i));
         if (!page.next_cursor) return all;
         if (!seen.insert(*page.next_cursor).second)
-            throw error(error_code::internal_error, std::string("server repeated a pagination cursor while listing ") + what);
+            throw error(error_code::internal_error,
+                        std::string("server repeated a pagination cursor while listing ") + what);
         cursor = std::move(page.next_cursor);
     }
 }
@@ -222,7 +223,8 @@ list_tools_result client::list_tools(std::optional<std::string> cursor, call_opt
     const auto epoch = impl_->output_schema_epoch();
     const bool first_page = !cursor;
     auto page = from_json<list_tools_result>(impl_->call("tools/list", cursor_params(cursor), options));
-    if (impl_->opts.validate_structured_content) impl_->remember_output_schemas(page.tools, first_page, epoch);
+    if (impl_->opts.validate_structured_content)
+        impl_->remember_output_schemas(page.tools, first_page, epoch);
     return page;
 }
 
@@ -251,8 +253,10 @@ std::vector<resource> client::list_all_resources(call_options options) {
         &list_resources_result::resources, "resources");
 }
 
-list_resource_templates_result client::list_resource_templates(std::optional<std::string> cursor, call_options options) {
-    return from_json<list_resource_templates_result>(impl_->call("resources/templates/list", cursor_params(cursor), options));
+list_resource_templates_result client::list_resource_templates(std::optional<std::string> cursor,
+                                                               call_options options) {
+    return from_json<list_resource_templates_result>(
+        impl_->call("resources/templates/list", cursor_params(cursor), options));
 }
 
 std::vector<resource_template> client::list_all_resource_templates(call_options options) {
@@ -263,7 +267,8 @@ std::vector<resource_template> client::list_all_resource_templates(call_options 
 }
 
 read_resource_result client::read_resource(const std::string& uri, call_options options) {
-    return from_json<read_resource_result>(impl_->call("resources/read", json::object{{"uri", uri}}, options));
+    return from_json<read_resource_result>(
+        impl_->call("resources/read", json::object{{"uri", uri}}, options));
 }
 
 void client::subscribe(const std::string& uri, call_options options) {
@@ -353,11 +358,13 @@ get_prompt_result client::get_prompt(const std::string& name, std::map<std::stri
                                      call_options options) {
     get_prompt_request req{.name = name};
     if (!arguments.empty()) req.arguments = std::move(arguments);
-    return from_json<get_prompt_result>(impl_->call("prompts/get", to_json(req, protocol_version()), options));
+    return from_json<get_prompt_result>(
+        impl_->call("prompts/get", to_json(req, protocol_version()), options));
 }
 
 complete_result client::complete(const complete_request& request, call_options options) {
-    return from_json<complete_result>(impl_->call("completion/complete", to_json(request, protocol_version()), options));
+    return from_json<complete_result>(
+        impl_->call("completion/complete", to_json(request, protocol_version()), options));
 }
 
 void client::set_logging_level(logging_level level, call_options options) {

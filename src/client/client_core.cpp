@@ -12,7 +12,9 @@ client::client(client_options options) : impl_(std::make_shared<impl>()) {
     if (impl_->opts.revisions.empty()) impl_->opts.revisions.push_back(impl_->opts.protocol_version);
 }
 
-client::~client() { close(); }
+client::~client() {
+    close();
+}
 
 // ------------------------------------------------------------------ handlers and callbacks
 
@@ -56,12 +58,19 @@ void client::notify_roots_changed() {
         if (!impl_->roots_list_changed || !impl_->connected || impl_->stateless) return;
         s = impl_->rpc;
     }
-    if (s && defines(protocol_version(), wire_field::roots_list_changed)) s->notify("notifications/roots/list_changed");
+    if (s && defines(protocol_version(), wire_field::roots_list_changed))
+        s->notify("notifications/roots/list_changed");
 }
 
-void client::on_tools_list_changed(std::function<void()> cb) { on_notification(tools_list_changed_method, [cb](const json::object&) { cb(); }); }
-void client::on_resources_list_changed(std::function<void()> cb) { on_notification("notifications/resources/list_changed", [cb](const json::object&) { cb(); }); }
-void client::on_prompts_list_changed(std::function<void()> cb) { on_notification("notifications/prompts/list_changed", [cb](const json::object&) { cb(); }); }
+void client::on_tools_list_changed(std::function<void()> cb) {
+    on_notification(tools_list_changed_method, [cb](const json::object&) { cb(); });
+}
+void client::on_resources_list_changed(std::function<void()> cb) {
+    on_notification("notifications/resources/list_changed", [cb](const json::object&) { cb(); });
+}
+void client::on_prompts_list_changed(std::function<void()> cb) {
+    on_notification("notifications/prompts/list_changed", [cb](const json::object&) { cb(); });
+}
 
 void client::on_resource_updated(std::function<void(const std::string&)> cb) {
     on_notification("notifications/resources/updated", [cb](const json::object& p) {

@@ -31,7 +31,9 @@ std::shared_ptr<const output_check> compile_check(const json::object& schema, sc
 }
 
 // The empty JSON pointer (the whole value) would read as nothing in a message.
-std::string readable(const std::string& pointer) { return pointer.empty() ? "(root)" : pointer; }
+std::string readable(const std::string& pointer) {
+    return pointer.empty() ? "(root)" : pointer;
+}
 
 } // namespace
 
@@ -40,7 +42,8 @@ std::uint64_t client::impl::output_schema_epoch() const {
     return tools_epoch;
 }
 
-void client::impl::remember_output_schemas(const std::vector<tool>& tools, bool first_page, std::uint64_t epoch) {
+void client::impl::remember_output_schemas(const std::vector<tool>& tools, bool first_page,
+                                           std::uint64_t epoch) {
     // 2025-11-25 made 2020-12 the dialect of a schema without $schema; the revisions before it
     // use draft-07 schemas (basic/index.mdx, "JSON Schema Usage").
     const auto dialect =
@@ -101,7 +104,8 @@ void client::impl::check_structured_content(const std::string& name, const call_
     };
     if (!check->compiled) {
         data["schemaError"] = check->compile_error;
-        fail("tool '" + name + "' was listed with an outputSchema that cannot be compiled, so its structuredContent " +
+        fail("tool '" + name +
+             "' was listed with an outputSchema that cannot be compiled, so its structuredContent " +
              "cannot be checked: " + check->compile_error);
     }
     if (!result.structured_content)

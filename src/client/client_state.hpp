@@ -218,7 +218,8 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     void forget_output_schemas();
     /// Throw mcp::error (invalid_params) if `result` breaks the outputSchema listed for `name`.
     /// `raw` is the result as received, attached to the error's data.
-    void check_structured_content(const std::string& name, const call_tool_result& result, const json::value& raw) const;
+    void check_structured_content(const std::string& name, const call_tool_result& result,
+                                  const json::value& raw) const;
 };
 
 } // namespace mcp

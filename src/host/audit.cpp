@@ -1,9 +1,7 @@
 // The audit log: JSON lines, appended atomically (see mcp/host/audit.hpp).
 #include <mcp/host/audit.hpp>
 
-
 #include "crypto/crypto.hpp"
-
 
 #include <cerrno>
 #include <cstring>
@@ -21,8 +19,8 @@ std::string iso8601_utc(std::chrono::system_clock::time_point t) {
     std::tm tm{};
     ::gmtime_r(&secs, &tm);
     char buf[96]; // room for any int the format could print
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                  tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1,
+                  tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
     return buf;
 }
 
@@ -32,9 +30,11 @@ std::string sha256_hex(std::string_view data) {
     return mcp::detail::sha256_hex(data);
 }
 
-audit_log::audit_log(std::filesystem::path path, audit_options options) : path_(std::move(path)), options_(options) {
+audit_log::audit_log(std::filesystem::path path, audit_options options)
+    : path_(std::move(path)), options_(options) {
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (fd_ < 0) throw std::runtime_error("cannot open audit log " + path_.string() + ": " + std::strerror(errno));
+    if (fd_ < 0)
+        throw std::runtime_error("cannot open audit log " + path_.string() + ": " + std::strerror(errno));
 }
 
 audit_log::~audit_log() {
@@ -46,8 +46,10 @@ std::string audit_log::format(const audit_record& r) const {
     o["time"] = iso8601_utc(r.time);
     o["server"] = r.server;
     o["tool"] = r.tool;
-    if (options_.redact_arguments) o["argumentsSha256"] = sha256_hex(to_json(json::value(r.arguments)));
-    else o["arguments"] = r.arguments;
+    if (options_.redact_arguments)
+        o["argumentsSha256"] = sha256_hex(to_json(json::value(r.arguments)));
+    else
+        o["arguments"] = r.arguments;
     if (!r.approval.empty()) o["approval"] = r.approval;
     o["durationMs"] = static_cast<double>(r.duration.count()) / 1000.0;
     o["outcome"] = r.outcome;
@@ -64,7 +66,9 @@ void audit_log::append(const audit_record& r) {
     while (left > 0) {
         const auto n = ::write(fd_, p, left);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw std::runtime_error("cannot write audit log " + path_.string() + ": " + std::strerror(errno));
+        if (n <= 0)
+            throw std::runtime_error("cannot write audit log " + path_.string() + ": " +
+                                     std::strerror(errno));
         p += n;
         left -= static_cast<std::size_t>(n);
     }

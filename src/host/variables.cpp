@@ -6,8 +6,12 @@
 namespace mcp::host {
 namespace {
 
-bool name_start(char c) noexcept { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool name_char(char c) noexcept { return name_start(c) || (c >= '0' && c <= '9'); }
+bool name_start(char c) noexcept {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+bool name_char(char c) noexcept {
+    return name_start(c) || (c >= '0' && c <= '9');
+}
 
 std::string basename_of(const std::string& dir) {
     auto s = dir;
@@ -23,7 +27,8 @@ std::optional<std::string> lookup(const expansion_options& o, std::string_view n
 }
 
 std::string env_value(const expansion_options& o, std::string_view name) {
-    if (name.empty() || !name_start(name.front())) throw expansion_error("\"" + std::string(name) + "\" is not a variable name");
+    if (name.empty() || !name_start(name.front()))
+        throw expansion_error("\"" + std::string(name) + "\" is not a variable name");
     for (char c : name)
         if (!name_char(c)) throw expansion_error("\"" + std::string(name) + "\" is not a variable name");
     auto v = lookup(o, name);
@@ -35,7 +40,8 @@ std::string env_value(const expansion_options& o, std::string_view name) {
 std::string expand_braced(std::string_view body, const expansion_options& o) {
     if (body.rfind("env:", 0) == 0) return env_value(o, body.substr(4));
     if (body.rfind("input:", 0) == 0)
-        throw expansion_error("${" + std::string(body) + "} is a VS Code input prompt, which only VS Code can answer");
+        throw expansion_error("${" + std::string(body) +
+                              "} is a VS Code input prompt, which only VS Code can answer");
     if (const auto dash = body.find(":-"); dash != std::string_view::npos) {
         auto v = lookup(o, body.substr(0, dash));
         if (v && !v->empty()) return *v;
@@ -44,7 +50,8 @@ std::string expand_braced(std::string_view body, const expansion_options& o) {
     // Predefined editor variables first: they are what these names mean in Cursor and VS Code.
     if (body == "userHome" && !o.user_home.empty()) return o.user_home;
     if (body == "workspaceFolder" && !o.workspace_folder.empty()) return o.workspace_folder;
-    if (body == "workspaceFolderBasename" && !o.workspace_folder.empty()) return basename_of(o.workspace_folder);
+    if (body == "workspaceFolderBasename" && !o.workspace_folder.empty())
+        return basename_of(o.workspace_folder);
     if (body == "pathSeparator" || body == "/") return "/";
     return env_value(o, body);
 }
@@ -62,7 +69,8 @@ std::string expand_variables(std::string_view text, const expansion_options& o) 
         }
         if (text[i + 1] == '{') {
             const auto close = text.find('}', i + 2);
-            if (close == std::string_view::npos) throw expansion_error("unterminated \"${\" in \"" + std::string(text) + "\"");
+            if (close == std::string_view::npos)
+                throw expansion_error("unterminated \"${\" in \"" + std::string(text) + "\"");
             out += expand_braced(text.substr(i + 2, close - i - 2), o);
             i = close;
         } else if (o.bare_dollar && name_start(text[i + 1])) {

@@ -60,12 +60,15 @@ std::function<auth_decision(const request_info&)> bearer_tokens::authenticator(
     std::string realm, std::function<void(const request_info&, std::string_view reason)> on_refused) const {
     return [tokens = *this, realm = std::move(realm),
             on_refused = std::move(on_refused)](const request_info& r) {
-        if (const auto lines = r.header_count("Authorization"); lines > 1) { // which one would count? (RFC 6750 3.1: invalid_request)
+        if (const auto lines = r.header_count("Authorization");
+            lines > 1) { // which one would count? (RFC 6750 3.1: invalid_request)
             if (on_refused) on_refused(r, "repeated Authorization header");
             return auth_decision{.accepted = false,
                                  .status = 400,
-                                 .headers = {{"WWW-Authenticate", "Bearer realm=\"" + realm + "\", error=\"invalid_request\""}},
-                                 .message = "Bad Request: send one Authorization header, not " + std::to_string(lines)};
+                                 .headers = {{"WWW-Authenticate",
+                                              "Bearer realm=\"" + realm + "\", error=\"invalid_request\""}},
+                                 .message = "Bad Request: send one Authorization header, not " +
+                                            std::to_string(lines)};
         }
         const auto* h = r.header("Authorization");
         if (h)

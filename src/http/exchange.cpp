@@ -18,12 +18,17 @@ constexpr std::size_t separate_body_threshold = 16 * 1024;
 constexpr std::size_t chunk_overhead = 20;
 } // namespace
 
-inline_scope::inline_scope(const void* owner) noexcept : previous_(tl_inline_owner) { tl_inline_owner = owner; }
-inline_scope::~inline_scope() { tl_inline_owner = previous_; }
+inline_scope::inline_scope(const void* owner) noexcept : previous_(tl_inline_owner) {
+    tl_inline_owner = owner;
+}
+inline_scope::~inline_scope() {
+    tl_inline_owner = previous_;
+}
 
-exchange::exchange(std::weak_ptr<exchange_sink> sink, const void* owner, std::shared_ptr<server_shared> shared,
-                   config cfg, std::string buffer)
-    : sink_(std::move(sink)), owner_(owner), shared_(std::move(shared)), cfg_(cfg), pending_(std::move(buffer)) {
+exchange::exchange(std::weak_ptr<exchange_sink> sink, const void* owner,
+                   std::shared_ptr<server_shared> shared, config cfg, std::string buffer)
+    : sink_(std::move(sink)), owner_(owner), shared_(std::move(shared)), cfg_(cfg),
+      pending_(std::move(buffer)) {
     pending_.clear();
 }
 
@@ -97,7 +102,8 @@ void exchange::respond(int status, header_list headers, std::string body) {
 bool exchange::start_stream(int status, header_list headers) {
     const head_check check = check_head(status, headers);
     if (status_has_no_body(status))
-        throw std::invalid_argument("mcp::http: a " + std::to_string(status) + " response cannot be streamed");
+        throw std::invalid_argument("mcp::http: a " + std::to_string(status) +
+                                    " response cannot be streamed");
     bool post = false;
     {
         std::lock_guard lk(mu_);

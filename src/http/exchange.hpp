@@ -72,11 +72,11 @@ private:
 class exchange final : public response_writer, public std::enable_shared_from_this<exchange> {
 public:
     struct config {
-        std::uint64_t seq = 0;          ///< the connection's request number
-        std::size_t max_queue = 0;      ///< server_options::max_stream_queue_bytes
-        bool keep_alive = true;         ///< the request allows keeping the connection
-        bool http10 = false;            ///< HTTP/1.0 client: no chunked coding
-        bool head = false;              ///< HEAD request: no body is sent
+        std::uint64_t seq = 0;     ///< the connection's request number
+        std::size_t max_queue = 0; ///< server_options::max_stream_queue_bytes
+        bool keep_alive = true;    ///< the request allows keeping the connection
+        bool http10 = false;       ///< HTTP/1.0 client: no chunked coding
+        bool head = false;         ///< HEAD request: no body is sent
     };
 
     /// `buffer` (cleared, capacity kept) becomes the pending buffer: the connection lends the
@@ -132,9 +132,9 @@ private:
     bool counted_ = false;         // counted in server_shared::open_streams
     bool flush_scheduled_ = false; // a flush request is on its way to the connection
     bool inline_flush_ = false;
-    std::string pending_;          // formatted bytes not yet taken by the connection
-    std::string body_;             // a large respond() body, written after pending_
-    std::size_t in_flight_ = 0;    // bytes taken by the connection and not yet written
+    std::string pending_;       // formatted bytes not yet taken by the connection
+    std::string body_;          // a large respond() body, written after pending_
+    std::size_t in_flight_ = 0; // bytes taken by the connection and not yet written
     std::function<void()> on_close_;
 };
 

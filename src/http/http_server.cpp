@@ -212,7 +212,9 @@ public:
 
     // ---- exchange_sink: any thread ----
     void exchange_ready(std::shared_ptr<detail::exchange> ex) override {
-        asio::post(ex_, [self = shared_from_this(), ex = std::move(ex)]() mutable { self->on_ready(std::move(ex)); });
+        asio::post(ex_, [self = shared_from_this(), ex = std::move(ex)]() mutable {
+            self->on_ready(std::move(ex));
+        });
     }
 
     void exchange_dropped(std::uint64_t seq, bool unanswered, std::function<void()> on_close) override {
@@ -606,7 +608,7 @@ private:
     phase phase_ = phase::none;
     bool reading_ = false;
     bool writing_ = false;
-    bool in_exchange_ = false;       // a request was handed to the handler and is not over
+    bool in_exchange_ = false; // a request was handed to the handler and is not over
     bool continue_sent_ = false;
     bool close_after_write_ = false; // the final bytes are (being) queued: then graceful close
     bool draining_ = false;          // sending side shut down, discarding input until the client closes
@@ -688,9 +690,12 @@ void server::impl::closed(std::list<std::shared_ptr<connection>>::iterator it, b
 
 // ---- server ----
 
-server::server(server_options options, handler h) : impl_(std::make_unique<impl>(std::move(options), std::move(h))) {}
+server::server(server_options options, handler h)
+    : impl_(std::make_unique<impl>(std::move(options), std::move(h))) {}
 
-server::~server() { stop(std::chrono::milliseconds(0)); }
+server::~server() {
+    stop(std::chrono::milliseconds(0));
+}
 
 void server::start() {
     auto& m = *impl_;
@@ -726,17 +731,24 @@ void server::start() {
     m.state = impl::life::running;
 }
 
-unsigned short server::port() const { return impl_->port.load(); }
+unsigned short server::port() const {
+    return impl_->port.load();
+}
 
-std::size_t server::open_connections() const { return impl_->open.load(std::memory_order_relaxed); }
+std::size_t server::open_connections() const {
+    return impl_->open.load(std::memory_order_relaxed);
+}
 
-std::size_t server::open_streams() const { return impl_->shared->open_streams.load(std::memory_order_relaxed); }
+std::size_t server::open_streams() const {
+    return impl_->shared->open_streams.load(std::memory_order_relaxed);
+}
 
 void server::stop(std::chrono::milliseconds grace) {
     auto& m = *impl_;
     if (tl_io_server == &m)
-        throw std::logic_error("mcp::http::core::server::stop: called from one of the server's own I/O threads "
-                               "(a handler or an on_close callback); it would wait for itself");
+        throw std::logic_error(
+            "mcp::http::core::server::stop: called from one of the server's own I/O threads "
+            "(a handler or an on_close callback); it would wait for itself");
     std::lock_guard life_lock(m.life_mu);
     if (m.state != impl::life::running) return;
     const auto deadline = std::chrono::steady_clock::now() + grace;

@@ -1,4 +1,5 @@
-// http/http_server.hpp - mcp::http::core, the HTTP/1.1 server core that the Streamable HTTP transport sits on.
+// http/http_server.hpp - mcp::http::core, the HTTP/1.1 server core that the Streamable HTTP transport sits
+// on.
 //
 // What it does: accept TCP connections, parse requests (Beast's parser, behind a Boost-free
 // wrapper), enforce limits and timeouts, call the handler once per complete request, and write

@@ -77,6 +77,7 @@ public:
         std::lock_guard lock(mu_);
         if (writer_) writer_->write(sse_comment("keep-alive"));
     }
+
 private:
     std::string id_;
     mutable std::mutex mu_;
@@ -183,7 +184,8 @@ void legacy_sse_endpoint::post(core::request&& req, const std::shared_ptr<core::
     if (session && session->principal != principal) session = nullptr; // bound to who opened it
     if (session && !detail::body_is(req, "application/json")) {
         w->respond(415, {{"Content-Type", "application/json"}},
-                   error_body(error_code::invalid_request, "Unsupported Media Type: the body must be application/json"));
+                   error_body(error_code::invalid_request,
+                              "Unsupported Media Type: the body must be application/json"));
         return;
     }
     if (!session) {

@@ -29,7 +29,8 @@ public:
     std::size_t sessions() const;
 
 private:
-    void open(const core::request& req, const std::shared_ptr<core::response_writer>& w, std::string principal);
+    void open(const core::request& req, const std::shared_ptr<core::response_writer>& w,
+              std::string principal);
     void post(core::request&& req, const std::shared_ptr<core::response_writer>& w, std::string principal);
     void forget(const std::string& id);
 

@@ -16,7 +16,9 @@ using boost::system::error_code;
 
 namespace {
 
-std::string_view sv(boost::beast::string_view s) { return {s.data(), s.size()}; }
+std::string_view sv(boost::beast::string_view s) {
+    return {s.data(), s.size()};
+}
 
 // Trim optional whitespace (SP / HTAB) around a field value or list element.
 std::string_view trim(std::string_view s) {
@@ -93,7 +95,8 @@ private:
         default:
             break;
         }
-        msg.headers.emplace_back(std::string(name.data(), name.size()), std::string(value.data(), value.size()));
+        msg.headers.emplace_back(std::string(name.data(), name.size()),
+                                 std::string(value.data(), value.size()));
     }
 
     void on_header_impl(error_code& ec) override {
@@ -186,16 +189,28 @@ request_reader::result request_reader::parse(std::string_view data, std::size_t&
     return p.is_done() ? result::complete : result::need_more;
 }
 
-request request_reader::take() { return std::move(impl_->p->msg); }
+request request_reader::take() {
+    return std::move(impl_->p->msg);
+}
 
-bool request_reader::started() const { return impl_->p->got_some(); }
-bool request_reader::header_done() const { return impl_->p->is_header_done(); }
+bool request_reader::started() const {
+    return impl_->p->got_some();
+}
+bool request_reader::header_done() const {
+    return impl_->p->is_header_done();
+}
 bool request_reader::expects_continue() const {
     const auto& p = *impl_->p;
     return p.expect_continue && p.msg.version >= 11 && p.is_header_done() && !p.is_done();
 }
-bool request_reader::keep_alive() const { return impl_->p->keep_alive(); }
-bool request_reader::is_head() const { return impl_->p->is_head; }
-int request_reader::version() const { return impl_->p->msg.version; }
+bool request_reader::keep_alive() const {
+    return impl_->p->keep_alive();
+}
+bool request_reader::is_head() const {
+    return impl_->p->is_head;
+}
+int request_reader::version() const {
+    return impl_->p->msg.version;
+}
 
 } // namespace mcp::http::core::detail

@@ -40,8 +40,8 @@ public:
     request take();
 
     int failure_status() const { return failure_status_; } ///< 400, 413, 431, 501 or 505
-    bool started() const;          ///< some bytes of the current message were parsed
-    bool header_done() const;      ///< the head is complete (body may be pending)
+    bool started() const;                                  ///< some bytes of the current message were parsed
+    bool header_done() const;                              ///< the head is complete (body may be pending)
     bool expects_continue() const; ///< HTTP/1.1 with "Expect: 100-continue", body pending
     bool keep_alive() const;       ///< HTTP/1.1 default / HTTP/1.0 keep-alive, no "close"
     bool is_head() const;          ///< method HEAD (the response carries no body)

@@ -39,8 +39,8 @@ enum class connection_field { none, close, keep_alive };
 
 /// Append "HTTP/1.1 <status> <reason>", the handler's fields (without framing fields), Date
 /// unless present, the framing fields and the Connection field, and the blank line.
-void append_head(std::string& out, int status, const header_list& headers, const head_check& check,
-                 framing f, std::size_t length, connection_field c);
+void append_head(std::string& out, int status, const header_list& headers, const head_check& check, framing f,
+                 std::size_t length, connection_field c);
 
 /// Append one chunk of a chunked body (`data` must not be empty: an empty chunk ends the body).
 void append_chunk(std::string& out, std::string_view data);
@@ -53,6 +53,8 @@ inline constexpr std::string_view last_chunk = "0\r\n\r\n";
 std::string error_response(int status);
 
 /// True for statuses whose response never has a body (RFC 9110 6.4.1): 1xx, 204, 304.
-constexpr bool status_has_no_body(int status) noexcept { return status < 200 || status == 204 || status == 304; }
+constexpr bool status_has_no_body(int status) noexcept {
+    return status < 200 || status == 204 || status == 304;
+}
 
 } // namespace mcp::http::core::detail

@@ -151,15 +151,16 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// with `at_capacity` set, when restoring would exceed max_sessions (503).
     /// The session `id` for a request of `principal`: nullopt when it does not exist or
     /// belongs to someone else (the two look the same to the caller).
-    std::optional<session_entry> session_for(std::string_view id, const std::string& principal, bool& at_capacity);
+    std::optional<session_entry> session_for(std::string_view id, const std::string& principal,
+                                             bool& at_capacity);
 
     /// Another replica changed the session (log level, subscriptions): take the change. False
     /// when the record has gone meanwhile (the copy is released).
     bool refresh(const session_entry& e);
 
     /// This process's copy of session `id`, checked against the store, or restored from it.
-    std::optional<session_entry> lookup_session(std::string_view id, std::chrono::system_clock::time_point now,
-                                                bool& at_capacity);
+    std::optional<session_entry> lookup_session(std::string_view id,
+                                                std::chrono::system_clock::time_point now, bool& at_capacity);
     std::optional<session_entry> restore(std::string_view id, std::chrono::system_clock::time_point now,
                                          bool& at_capacity);
 

@@ -84,6 +84,8 @@ std::optional<std::string> decode(std::string_view text) {
     return out;
 }
 
-bool is_valid(std::string_view text) noexcept { return run(text, nullptr); }
+bool is_valid(std::string_view text) noexcept {
+    return run(text, nullptr);
+}
 
 } // namespace mcp::base64

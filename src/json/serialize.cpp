@@ -10,7 +10,9 @@ namespace {
 constexpr char hex_digits[] = "0123456789abcdef";
 
 // Characters that need escaping in a JSON string: '"', '\\' and control characters.
-constexpr bool needs_escape(unsigned char c) noexcept { return c < 0x20 || c == '"' || c == '\\'; }
+constexpr bool needs_escape(unsigned char c) noexcept {
+    return c < 0x20 || c == '"' || c == '\\';
+}
 
 void append_double(std::string& out, double d) {
     if (!std::isfinite(d)) {
@@ -24,8 +26,10 @@ void append_double(std::string& out, double d) {
     out += s;
     // Keep the value a JSON number of "double" flavour so it parses back as a double:
     // "3" would come back as an integer. Integral doubles get ".0" unless in exponent form.
-    if (s.find_first_of(".eE") == std::string_view::npos && s != "-0") out += ".0";
-    else if (s == "-0") out += ".0";
+    if (s.find_first_of(".eE") == std::string_view::npos && s != "-0")
+        out += ".0";
+    else if (s == "-0")
+        out += ".0";
 }
 
 } // namespace
@@ -39,13 +43,27 @@ void append_json_string(std::string& out, std::string_view s) {
         out.append(s.data() + run, i - run);
         run = i + 1;
         switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
-        case '\b': out += "\\b"; break;
-        case '\f': out += "\\f"; break;
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\b':
+            out += "\\b";
+            break;
+        case '\f':
+            out += "\\f";
+            break;
         default:
             out += "\\u00";
             out.push_back(hex_digits[c >> 4]);
@@ -58,8 +76,12 @@ void append_json_string(std::string& out, std::string_view s) {
 
 void append_json(std::string& out, const json::value& v) {
     switch (v.kind()) {
-    case json::kind::null: out += "null"; break;
-    case json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
+    case json::kind::null:
+        out += "null";
+        break;
+    case json::kind::bool_:
+        out += v.get_bool() ? "true" : "false";
+        break;
     case json::kind::int64: {
         char buf[24];
         auto r = std::to_chars(buf, buf + sizeof buf, v.get_int64());
@@ -72,7 +94,9 @@ void append_json(std::string& out, const json::value& v) {
         out.append(buf, r.ptr);
         break;
     }
-    case json::kind::double_: append_double(out, v.get_double()); break;
+    case json::kind::double_:
+        append_double(out, v.get_double());
+        break;
     case json::kind::string: {
         const auto& s = v.get_string();
         append_json_string(out, std::string_view(s.data(), s.size()));
@@ -146,17 +170,22 @@ std::optional<double> find_number(const json::object& o, std::string_view key) n
     const auto* v = o.if_contains(key);
     if (!v) return std::nullopt;
     switch (v->kind()) {
-    case json::kind::int64: return static_cast<double>(v->get_int64());
-    case json::kind::uint64: return static_cast<double>(v->get_uint64());
-    case json::kind::double_: return v->get_double();
-    default: return std::nullopt;
+    case json::kind::int64:
+        return static_cast<double>(v->get_int64());
+    case json::kind::uint64:
+        return static_cast<double>(v->get_uint64());
+    case json::kind::double_:
+        return v->get_double();
+    default:
+        return std::nullopt;
     }
 }
 std::optional<std::int64_t> find_int(const json::object& o, std::string_view key) noexcept {
     const auto* v = o.if_contains(key);
     if (!v) return std::nullopt;
     switch (v->kind()) {
-    case json::kind::int64: return v->get_int64();
+    case json::kind::int64:
+        return v->get_int64();
     case json::kind::uint64:
         if (v->get_uint64() > static_cast<std::uint64_t>(INT64_MAX)) return std::nullopt;
         return static_cast<std::int64_t>(v->get_uint64());
@@ -165,7 +194,8 @@ std::optional<std::int64_t> find_int(const json::object& o, std::string_view key
         if (std::floor(d) != d || d < -9.2e18 || d > 9.2e18) return std::nullopt;
         return static_cast<std::int64_t>(d);
     }
-    default: return std::nullopt;
+    default:
+        return std::nullopt;
     }
 }
 

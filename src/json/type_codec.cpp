@@ -6,14 +6,21 @@ namespace mcp::detail {
 
 std::string_view json_kind_name(const json::value& v) noexcept {
     switch (v.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return "boolean";
+    case json::kind::null:
+        return "null";
+    case json::kind::bool_:
+        return "boolean";
     case json::kind::int64:
-    case json::kind::uint64: return "integer";
-    case json::kind::double_: return "number";
-    case json::kind::string: return "string";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
+    case json::kind::uint64:
+        return "integer";
+    case json::kind::double_:
+        return "number";
+    case json::kind::string:
+        return "string";
+    case json::kind::array:
+        return "array";
+    case json::kind::object:
+        return "object";
     }
     return "unknown";
 }
@@ -22,9 +29,12 @@ std::string pointer_escape(std::string_view name) {
     std::string out;
     out.reserve(name.size());
     for (char c : name) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }

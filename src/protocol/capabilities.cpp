@@ -12,7 +12,9 @@ json::object flag_object(std::initializer_list<std::pair<const char*, bool>> fla
         if (on) o[k] = json::object{};
     return o;
 }
-bool has(const json::object& o, std::string_view k) { return member(o, k) != nullptr; }
+bool has(const json::object& o, std::string_view k) {
+    return member(o, k) != nullptr;
+}
 json::object sub(const json::object& o, std::string_view key, std::string_view path) {
     auto s = opt_object(o, key, path);
     return s ? std::move(*s) : json::object{};
@@ -40,7 +42,8 @@ json::object to_json(const client_capabilities& x, revision r) {
     if (x.tasks && defines(r, wire_field::tasks)) {
         json::object t = flag_object({{"list", x.tasks->list}, {"cancel", x.tasks->cancel}});
         json::object req;
-        if (x.tasks->sampling_create_message) req["sampling"] = json::object{{"createMessage", json::object{}}};
+        if (x.tasks->sampling_create_message)
+            req["sampling"] = json::object{{"createMessage", json::object{}}};
         if (x.tasks->elicitation_create) req["elicitation"] = json::object{{"create", json::object{}}};
         if (!req.empty()) t["requests"] = std::move(req);
         o["tasks"] = std::move(t);
@@ -53,9 +56,12 @@ client_capabilities wire::read_client_capabilities(const json::value& v, std::st
     const auto& o = object(v, path);
     client_capabilities x;
     x.experimental = opt_object(o, "experimental", path);
-    if (auto ro = opt_object(o, "roots", path)) x.roots = roots_capability{opt_bool(*ro, "listChanged", join(path, "roots"))};
-    if (auto s = opt_object(o, "sampling", path)) x.sampling = sampling_capability{has(*s, "context"), has(*s, "tools")};
-    if (auto e = opt_object(o, "elicitation", path)) x.elicitation = elicitation_capability{has(*e, "form"), has(*e, "url")};
+    if (auto ro = opt_object(o, "roots", path))
+        x.roots = roots_capability{opt_bool(*ro, "listChanged", join(path, "roots"))};
+    if (auto s = opt_object(o, "sampling", path))
+        x.sampling = sampling_capability{has(*s, "context"), has(*s, "tools")};
+    if (auto e = opt_object(o, "elicitation", path))
+        x.elicitation = elicitation_capability{has(*e, "form"), has(*e, "url")};
     if (auto t = opt_object(o, "tasks", path)) {
         auto tp = join(path, "tasks");
         auto req = sub(*t, "requests", tp);
@@ -97,7 +103,8 @@ json::object to_json(const server_capabilities& x, revision r) {
     }
     if (x.tasks && defines(r, wire_field::tasks)) {
         json::object t = flag_object({{"list", x.tasks->list}, {"cancel", x.tasks->cancel}});
-        if (x.tasks->tools_call) t["requests"] = json::object{{"tools", json::object{{"call", json::object{}}}}};
+        if (x.tasks->tools_call)
+            t["requests"] = json::object{{"tools", json::object{{"call", json::object{}}}}};
         o["tasks"] = std::move(t);
     }
     if (defines(r, wire_field::extensions)) put(o, "extensions", x.extensions);
@@ -110,12 +117,14 @@ server_capabilities wire::read_server_capabilities(const json::value& v, std::st
     x.experimental = opt_object(o, "experimental", path);
     x.logging = opt_object(o, "logging", path).has_value();
     x.completions = opt_object(o, "completions", path).has_value();
-    if (auto p = opt_object(o, "prompts", path)) x.prompts = prompts_capability{opt_bool(*p, "listChanged", join(path, "prompts"))};
+    if (auto p = opt_object(o, "prompts", path))
+        x.prompts = prompts_capability{opt_bool(*p, "listChanged", join(path, "prompts"))};
     if (auto p = opt_object(o, "resources", path)) {
         auto rp = join(path, "resources");
         x.resources = resources_capability{opt_bool(*p, "subscribe", rp), opt_bool(*p, "listChanged", rp)};
     }
-    if (auto p = opt_object(o, "tools", path)) x.tools = tools_capability{opt_bool(*p, "listChanged", join(path, "tools"))};
+    if (auto p = opt_object(o, "tools", path))
+        x.tools = tools_capability{opt_bool(*p, "listChanged", join(path, "tools"))};
     if (auto t = opt_object(o, "tasks", path)) {
         auto tp = join(path, "tasks");
         auto req = sub(*t, "requests", tp);

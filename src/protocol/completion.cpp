@@ -35,15 +35,19 @@ template <> complete_request from_json<complete_request>(const json::value& v) {
     auto rp = join(path, "ref");
     auto ref = req_object(o, "ref", path);
     auto type = req_string(ref, "type", rp);
-    if (type == "ref/prompt") x.ref = prompt_reference{req_string(ref, "name", rp), opt_string(ref, "title", rp)};
-    else if (type == "ref/resource") x.ref = resource_template_reference{req_string(ref, "uri", rp)};
-    else fail(join(rp, "type"), "must be \"ref/prompt\" or \"ref/resource\"");
+    if (type == "ref/prompt")
+        x.ref = prompt_reference{req_string(ref, "name", rp), opt_string(ref, "title", rp)};
+    else if (type == "ref/resource")
+        x.ref = resource_template_reference{req_string(ref, "uri", rp)};
+    else
+        fail(join(rp, "type"), "must be \"ref/prompt\" or \"ref/resource\"");
     auto ap = join(path, "argument");
     auto arg = req_object(o, "argument", path);
     x.argument = {req_string(arg, "name", ap), req_string(arg, "value", ap)};
     if (auto c = opt_object(o, "context", path)) {
         auto cp = join(path, "context");
-        if (auto a = opt_object(*c, "arguments", cp)) x.context_arguments = string_map(*a, join(cp, "arguments"));
+        if (auto a = opt_object(*c, "arguments", cp))
+            x.context_arguments = string_map(*a, join(cp, "arguments"));
     }
     x.meta = meta(o, path);
     return x;
@@ -56,10 +60,14 @@ json::object to_json(const complete_result& x, revision r) {
     for (std::size_t i = 0; i < n; ++i) values.emplace_back(x.values[i]);
     c["values"] = std::move(values);
     bool truncated = x.values.size() > max_completion_values;
-    if (x.total) c["total"] = *x.total;
-    else if (truncated) c["total"] = static_cast<std::int64_t>(x.values.size());
-    if (truncated) c["hasMore"] = true;
-    else put(c, "hasMore", x.has_more);
+    if (x.total)
+        c["total"] = *x.total;
+    else if (truncated)
+        c["total"] = static_cast<std::int64_t>(x.values.size());
+    if (truncated)
+        c["hasMore"] = true;
+    else
+        put(c, "hasMore", x.has_more);
     json::object o;
     o["completion"] = std::move(c);
     put_meta(o, x.meta, true);

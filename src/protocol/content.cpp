@@ -16,10 +16,11 @@ json::object text_block(std::string text, const std::optional<annotations>& a, r
     return o;
 }
 
-bool meta_ok(revision r) { return defines(r, wire_field::entity_meta); }
+bool meta_ok(revision r) {
+    return defines(r, wire_field::entity_meta);
+}
 
-template <class T>
-void put_common(json::object& o, const T& x, revision r) {
+template <class T> void put_common(json::object& o, const T& x, revision r) {
     put_annotations(o, x.annotations, r);
     put_meta(o, x.meta, meta_ok(r));
 }
@@ -121,7 +122,8 @@ json::array to_json(const std::vector<content_block>& blocks, revision r) {
 
 json::object to_json(const tool_use_content& x, revision r) {
     if (!defines(r, wire_field::sampling_tools))
-        return text_block("[tool use " + x.id + ": " + x.name + "(" + mcp::to_json(json::value(x.input)) + ")]",
+        return text_block("[tool use " + x.id + ": " + x.name + "(" + mcp::to_json(json::value(x.input)) +
+                              ")]",
                           std::nullopt, r);
     json::object o;
     o["type"] = "tool_use";
@@ -142,7 +144,8 @@ json::object to_json(const tool_result_content& x, revision r) {
     o["type"] = "tool_result";
     o["toolUseId"] = x.tool_use_id;
     o["content"] = to_json(x.content, r);
-    if (x.structured_content && (x.structured_content->is_object() || defines(r, wire_field::structured_content_any)))
+    if (x.structured_content &&
+        (x.structured_content->is_object() || defines(r, wire_field::structured_content_any)))
         o["structuredContent"] = *x.structured_content;
     put(o, "isError", x.is_error);
     put_meta(o, x.meta, true);
@@ -160,12 +163,12 @@ std::string describe(const content_block& b) {
     // Other blocks: the text of their oldest-revision downgrade, or a short tag.
     json::object o = to_json(b, revision::v2024_11_05);
     if (const auto* t = o.if_contains("text"); t && t->is_string()) return std::string(t->get_string());
-    if (const auto* ty = o.if_contains("type"); ty && ty->is_string()) return "[" + std::string(ty->get_string()) + "]";
+    if (const auto* ty = o.if_contains("type"); ty && ty->is_string())
+        return "[" + std::string(ty->get_string()) + "]";
     return "[content]";
 }
 
-template <class T>
-void read_common(T& x, const json::object& o, std::string_view path) {
+template <class T> void read_common(T& x, const json::object& o, std::string_view path) {
     x.annotations = opt_annotations(o, path);
     x.meta = meta(o, path);
 }
@@ -176,8 +179,7 @@ text_content read_text(const json::object& o, std::string_view path) {
     read_common(x, o, path);
     return x;
 }
-template <class T>
-T read_media(const json::object& o, std::string_view path) {
+template <class T> T read_media(const json::object& o, std::string_view path) {
     T x;
     x.data = req_string(o, "data", path);
     x.mime_type = req_string(o, "mimeType", path);
@@ -222,7 +224,9 @@ tool_result_content read_tool_result(const json::object& o, std::string_view pat
     return x;
 }
 
-std::string type_of(const json::object& o, std::string_view path) { return req_string(o, "type", path); }
+std::string type_of(const json::object& o, std::string_view path) {
+    return req_string(o, "type", path);
+}
 
 } // namespace
 
@@ -294,7 +298,9 @@ template <> sampling_content from_json<sampling_content>(const json::value& v) {
 }
 
 // --- helpers ---
-content_block text(std::string text) { return text_content{std::move(text), std::nullopt, std::nullopt}; }
+content_block text(std::string text) {
+    return text_content{std::move(text), std::nullopt, std::nullopt};
+}
 content_block image(std::string data_base64, std::string mime_type) {
     return image_content{std::move(data_base64), std::move(mime_type), std::nullopt, std::nullopt};
 }
@@ -311,8 +317,9 @@ content_block link_to(std::string uri, std::string name, std::optional<std::stri
     return l;
 }
 content_block embedded_text(std::string uri, std::string text, std::optional<std::string> mime_type) {
-    return embedded_resource{text_resource_contents{std::move(uri), std::move(mime_type), std::move(text), std::nullopt},
-                             std::nullopt, std::nullopt};
+    return embedded_resource{
+        text_resource_contents{std::move(uri), std::move(mime_type), std::move(text), std::nullopt},
+        std::nullopt, std::nullopt};
 }
 content_block embedded_blob(std::string uri, std::string blob_base64, std::optional<std::string> mime_type) {
     return embedded_resource{

@@ -5,13 +5,18 @@ namespace mcp {
 
 using namespace wire;
 
-std::string_view to_string(elicitation_mode m) noexcept { return m == elicitation_mode::form ? "form" : "url"; }
+std::string_view to_string(elicitation_mode m) noexcept {
+    return m == elicitation_mode::form ? "form" : "url";
+}
 
 std::string_view to_string(elicit_action a) noexcept {
     switch (a) {
-    case elicit_action::accept: return "accept";
-    case elicit_action::decline: return "decline";
-    case elicit_action::cancel: return "cancel";
+    case elicit_action::accept:
+        return "accept";
+    case elicit_action::decline:
+        return "decline";
+    case elicit_action::cancel:
+        return "cancel";
     }
     return "";
 }
@@ -22,7 +27,8 @@ json::object to_json(const elicit_request& x, revision r) {
     if (x.mode == elicitation_mode::url) {
         if (!modes)
             throw error(error_code::invalid_params,
-                        "URL-mode elicitation is not defined by protocol revision " + std::string(to_string(r)));
+                        "URL-mode elicitation is not defined by protocol revision " +
+                            std::string(to_string(r)));
         o["mode"] = "url";
         o["message"] = x.message;
         o["url"] = x.url.value_or("");
@@ -91,10 +97,14 @@ template <> elicit_result from_json<elicit_result>(const json::value& v) {
     const auto& o = object(v, path);
     elicit_result x;
     auto a = req_string(o, "action", path);
-    if (a == "accept") x.action = elicit_action::accept;
-    else if (a == "decline") x.action = elicit_action::decline;
-    else if (a == "cancel") x.action = elicit_action::cancel;
-    else fail(join(path, "action"), "must be \"accept\", \"decline\" or \"cancel\"");
+    if (a == "accept")
+        x.action = elicit_action::accept;
+    else if (a == "decline")
+        x.action = elicit_action::decline;
+    else if (a == "cancel")
+        x.action = elicit_action::cancel;
+    else
+        fail(join(path, "action"), "must be \"accept\", \"decline\" or \"cancel\"");
     if (auto c = opt_object(o, "content", path)) {
         auto cp = join(path, "content");
         for (const auto& kv : *c) {
@@ -118,7 +128,8 @@ json::object to_json(const elicitation_complete_notification& x, revision) {
     put_meta(o, x.meta, true);
     return o;
 }
-template <> elicitation_complete_notification from_json<elicitation_complete_notification>(const json::value& v) {
+template <>
+elicitation_complete_notification from_json<elicitation_complete_notification>(const json::value& v) {
     constexpr std::string_view path = "ElicitationCompleteNotification.params";
     const auto& o = object(v, path);
     return {req_string(o, "elicitationId", path), meta(o, path)};

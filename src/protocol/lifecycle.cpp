@@ -83,7 +83,8 @@ template <> discover_result from_json<discover_result>(const json::value& v) {
     constexpr std::string_view path = "DiscoverResult";
     const auto& o = object(v, path);
     discover_result x;
-    x.supported_versions = string_array(req_array(o, "supportedVersions", path), join(path, "supportedVersions"));
+    x.supported_versions =
+        string_array(req_array(o, "supportedVersions", path), join(path, "supportedVersions"));
     const auto* c = member(o, "capabilities");
     if (!c) fail(join(path, "capabilities"), "is required");
     x.capabilities = read_server_capabilities(*c, join(path, "capabilities"));

@@ -8,8 +8,8 @@ namespace mcp {
 using namespace wire;
 
 namespace {
-constexpr std::array<std::string_view, 8> level_names = {"debug",    "info",  "notice",   "warning",
-                                                          "error",    "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> level_names = {"debug", "info",     "notice", "warning",
+                                                         "error", "critical", "alert",  "emergency"};
 logging_level read_level(const json::value& v, std::string_view path) {
     if (v.is_string())
         if (auto l = parse_logging_level(v.get_string())) return *l;
@@ -28,7 +28,9 @@ std::optional<logging_level> parse_logging_level(std::string_view s) noexcept {
     return std::nullopt;
 }
 
-template <> logging_level from_json<logging_level>(const json::value& v) { return read_level(v, "level"); }
+template <> logging_level from_json<logging_level>(const json::value& v) {
+    return read_level(v, "level");
+}
 
 json::object to_json(const set_level_request& x, revision) {
     json::object o;

@@ -5,8 +5,12 @@ namespace mcp {
 
 using namespace wire;
 
-std::string_view to_string(role r) noexcept { return r == role::user ? "user" : "assistant"; }
-std::string_view to_string(icon_theme t) noexcept { return t == icon_theme::light ? "light" : "dark"; }
+std::string_view to_string(role r) noexcept {
+    return r == role::user ? "user" : "assistant";
+}
+std::string_view to_string(icon_theme t) noexcept {
+    return t == icon_theme::light ? "light" : "dark";
+}
 
 role wire::read_role(const json::value& v, std::string_view path) {
     if (v.is_string()) {
@@ -15,7 +19,9 @@ role wire::read_role(const json::value& v, std::string_view path) {
     }
     fail(path, "must be \"user\" or \"assistant\"");
 }
-template <> role from_json<role>(const json::value& v) { return read_role(v, "Role"); }
+template <> role from_json<role>(const json::value& v) {
+    return read_role(v, "Role");
+}
 
 // --- icon ---
 json::object to_json(const icon& x, revision) {
@@ -37,9 +43,12 @@ icon wire::read_icon(const json::value& v, std::string_view path) {
     x.mime_type = opt_string(o, "mimeType", path);
     if (const auto* a = opt_array(o, "sizes", path)) x.sizes = string_array(*a, join(path, "sizes"));
     if (auto t = opt_string(o, "theme", path)) {
-        if (*t == "light") x.theme = icon_theme::light;
-        else if (*t == "dark") x.theme = icon_theme::dark;
-        else fail(join(path, "theme"), "must be \"light\" or \"dark\"");
+        if (*t == "light")
+            x.theme = icon_theme::light;
+        else if (*t == "dark")
+            x.theme = icon_theme::dark;
+        else
+            fail(join(path, "theme"), "must be \"light\" or \"dark\"");
     }
     return x;
 }
@@ -48,7 +57,9 @@ std::vector<icon> wire::read_icons(const json::object& o, std::string_view path)
     if (!a) return {};
     return each<icon>(*a, join(path, "icons"), read_icon);
 }
-template <> icon from_json<icon>(const json::value& v) { return read_icon(v, "Icon"); }
+template <> icon from_json<icon>(const json::value& v) {
+    return read_icon(v, "Icon");
+}
 
 // --- annotations ---
 json::object to_json(const annotations& x, revision r) {
@@ -65,7 +76,8 @@ json::object to_json(const annotations& x, revision r) {
 annotations wire::read_annotations(const json::value& v, std::string_view path) {
     const auto& o = object(v, path);
     annotations x;
-    if (const auto* a = opt_array(o, "audience", path)) x.audience = each<role>(*a, join(path, "audience"), read_role);
+    if (const auto* a = opt_array(o, "audience", path))
+        x.audience = each<role>(*a, join(path, "audience"), read_role);
     x.priority = opt_number(o, "priority", path);
     x.last_modified = opt_string(o, "lastModified", path);
     return x;
@@ -75,7 +87,9 @@ std::optional<annotations> wire::opt_annotations(const json::object& o, std::str
     if (!v) return std::nullopt;
     return read_annotations(*v, join(path, "annotations"));
 }
-template <> annotations from_json<annotations>(const json::value& v) { return read_annotations(v, "Annotations"); }
+template <> annotations from_json<annotations>(const json::value& v) {
+    return read_annotations(v, "Annotations");
+}
 
 // --- implementation ---
 json::object to_json(const implementation& x, revision r) {

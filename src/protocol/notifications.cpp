@@ -19,8 +19,12 @@ json::value id_json(const std::variant<std::int64_t, std::string>& id) {
 }
 } // namespace
 
-json::value to_json(const progress_token& t) { return id_json(t); }
-template <> progress_token from_json<progress_token>(const json::value& v) { return read_id(v, "progressToken"); }
+json::value to_json(const progress_token& t) {
+    return id_json(t);
+}
+template <> progress_token from_json<progress_token>(const json::value& v) {
+    return read_id(v, "progressToken");
+}
 
 json::object to_json(const progress_notification& x, revision r) {
     json::object o;

@@ -66,7 +66,9 @@ json::object to_json(const prompt& x, revision r) {
     put_meta(o, x.meta, defines(r, wire_field::entity_meta));
     return o;
 }
-template <> prompt from_json<prompt>(const json::value& v) { return read_prompt(v, "Prompt"); }
+template <> prompt from_json<prompt>(const json::value& v) {
+    return read_prompt(v, "Prompt");
+}
 
 json::object to_json(const prompt_message& x, revision r) {
     json::object o;

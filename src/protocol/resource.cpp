@@ -48,7 +48,9 @@ resource_template read_template(const json::value& v, std::string_view path) {
     return x;
 }
 } // namespace
-template <> resource from_json<resource>(const json::value& v) { return read_resource(v, "Resource"); }
+template <> resource from_json<resource>(const json::value& v) {
+    return read_resource(v, "Resource");
+}
 
 json::object to_json(const resource_template& x, revision r) {
     json::object o;
@@ -102,7 +104,8 @@ template <> read_resource_result from_json<read_resource_result>(const json::val
     constexpr std::string_view path = "ReadResourceResult";
     const auto& o = object(v, path);
     read_resource_result x;
-    x.contents = each<resource_contents>(req_array(o, "contents", path), join(path, "contents"), read_resource_contents);
+    x.contents = each<resource_contents>(req_array(o, "contents", path), join(path, "contents"),
+                                         read_resource_contents);
     read_cacheable(o, path, x.ttl_ms, x.cache_scope);
     x.meta = meta(o, path);
     return x;
@@ -147,8 +150,8 @@ template <> list_resource_templates_result from_json<list_resource_templates_res
     constexpr std::string_view path = "ListResourceTemplatesResult";
     const auto& o = object(v, path);
     list_resource_templates_result x;
-    x.resource_templates =
-        each<resource_template>(req_array(o, "resourceTemplates", path), join(path, "resourceTemplates"), read_template);
+    x.resource_templates = each<resource_template>(req_array(o, "resourceTemplates", path),
+                                                   join(path, "resourceTemplates"), read_template);
     x.next_cursor = opt_string(o, "nextCursor", path);
     read_cacheable(o, path, x.ttl_ms, x.cache_scope);
     x.meta = meta(o, path);

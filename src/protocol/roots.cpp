@@ -19,7 +19,9 @@ json::object to_json(const root& x, revision r) {
     put_meta(o, x.meta, defines(r, wire_field::entity_meta));
     return o;
 }
-template <> root from_json<root>(const json::value& v) { return read_root(v, "Root"); }
+template <> root from_json<root>(const json::value& v) {
+    return read_root(v, "Root");
+}
 
 json::object to_json(const list_roots_result& x, revision r) {
     json::object o;

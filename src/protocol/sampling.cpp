@@ -7,18 +7,24 @@ using namespace wire;
 
 std::string_view to_string(include_context c) noexcept {
     switch (c) {
-    case include_context::none: return "none";
-    case include_context::this_server: return "thisServer";
-    case include_context::all_servers: return "allServers";
+    case include_context::none:
+        return "none";
+    case include_context::this_server:
+        return "thisServer";
+    case include_context::all_servers:
+        return "allServers";
     }
     return "";
 }
 
 std::string_view to_string(tool_choice_mode m) noexcept {
     switch (m) {
-    case tool_choice_mode::auto_: return "auto";
-    case tool_choice_mode::required: return "required";
-    case tool_choice_mode::none: return "none";
+    case tool_choice_mode::auto_:
+        return "auto";
+    case tool_choice_mode::required:
+        return "required";
+    case tool_choice_mode::none:
+        return "none";
     }
     return "";
 }
@@ -150,24 +156,33 @@ template <> create_message_request from_json<create_message_request>(const json:
     }
     x.system_prompt = opt_string(o, "systemPrompt", path);
     if (auto ic = opt_string(o, "includeContext", path)) {
-        if (*ic == "none") x.include_context = include_context::none;
-        else if (*ic == "thisServer") x.include_context = include_context::this_server;
-        else if (*ic == "allServers") x.include_context = include_context::all_servers;
-        else fail(join(path, "includeContext"), "must be \"none\", \"thisServer\" or \"allServers\"");
+        if (*ic == "none")
+            x.include_context = include_context::none;
+        else if (*ic == "thisServer")
+            x.include_context = include_context::this_server;
+        else if (*ic == "allServers")
+            x.include_context = include_context::all_servers;
+        else
+            fail(join(path, "includeContext"), "must be \"none\", \"thisServer\" or \"allServers\"");
     }
     x.temperature = opt_number(o, "temperature", path);
     x.max_tokens = req_int(o, "maxTokens", path);
-    if (const auto* s = opt_array(o, "stopSequences", path)) x.stop_sequences = string_array(*s, join(path, "stopSequences"));
+    if (const auto* s = opt_array(o, "stopSequences", path))
+        x.stop_sequences = string_array(*s, join(path, "stopSequences"));
     x.metadata = opt_object(o, "metadata", path);
     if (const auto* t = opt_array(o, "tools", path)) x.tools = each<tool>(*t, join(path, "tools"), read_tool);
     if (auto tc = opt_object(o, "toolChoice", path)) {
         auto tp = join(path, "toolChoice");
         tool_choice c;
         if (auto m = opt_string(*tc, "mode", tp)) {
-            if (*m == "auto") c.mode = tool_choice_mode::auto_;
-            else if (*m == "required") c.mode = tool_choice_mode::required;
-            else if (*m == "none") c.mode = tool_choice_mode::none;
-            else fail(join(tp, "mode"), "must be \"auto\", \"required\" or \"none\"");
+            if (*m == "auto")
+                c.mode = tool_choice_mode::auto_;
+            else if (*m == "required")
+                c.mode = tool_choice_mode::required;
+            else if (*m == "none")
+                c.mode = tool_choice_mode::none;
+            else
+                fail(join(tp, "mode"), "must be \"auto\", \"required\" or \"none\"");
         }
         x.tool_choice = c;
     }

@@ -7,9 +7,12 @@ using namespace wire;
 
 std::string_view to_string(task_support_level t) noexcept {
     switch (t) {
-    case task_support_level::forbidden: return "forbidden";
-    case task_support_level::optional: return "optional";
-    case task_support_level::required: return "required";
+    case task_support_level::forbidden:
+        return "forbidden";
+    case task_support_level::optional:
+        return "optional";
+    case task_support_level::required:
+        return "required";
     }
     return "";
 }
@@ -48,7 +51,8 @@ json::object to_json(const tool& x, revision r) {
     put(o, "description", x.description);
     o["inputSchema"] = x.input_schema;
     if (defines(r, wire_field::tool_output_schema)) put(o, "outputSchema", x.output_schema);
-    if (x.annotations && defines(r, wire_field::tool_annotations)) o["annotations"] = to_json(*x.annotations, r);
+    if (x.annotations && defines(r, wire_field::tool_annotations))
+        o["annotations"] = to_json(*x.annotations, r);
     put_icons(o, x.icons, r);
     if (x.execution && defines(r, wire_field::tasks)) {
         json::object e;
@@ -67,23 +71,30 @@ tool wire::read_tool(const json::value& v, std::string_view path) {
     x.description = opt_string(o, "description", path);
     x.input_schema = req_object(o, "inputSchema", path);
     x.output_schema = opt_object(o, "outputSchema", path);
-    if (const auto* a = member(o, "annotations")) x.annotations = read_tool_annotations(*a, join(path, "annotations"));
+    if (const auto* a = member(o, "annotations"))
+        x.annotations = read_tool_annotations(*a, join(path, "annotations"));
     x.icons = read_icons(o, path);
     if (auto e = opt_object(o, "execution", path)) {
         auto epath = join(path, "execution");
         tool_execution ex;
         if (auto t = opt_string(*e, "taskSupport", epath)) {
-            if (*t == "forbidden") ex.task_support = task_support_level::forbidden;
-            else if (*t == "optional") ex.task_support = task_support_level::optional;
-            else if (*t == "required") ex.task_support = task_support_level::required;
-            else fail(join(epath, "taskSupport"), "must be \"forbidden\", \"optional\" or \"required\"");
+            if (*t == "forbidden")
+                ex.task_support = task_support_level::forbidden;
+            else if (*t == "optional")
+                ex.task_support = task_support_level::optional;
+            else if (*t == "required")
+                ex.task_support = task_support_level::required;
+            else
+                fail(join(epath, "taskSupport"), "must be \"forbidden\", \"optional\" or \"required\"");
         }
         x.execution = ex;
     }
     x.meta = meta(o, path);
     return x;
 }
-template <> tool from_json<tool>(const json::value& v) { return read_tool(v, "Tool"); }
+template <> tool from_json<tool>(const json::value& v) {
+    return read_tool(v, "Tool");
+}
 
 json::object to_json(const call_tool_request& x, revision r) {
     json::object o;
@@ -116,9 +127,11 @@ json::object to_json(const call_tool_result& x, revision r) {
     if (x.structured_content) {
         bool sendable = defines(r, wire_field::structured_content) &&
                         (x.structured_content->is_object() || defines(r, wire_field::structured_content_any));
-        if (sendable) o["structuredContent"] = *x.structured_content;
+        if (sendable)
+            o["structuredContent"] = *x.structured_content;
         else if (x.content.empty())
-            content.push_back(to_json(text_content{mcp::to_json(*x.structured_content), std::nullopt, std::nullopt}, r));
+            content.push_back(
+                to_json(text_content{mcp::to_json(*x.structured_content), std::nullopt, std::nullopt}, r));
     }
     o["content"] = std::move(content);
     put(o, "isError", x.is_error);

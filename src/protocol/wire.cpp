@@ -44,12 +44,14 @@ const json::value& required(const json::object& o, std::string_view key, std::st
 std::optional<std::int64_t> as_int(const json::value& v) noexcept {
     if (v.is_int64()) return v.get_int64();
     if (v.is_uint64()) {
-        if (v.get_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+        if (v.get_uint64() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+            return std::nullopt;
         return static_cast<std::int64_t>(v.get_uint64());
     }
     if (v.is_double()) {
         double d = v.get_double();
-        if (std::isfinite(d) && std::trunc(d) == d && d >= -9.2e18 && d <= 9.2e18) return static_cast<std::int64_t>(d);
+        if (std::isfinite(d) && std::trunc(d) == d && d >= -9.2e18 && d <= 9.2e18)
+            return static_cast<std::int64_t>(d);
     }
     return std::nullopt;
 }
@@ -121,7 +123,8 @@ const json::array* opt_array(const json::object& o, std::string_view key, std::s
     return &v->get_array();
 }
 std::vector<std::string> string_array(const json::array& a, std::string_view path) {
-    return each<std::string>(a, path, [](const json::value& v, std::string_view p) { return string_of(v, p); });
+    return each<std::string>(a, path,
+                             [](const json::value& v, std::string_view p) { return string_of(v, p); });
 }
 std::map<std::string, std::string> string_map(const json::object& o, std::string_view path) {
     std::map<std::string, std::string> out;

@@ -40,8 +40,7 @@ std::map<std::string, std::string> string_map(const json::object& o, std::string
 std::optional<json::object> meta(const json::object& o, std::string_view path);
 
 /// Parse every element of `a` with `f(value, path)`.
-template <class T, class F>
-std::vector<T> each(const json::array& a, std::string_view path, F&& f) {
+template <class T, class F> std::vector<T> each(const json::array& a, std::string_view path, F&& f) {
     std::vector<T> out;
     out.reserve(a.size());
     for (std::size_t i = 0; i < a.size(); ++i) out.push_back(f(a[i], index(path, i)));

@@ -27,8 +27,8 @@ struct vocabularies {
 };
 
 struct schema_info {
-    std::string base;        // absolute base URI (no fragment)
-    std::string location;    // keyword_location prefix of this subschema
+    std::string base;     // absolute base URI (no fragment)
+    std::string location; // keyword_location prefix of this subschema
     dialect d = dialect::draft2020_12;
     vocabularies voc;
     resource* res = nullptr;
@@ -53,14 +53,12 @@ bool is_older_or_other_draft(std::string_view uri) {
            uri.find("json-schema.org/draft/next") != std::string_view::npos;
 }
 
-
 // Why a pattern was refused, for the compile_error message.
 std::string regex_refusal(const std::regex_error& e) {
     if (e.code() == std::regex_constants::error_backref)
         return "uses back-references, which mcpxx refuses: only a backtracking matcher has them, and hostile "
                "input makes that exponential";
-    if (e.code() == std::regex_constants::error_complexity)
-        return "nests groups more than 128 deep";
+    if (e.code() == std::regex_constants::error_complexity) return "nests groups more than 128 deep";
     if (e.code() == std::regex_constants::error_space)
         return "is too big: a repetition count over 100000, or an automaton of more than 100000 states";
     return "is not a regular expression std::regex supports";
@@ -92,9 +90,9 @@ private:
     compiled_schema& out_;
     const compile_options& opt_;
     std::unordered_map<const json::value*, schema_info> info_;
-    std::unordered_map<std::string, const json::value*> resources_;   // absolute URI -> resource root
-    std::unordered_map<std::string, const json::value*> anchors_;     // "uri#name" -> subschema
-    std::unordered_map<std::string, bool> dynamic_anchor_keys_;       // "uri#name" is a $dynamicAnchor
+    std::unordered_map<std::string, const json::value*> resources_; // absolute URI -> resource root
+    std::unordered_map<std::string, const json::value*> anchors_;   // "uri#name" -> subschema
+    std::unordered_map<std::string, bool> dynamic_anchor_keys_;     // "uri#name" is a $dynamicAnchor
     std::vector<std::pair<resource*, std::pair<std::string, const json::value*>>> pending_dynamic_;
     std::unordered_map<const json::value*, node*> compiled_;
     std::unordered_map<std::string, bool> loaded_;
@@ -119,7 +117,8 @@ private:
             throw compile_error("unsupported $schema '" + std::string(uri) +
                                 "': mcpxx validates draft 2020-12 and draft-07 only");
         // A custom meta-schema: only from the registry; it names its dialect and vocabularies.
-        const json::value* meta = opt_.registry ? opt_.registry->find(strip_empty_fragment(std::string(uri))) : nullptr;
+        const json::value* meta =
+            opt_.registry ? opt_.registry->find(strip_empty_fragment(std::string(uri))) : nullptr;
         if (!meta || !meta->is_object())
             throw compile_error("unsupported $schema '" + std::string(uri) +
                                 "': not a known dialect and not in the schema registry");
@@ -136,15 +135,21 @@ private:
             for (const auto& [k, req] : v->value().get_object()) {
                 std::string_view key = k;
                 constexpr std::string_view prefix = "https://json-schema.org/draft/2020-12/vocab/";
-                std::string_view name = key.substr(0, prefix.size()) == prefix ? key.substr(prefix.size()) : "";
-                if (name == "applicator") voc.applicator = true;
-                else if (name == "validation") voc.validation = true;
-                else if (name == "unevaluated") voc.unevaluated = true;
-                else if (name == "format-assertion") voc.format_assertion = true;
-                else if (name == "core" || name == "meta-data" || name == "format-annotation" || name == "content") {
+                std::string_view name =
+                    key.substr(0, prefix.size()) == prefix ? key.substr(prefix.size()) : "";
+                if (name == "applicator")
+                    voc.applicator = true;
+                else if (name == "validation")
+                    voc.validation = true;
+                else if (name == "unevaluated")
+                    voc.unevaluated = true;
+                else if (name == "format-assertion")
+                    voc.format_assertion = true;
+                else if (name == "core" || name == "meta-data" || name == "format-annotation" ||
+                         name == "content") {
                 } else if (req.is_bool() && req.get_bool()) {
-                    throw compile_error("meta-schema '" + std::string(uri) + "' requires unknown vocabulary '" +
-                                        std::string(key) + "'");
+                    throw compile_error("meta-schema '" + std::string(uri) +
+                                        "' requires unknown vocabulary '" + std::string(key) + "'");
                 }
             }
             si.voc = voc;
@@ -222,8 +227,9 @@ private:
         for (const auto& [key, val] : o) {
             std::string_view k = key;
             if (k == "additionalProperties" || k == "not" || k == "if" || k == "then" || k == "else" ||
-                k == "contains" || k == "propertyNames" || k == "additionalItems" || k == "unevaluatedProperties" ||
-                k == "unevaluatedItems" || (k == "items" && val.is_object())) {
+                k == "contains" || k == "propertyNames" || k == "additionalItems" ||
+                k == "unevaluatedProperties" || k == "unevaluatedItems" ||
+                (k == "items" && val.is_object())) {
                 scan(val, child(k), false, depth + 1);
             } else if (k == "allOf" || k == "anyOf" || k == "oneOf" || k == "prefixItems" || k == "items") {
                 if (!val.is_array()) continue;
@@ -249,7 +255,8 @@ private:
 
     // ------------------------------------------------------------------ references
 
-    std::pair<const json::value*, const schema_info*> walk_pointer(const json::value& root, std::string_view frag,
+    std::pair<const json::value*, const schema_info*> walk_pointer(const json::value& root,
+                                                                   std::string_view frag,
                                                                    const std::string& where,
                                                                    const std::string& ref) {
         auto decoded = percent_decode(frag);
@@ -264,7 +271,8 @@ private:
                 if (it == cur->get_object().end()) fail(where, "$ref '" + ref + "' does not resolve");
                 cur = &it->value();
             } else if (cur->is_array()) {
-                if (t.empty() || t.size() > 9 || !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                if (t.empty() || t.size() > 9 ||
+                    !std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
                     fail(where, "$ref '" + ref + "' does not resolve");
                 auto idx = std::stoul(t);
                 if (idx >= cur->get_array().size()) fail(where, "$ref '" + ref + "' does not resolve");
@@ -342,7 +350,8 @@ private:
         fail(where, std::string(kw) + " must be a non-negative integer");
     }
 
-    static std::vector<std::string> get_strings(const json::value& v, const std::string& where, std::string_view kw) {
+    static std::vector<std::string> get_strings(const json::value& v, const std::string& where,
+                                                std::string_view kw) {
         if (!v.is_array()) fail(where, std::string(kw) + " must be an array of strings");
         std::vector<std::string> out;
         for (const auto& e : v.get_array()) {
@@ -364,13 +373,15 @@ private:
 
     std::vector<const node*> child_array(const json::value& v, const schema_info& si, std::string_view kw,
                                          std::size_t depth) {
-        if (!v.is_array() || v.get_array().empty()) fail(si.location, std::string(kw) + " must be a non-empty array of schemas");
+        if (!v.is_array() || v.get_array().empty())
+            fail(si.location, std::string(kw) + " must be a non-empty array of schemas");
         std::vector<const node*> out;
         for (const auto& e : v.get_array()) out.push_back(child_node(e, si, depth));
         return out;
     }
 
-    const node* compile_ref_keyword(const json::value& v, const schema_info& si, std::size_t depth, std::string_view kw) {
+    const node* compile_ref_keyword(const json::value& v, const schema_info& si, std::size_t depth,
+                                    std::string_view kw) {
         if (!v.is_string()) fail(si.location, std::string(kw) + " must be a string");
         auto t = resolve_ref(v.get_string(), si);
         return compile_node(*t.value, *t.info, depth + 1);
@@ -429,7 +440,8 @@ private:
             }
             // ---- validation vocabulary ----
             else if (voc.validation && (k == "type")) {
-                if (val.is_string()) n.types = type_bit_of(val.get_string(), where);
+                if (val.is_string())
+                    n.types = type_bit_of(val.get_string(), where);
                 else if (val.is_array()) {
                     for (const auto& t : val.get_array()) {
                         if (!t.is_string()) fail(where, "type must be a string or an array of strings");
@@ -448,7 +460,8 @@ private:
             } else if (voc.validation && (k == "minimum" || k == "maximum" || k == "exclusiveMinimum" ||
                                           k == "exclusiveMaximum" || k == "multipleOf")) {
                 if (!val.is_number()) fail(where, std::string(k) + " must be a number");
-                if (k == "multipleOf" && !(val.to_number<double>() > 0)) fail(where, "multipleOf must be > 0");
+                if (k == "multipleOf" && !(val.to_number<double>() > 0))
+                    fail(where, "multipleOf must be > 0");
                 (k == "minimum"            ? n.minimum
                  : k == "maximum"          ? n.maximum
                  : k == "exclusiveMinimum" ? n.exclusive_minimum
@@ -494,28 +507,38 @@ private:
             }
             // ---- applicator vocabulary ----
             else if (voc.applicator && (k == "allOf" || k == "anyOf" || k == "oneOf")) {
-                (k == "allOf" ? n.all_of : k == "anyOf" ? n.any_of : n.one_of) = child_array(val, si, k, depth);
+                (k == "allOf"   ? n.all_of
+                 : k == "anyOf" ? n.any_of
+                                : n.one_of) = child_array(val, si, k, depth);
                 n.has_applicators = true;
             } else if (voc.applicator && (k == "not" || k == "if" || k == "then" || k == "else")) {
-                (k == "not" ? n.not_ : k == "if" ? n.if_ : k == "then" ? n.then_ : n.else_) = child_node(val, si, depth);
+                (k == "not"    ? n.not_
+                 : k == "if"   ? n.if_
+                 : k == "then" ? n.then_
+                               : n.else_) = child_node(val, si, depth);
                 n.has_applicators = true;
             } else if (voc.applicator && k == "prefixItems" && !d07) {
                 n.prefix_items = child_array(val, si, k, depth);
                 n.has_array_kw = true;
             } else if (voc.applicator && k == "items") {
-                if (val.is_array() && d07) n.prefix_items = child_array(val, si, k, depth);
-                else if (val.is_array()) fail(where, "items must be a schema in draft 2020-12 (use prefixItems)");
-                else n.items = child_node(val, si, depth);
+                if (val.is_array() && d07)
+                    n.prefix_items = child_array(val, si, k, depth);
+                else if (val.is_array())
+                    fail(where, "items must be a schema in draft 2020-12 (use prefixItems)");
+                else
+                    n.items = child_node(val, si, depth);
                 n.has_array_kw = true;
             } else if (voc.applicator && k == "contains") {
                 n.contains = child_node(val, si, depth);
                 n.has_array_kw = true;
             } else if (voc.applicator && (k == "additionalProperties" || k == "propertyNames")) {
-                (k == "additionalProperties" ? n.additional_properties : n.property_names) = child_node(val, si, depth);
+                (k == "additionalProperties" ? n.additional_properties : n.property_names) =
+                    child_node(val, si, depth);
                 n.has_object_kw = true;
             } else if (voc.applicator && k == "properties") {
                 if (!val.is_object()) fail(where, "properties must be an object");
-                for (const auto& [p, s] : val.get_object()) n.properties.emplace_back(std::string(p), child_node(s, si, depth));
+                for (const auto& [p, s] : val.get_object())
+                    n.properties.emplace_back(std::string(p), child_node(s, si, depth));
                 std::sort(n.properties.begin(), n.properties.end(),
                           [](const auto& a, const auto& b) { return a.first < b.first; });
                 n.has_object_kw = true;
@@ -533,13 +556,16 @@ private:
                 n.has_object_kw = true;
             } else if (voc.applicator && !d07 && k == "dependentSchemas") {
                 if (!val.is_object()) fail(where, "dependentSchemas must be an object");
-                for (const auto& [p, s] : val.get_object()) n.dependent_schemas.emplace_back(std::string(p), child_node(s, si, depth));
+                for (const auto& [p, s] : val.get_object())
+                    n.dependent_schemas.emplace_back(std::string(p), child_node(s, si, depth));
                 n.has_object_kw = true;
             } else if (d07 && k == "dependencies") {
                 if (!val.is_object()) fail(where, "dependencies must be an object");
                 for (const auto& [p, s] : val.get_object()) {
-                    if (s.is_array()) n.dependent_required.emplace_back(std::string(p), get_strings(s, where, k));
-                    else n.dependent_schemas.emplace_back(std::string(p), child_node(s, si, depth));
+                    if (s.is_array())
+                        n.dependent_required.emplace_back(std::string(p), get_strings(s, where, k));
+                    else
+                        n.dependent_schemas.emplace_back(std::string(p), child_node(s, si, depth));
                 }
                 n.has_object_kw = true;
             } else if (voc.unevaluated && !d07 && k == "unevaluatedProperties") {
@@ -620,12 +646,16 @@ validator validator::compile_ref(const json::value& root_document, std::string_v
     return validator(std::move(s));
 }
 
-bool validator::is_valid(const json::value& instance) const { return detail::evaluate_fast(*impl_, instance); }
+bool validator::is_valid(const json::value& instance) const {
+    return detail::evaluate_fast(*impl_, instance);
+}
 
 std::vector<validation_error> validator::validate(const json::value& instance, std::size_t max_errors) const {
     return detail::evaluate_collect(*impl_, instance, max_errors);
 }
 
-dialect validator::root_dialect() const noexcept { return impl_->root_dialect; }
+dialect validator::root_dialect() const noexcept {
+    return impl_->root_dialect;
+}
 
 } // namespace mcp::schema

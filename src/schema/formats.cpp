@@ -16,9 +16,15 @@
 namespace mcp::schema {
 namespace {
 
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-bool is_hex(char c) noexcept { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
-bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) noexcept {
+    return c >= '0' && c <= '9';
+}
+bool is_hex(char c) noexcept {
+    return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+}
+bool is_alpha(char c) noexcept {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 // Reads exactly n digits at s[pos] into out.
 bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) noexcept {
@@ -332,7 +338,8 @@ bool check_uri_reference(std::string_view s, bool iri) {
             auto close = a.find(']');
             if (close == std::string_view::npos || close < open) return false;
             auto inner = a.substr(open + 1, close - open - 1);
-            if (!check_ipv6(inner) && !(inner.size() > 1 && (inner[0] == 'v' || inner[0] == 'V'))) return false;
+            if (!check_ipv6(inner) && !(inner.size() > 1 && (inner[0] == 'v' || inner[0] == 'V')))
+                return false;
         } else if (a.find(']') != std::string_view::npos) {
             return false;
         }
@@ -350,13 +357,17 @@ bool check_uri_reference(std::string_view s, bool iri) {
     return true;
 }
 
-bool check_uri(std::string_view s, bool iri) { return has_scheme(s) && check_uri_reference(s, iri); }
+bool check_uri(std::string_view s, bool iri) {
+    return has_scheme(s) && check_uri_reference(s, iri);
+}
 
 // RFC 6570 section 2: literals and level-4 expressions. The reserved operators "=,!@|" are
 // refused (no processor can expand them). The apostrophe is accepted in literals: the ABNF's
 // %x28 boundary leaves it out, but it is an RFC 3986 sub-delim and the prose intends it.
 bool check_uri_template(std::string_view s) {
-    auto pct = [&](std::size_t i) { return i + 2 < s.size() && s[i] == '%' && is_hex(s[i + 1]) && is_hex(s[i + 2]); };
+    auto pct = [&](std::size_t i) {
+        return i + 2 < s.size() && s[i] == '%' && is_hex(s[i + 1]) && is_hex(s[i + 2]);
+    };
     std::size_t i = 0;
     while (i < s.size()) {
         const auto c = static_cast<unsigned char>(s[i]);
@@ -401,7 +412,8 @@ bool check_uri_template(std::string_view s) {
         } else if (c == '%') {
             if (!pct(i)) return false;
             i += 3;
-        } else if (c <= 0x20 || c == 0x7F || std::string_view("\"<>\\^`|}").find(s[i]) != std::string_view::npos) {
+        } else if (c <= 0x20 || c == 0x7F ||
+                   std::string_view("\"<>\\^`|}").find(s[i]) != std::string_view::npos) {
             return false;
         } else {
             ++i;
@@ -419,10 +431,12 @@ bool check_email(std::string_view s, bool idn) {
         if (local.size() < 2 || local.back() != '"') return false;
     } else {
         static constexpr std::string_view specials = "!#$%&'*+-/=?^_`{|}~.";
-        if (local.front() == '.' || local.back() == '.' || local.find("..") != std::string_view::npos) return false;
+        if (local.front() == '.' || local.back() == '.' || local.find("..") != std::string_view::npos)
+            return false;
         for (char c : local) {
             auto u = static_cast<unsigned char>(c);
-            if (!(std::isalnum(u) || specials.find(c) != std::string_view::npos || (idn && u >= 0x80))) return false;
+            if (!(std::isalnum(u) || specials.find(c) != std::string_view::npos || (idn && u >= 0x80)))
+                return false;
         }
     }
     if (domain.front() == '[') {
@@ -437,10 +451,25 @@ bool check_email(std::string_view s, bool idn) {
 } // namespace
 
 bool is_known_format(std::string_view f) noexcept {
-    static constexpr std::array<std::string_view, 19> known{
-        "date", "time", "date-time", "duration", "email", "idn-email", "hostname", "idn-hostname", "ipv4",
-        "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uri-template", "uuid", "regex",
-        "json-pointer", "relative-json-pointer"};
+    static constexpr std::array<std::string_view, 19> known{"date",
+                                                            "time",
+                                                            "date-time",
+                                                            "duration",
+                                                            "email",
+                                                            "idn-email",
+                                                            "hostname",
+                                                            "idn-hostname",
+                                                            "ipv4",
+                                                            "ipv6",
+                                                            "uri",
+                                                            "uri-reference",
+                                                            "iri",
+                                                            "iri-reference",
+                                                            "uri-template",
+                                                            "uuid",
+                                                            "regex",
+                                                            "json-pointer",
+                                                            "relative-json-pointer"};
     for (auto k : known)
         if (k == f) return true;
     return false;

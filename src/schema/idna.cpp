@@ -21,7 +21,8 @@ namespace mcp::schema::detail {
 
 namespace {
 
-constexpr std::uint32_t base = 36, tmin = 1, tmax = 26, skew = 38, damp = 700, initial_bias = 72, initial_n = 128;
+constexpr std::uint32_t base = 36, tmin = 1, tmax = 26, skew = 38, damp = 700, initial_bias = 72,
+                        initial_n = 128;
 constexpr std::uint32_t max_u32 = std::numeric_limits<std::uint32_t>::max();
 
 std::uint32_t adapt(std::uint32_t delta, std::uint32_t points, bool first) noexcept {
@@ -46,9 +47,13 @@ int digit_value(char c) noexcept {
     return -1;
 }
 
-char digit_char(std::uint32_t d) noexcept { return static_cast<char>(d < 26 ? 'a' + d : '0' + (d - 26)); }
+char digit_char(std::uint32_t d) noexcept {
+    return static_cast<char>(d < 26 ? 'a' + d : '0' + (d - 26));
+}
 
-bool is_scalar_value(std::uint32_t c) noexcept { return c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF); }
+bool is_scalar_value(std::uint32_t c) noexcept {
+    return c <= 0x10FFFF && !(c >= 0xD800 && c <= 0xDFFF);
+}
 
 } // namespace
 
@@ -132,7 +137,9 @@ namespace {
 
 enum class idna_property { pvalid, contextj, contexto, disallowed };
 
-bool between(char32_t c, char32_t lo, char32_t hi) noexcept { return c >= lo && c <= hi; }
+bool between(char32_t c, char32_t lo, char32_t hi) noexcept {
+    return c >= lo && c <= hi;
+}
 
 // Blocks whose characters NFKC maps to something else (RFC 5892 2.2, Unstable): superscripts,
 // letterlike, number forms, enclosed and CJK compatibility forms, presentation forms, fullwidth
@@ -140,9 +147,21 @@ bool between(char32_t c, char32_t lo, char32_t hi) noexcept { return c >= lo && 
 bool in_compatibility_block(char32_t c) noexcept {
     if (between(c, 0xF900, 0xFAFF)) { // CJK compatibility ideographs, except the twelve unified ones
         switch (c) {
-        case 0xFA0E: case 0xFA0F: case 0xFA11: case 0xFA13: case 0xFA14: case 0xFA1F:
-        case 0xFA21: case 0xFA23: case 0xFA24: case 0xFA27: case 0xFA28: case 0xFA29: return false;
-        default: return true;
+        case 0xFA0E:
+        case 0xFA0F:
+        case 0xFA11:
+        case 0xFA13:
+        case 0xFA14:
+        case 0xFA1F:
+        case 0xFA21:
+        case 0xFA23:
+        case 0xFA24:
+        case 0xFA27:
+        case 0xFA28:
+        case 0xFA29:
+            return false;
+        default:
+            return true;
         }
     }
     return between(c, 0x2070, 0x218F) || between(c, 0x2460, 0x24FF) || between(c, 0x2F00, 0x2FDF) ||
@@ -167,12 +186,35 @@ idna_property property_of(char32_t c) {
         return (between(c, 'a', 'z') || between(c, '0', '9') || c == '-') ? idna_property::pvalid
                                                                           : idna_property::disallowed;
     switch (c) { // RFC 5892 2.6, Exceptions
-    case 0x00DF: case 0x03C2: case 0x06FD: case 0x06FE: case 0x0F0B: case 0x3007: return idna_property::pvalid;
-    case 0x00B7: case 0x0375: case 0x05F3: case 0x05F4: case 0x30FB: return idna_property::contexto;
-    case 0x0640: case 0x07FA: case 0x302E: case 0x302F: case 0x3031: case 0x3032: case 0x3033:
-    case 0x3034: case 0x3035: case 0x303B: return idna_property::disallowed;
-    case 0x200C: case 0x200D: return idna_property::contextj; // RFC 5892 2.8, JoinControl
-    default: break;
+    case 0x00DF:
+    case 0x03C2:
+    case 0x06FD:
+    case 0x06FE:
+    case 0x0F0B:
+    case 0x3007:
+        return idna_property::pvalid;
+    case 0x00B7:
+    case 0x0375:
+    case 0x05F3:
+    case 0x05F4:
+    case 0x30FB:
+        return idna_property::contexto;
+    case 0x0640:
+    case 0x07FA:
+    case 0x302E:
+    case 0x302F:
+    case 0x3031:
+    case 0x3032:
+    case 0x3033:
+    case 0x3034:
+    case 0x3035:
+    case 0x303B:
+        return idna_property::disallowed;
+    case 0x200C:
+    case 0x200D:
+        return idna_property::contextj; // RFC 5892 2.8, JoinControl
+    default:
+        break;
     }
     if (between(c, 0x0660, 0x0669) || between(c, 0x06F0, 0x06F9)) return idna_property::contexto;
     if (!is_scalar_value(c) || in_compatibility_block(c)) return idna_property::disallowed;
@@ -181,7 +223,8 @@ idna_property property_of(char32_t c) {
     if (!ct) return idna_property::pvalid;
     const auto w = static_cast<wchar_t>(c);
     const bool letter_or_digit = ct->is(std::ctype_base::alpha, w) || ct->is(std::ctype_base::digit, w);
-    return letter_or_digit && !ct->is(std::ctype_base::upper, w) ? idna_property::pvalid : idna_property::disallowed;
+    return letter_or_digit && !ct->is(std::ctype_base::upper, w) ? idna_property::pvalid
+                                                                 : idna_property::disallowed;
 }
 
 // Scripts the contextual rules ask about, by block.
@@ -189,7 +232,9 @@ bool is_greek(char32_t c) noexcept {
     return (between(c, 0x0370, 0x03FF) && c != 0x0375 && c != 0x037E && c != 0x0385 && c != 0x0387) ||
            between(c, 0x1F00, 0x1FFF) || between(c, 0x10140, 0x1018F);
 }
-bool is_hebrew(char32_t c) noexcept { return between(c, 0x0591, 0x05F4) || between(c, 0xFB1D, 0xFB4F); }
+bool is_hebrew(char32_t c) noexcept {
+    return between(c, 0x0591, 0x05F4) || between(c, 0xFB1D, 0xFB4F);
+}
 bool is_hiragana_katakana_han(char32_t c) noexcept {
     return (between(c, 0x3041, 0x30FF) && c != 0x30FB && c != 0x30A0) || between(c, 0x31F0, 0x31FF) ||
            between(c, 0x3400, 0x4DBF) || between(c, 0x4E00, 0x9FFF) || between(c, 0xF900, 0xFAFF) ||
@@ -206,17 +251,18 @@ joining joining_type(char32_t c) noexcept {
     if (is_nonspacing_mark(c)) return joining::transparent;
     const bool arabic_letter = between(c, 0x0620, 0x064A) || between(c, 0x066E, 0x06D3) || c == 0x06D5 ||
                                between(c, 0x06EE, 0x06EF) || between(c, 0x06FA, 0x06FC) || c == 0x06FF ||
-                               between(c, 0x0710, 0x072F) || between(c, 0x074D, 0x077F) || between(c, 0x08A0, 0x08C9);
+                               between(c, 0x0710, 0x072F) || between(c, 0x074D, 0x077F) ||
+                               between(c, 0x08A0, 0x08C9);
     if (!arabic_letter) return joining::none;
     if (c == 0x0621 || c == 0x0674) return joining::none;
-    const bool right = between(c, 0x0622, 0x0625) || c == 0x0627 || c == 0x0629 || between(c, 0x062F, 0x0632) ||
-                       c == 0x0648 || between(c, 0x0671, 0x0673) || between(c, 0x0675, 0x0677) ||
-                       between(c, 0x0688, 0x0699) || c == 0x06C0 || between(c, 0x06C3, 0x06CB) || c == 0x06CD ||
-                       c == 0x06CF || between(c, 0x06D2, 0x06D3) || c == 0x06D5 || between(c, 0x06EE, 0x06EF) ||
-                       c == 0x0710 || between(c, 0x0715, 0x0719) || c == 0x071E || c == 0x0728 || c == 0x072A ||
-                       c == 0x072C || c == 0x072F || c == 0x074D || between(c, 0x0759, 0x075B) ||
-                       between(c, 0x076B, 0x076C) || c == 0x0771 || between(c, 0x0773, 0x0774) ||
-                       between(c, 0x0778, 0x0779);
+    const bool right =
+        between(c, 0x0622, 0x0625) || c == 0x0627 || c == 0x0629 || between(c, 0x062F, 0x0632) ||
+        c == 0x0648 || between(c, 0x0671, 0x0673) || between(c, 0x0675, 0x0677) ||
+        between(c, 0x0688, 0x0699) || c == 0x06C0 || between(c, 0x06C3, 0x06CB) || c == 0x06CD ||
+        c == 0x06CF || between(c, 0x06D2, 0x06D3) || c == 0x06D5 || between(c, 0x06EE, 0x06EF) ||
+        c == 0x0710 || between(c, 0x0715, 0x0719) || c == 0x071E || c == 0x0728 || c == 0x072A ||
+        c == 0x072C || c == 0x072F || c == 0x074D || between(c, 0x0759, 0x075B) ||
+        between(c, 0x076B, 0x076C) || c == 0x0771 || between(c, 0x0773, 0x0774) || between(c, 0x0778, 0x0779);
     return right ? joining::right : joining::dual;
 }
 
@@ -245,17 +291,23 @@ bool context_rule_holds(std::u32string_view l, std::size_t i) {
     const char32_t c = l[i];
     const char32_t before = i > 0 ? l[i - 1] : 0, after = i + 1 < l.size() ? l[i + 1] : 0;
     switch (c) {
-    case 0x200C: return is_virama(before) || zwnj_joins(l, i); // A.1 ZERO WIDTH NON-JOINER
-    case 0x200D: return is_virama(before);                     // A.2 ZERO WIDTH JOINER
-    case 0x00B7: return before == 'l' && after == 'l';         // A.3 MIDDLE DOT
-    case 0x0375: return is_greek(after);                       // A.4 GREEK LOWER NUMERAL SIGN
-    case 0x05F3:                                               // A.5 HEBREW PUNCTUATION GERESH
-    case 0x05F4: return is_hebrew(before);                     // A.6 HEBREW PUNCTUATION GERSHAYIM
-    case 0x30FB:                                               // A.7 KATAKANA MIDDLE DOT
+    case 0x200C:
+        return is_virama(before) || zwnj_joins(l, i); // A.1 ZERO WIDTH NON-JOINER
+    case 0x200D:
+        return is_virama(before); // A.2 ZERO WIDTH JOINER
+    case 0x00B7:
+        return before == 'l' && after == 'l'; // A.3 MIDDLE DOT
+    case 0x0375:
+        return is_greek(after); // A.4 GREEK LOWER NUMERAL SIGN
+    case 0x05F3:                // A.5 HEBREW PUNCTUATION GERESH
+    case 0x05F4:
+        return is_hebrew(before); // A.6 HEBREW PUNCTUATION GERSHAYIM
+    case 0x30FB:                  // A.7 KATAKANA MIDDLE DOT
         for (char32_t x : l)
             if (is_hiragana_katakana_han(x)) return true;
         return false;
-    default: break;
+    default:
+        break;
     }
     if (between(c, 0x0660, 0x0669)) { // A.8 ARABIC-INDIC DIGITS
         for (char32_t x : l)
@@ -279,8 +331,10 @@ bool is_valid_u_label(std::u32string_view l) {
     if (is_nonspacing_mark(l.front()) || is_spacing_mark(l.front())) return false; // RFC 5891 4.2.3.2
     for (std::size_t i = 0; i < l.size(); ++i) {
         switch (property_of(l[i])) {
-        case idna_property::pvalid: break;
-        case idna_property::disallowed: return false;
+        case idna_property::pvalid:
+            break;
+        case idna_property::disallowed:
+            return false;
         case idna_property::contextj:
         case idna_property::contexto:
             if (!context_rule_holds(l, i)) return false;
@@ -304,7 +358,8 @@ bool label_satisfies_bidi_rule(std::u32string_view l) {
     for (char32_t c : l) {
         const bidi_class b = bidi_class_of(c);
         if (rtl && b == bidi_class::left_to_right) return false; // rule 2
-        if (!rtl && (b == bidi_class::right_to_left || b == bidi_class::arabic_number)) return false; // rule 5
+        if (!rtl && (b == bidi_class::right_to_left || b == bidi_class::arabic_number))
+            return false; // rule 5
         has_en |= b == bidi_class::european_number;
         has_an |= b == bidi_class::arabic_number;
         if (b != bidi_class::nonspacing_mark) last = b;

@@ -45,16 +45,16 @@ struct resource;
 
 struct node {
     // ---- identity ----
-    std::string location;             // keyword_location prefix ("" for the root, "/properties/a")
-    const resource* res = nullptr;    // schema resource this node belongs to (dynamic scope)
-    bool is_bool = false;             // a boolean schema
+    std::string location;          // keyword_location prefix ("" for the root, "/properties/a")
+    const resource* res = nullptr; // schema resource this node belongs to (dynamic scope)
+    bool is_bool = false;          // a boolean schema
     bool bool_value = true;
 
     // ---- draft-07: a $ref replaces every sibling ----
     // (compiled as a node with only `ref` set)
 
     // ---- type / value ----
-    std::uint8_t types = 0;           // 0 = no "type" keyword
+    std::uint8_t types = 0; // 0 = no "type" keyword
     std::optional<json::value> const_value;
     std::vector<json::value> enum_values;
     bool has_enum = false;
@@ -65,12 +65,12 @@ struct node {
     // ---- strings ----
     std::optional<std::size_t> min_length, max_length;
     std::unique_ptr<compiled_regex> pattern;
-    std::string format;               // asserted only when format_assert is set
+    std::string format; // asserted only when format_assert is set
     bool format_assert = false;
 
     // ---- arrays ----
-    std::vector<const node*> prefix_items;   // prefixItems, or draft-07 array-form items
-    const node* items = nullptr;             // applies to indices >= prefix_items.size()
+    std::vector<const node*> prefix_items; // prefixItems, or draft-07 array-form items
+    const node* items = nullptr;           // applies to indices >= prefix_items.size()
     const node* contains = nullptr;
     std::optional<std::size_t> min_contains, max_contains; // 2020-12 only
     std::optional<std::size_t> min_items, max_items;
@@ -93,8 +93,8 @@ struct node {
     const node* then_ = nullptr;
     const node* else_ = nullptr;
     const node* ref = nullptr;
-    const node* dynamic_ref = nullptr;       // the statically resolved target
-    std::string dynamic_anchor_name;         // non-empty: search the dynamic scope for this anchor
+    const node* dynamic_ref = nullptr; // the statically resolved target
+    std::string dynamic_anchor_name;   // non-empty: search the dynamic scope for this anchor
 
     // ---- unevaluated (2020-12) ----
     const node* unevaluated_properties = nullptr;
@@ -115,7 +115,7 @@ struct resource {
 };
 
 struct compiled_schema {
-    std::deque<node> nodes;                  // stable addresses
+    std::deque<node> nodes; // stable addresses
     std::deque<resource> resources;
     const node* root = nullptr;
     dialect root_dialect = dialect::draft2020_12;

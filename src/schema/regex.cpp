@@ -15,8 +15,8 @@
 //
 // Compiling recurses once per group nesting level (50,000 nested groups overflow the stack), so
 // nesting is capped at max_group_depth.
-#include "schema/node.hpp"
 #include "schema/regex.hpp"
+#include "schema/node.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -54,13 +54,21 @@ bool translate_properties(std::string& pattern) {
             if (close == std::string::npos) throw std::regex_error(std::regex_constants::error_brace);
             std::string name = pattern.substr(i + 3, close - i - 3);
             const char* cls = nullptr;
-            if (name == "L" || name == "Letter" || name == "Alphabetic") cls = "alpha";
-            else if (name == "Lu" || name == "Uppercase_Letter" || name == "Uppercase") cls = "upper";
-            else if (name == "Ll" || name == "Lowercase_Letter" || name == "Lowercase") cls = "lower";
-            else if (name == "N" || name == "Nd" || name == "Number" || name == "Decimal_Number" || name == "digit") cls = "digit";
-            else if (name == "P" || name == "Punctuation") cls = "punct";
-            else if (name == "White_Space" || name == "space") cls = "space";
-            else throw std::regex_error(std::regex_constants::error_escape);
+            if (name == "L" || name == "Letter" || name == "Alphabetic")
+                cls = "alpha";
+            else if (name == "Lu" || name == "Uppercase_Letter" || name == "Uppercase")
+                cls = "upper";
+            else if (name == "Ll" || name == "Lowercase_Letter" || name == "Lowercase")
+                cls = "lower";
+            else if (name == "N" || name == "Nd" || name == "Number" || name == "Decimal_Number" ||
+                     name == "digit")
+                cls = "digit";
+            else if (name == "P" || name == "Punctuation")
+                cls = "punct";
+            else if (name == "White_Space" || name == "space")
+                cls = "space";
+            else
+                throw std::regex_error(std::regex_constants::error_escape);
             bool negate = pattern[i + 1] == 'P';
             if (in_class) {
                 if (negate) throw std::regex_error(std::regex_constants::error_escape);
@@ -77,8 +85,10 @@ bool translate_properties(std::string& pattern) {
             out += pattern[++i];
             continue;
         }
-        if (c == '[' && !in_class) in_class = true;
-        else if (c == ']' && in_class) in_class = false;
+        if (c == '[' && !in_class)
+            in_class = true;
+        else if (c == ']' && in_class)
+            in_class = false;
         out += c;
     }
     if (changed) pattern = std::move(out);
@@ -99,8 +109,7 @@ struct class_escape {
 constexpr class_escape class_escapes[] = {
     {L'd', L"0-9", L"\\u0000-\\u002F\\u003A-\U0010FFFF"},
     {L'w', L"A-Za-z0-9_", L"\\u0000-\\u002F\\u003A-\\u0040\\u005B-\\u005E\\u0060\\u007B-\U0010FFFF"},
-    {L's',
-     L"\\u0009-\\u000D\\u0020\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF",
+    {L's', L"\\u0009-\\u000D\\u0020\\u00A0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000\\uFEFF",
      L"\\u0000-\\u0008\\u000E-\\u001F\\u0021-\\u009F\\u00A1-\\u167F\\u1681-\\u1FFF\\u200B-\\u2027"
      L"\\u202A-\\u202E\\u2030-\\u205E\\u2060-\\u2FFF\\u3001-\\uFEFE\\uFF00-\U0010FFFF"},
 };
@@ -144,8 +153,10 @@ void spell_out_classes(std::wstring& pattern) {
             out += L"[^\\u000A\\u000D\\u2028\\u2029]";
             continue;
         }
-        if (c == L'[' && !in_class) in_class = true;
-        else if (c == L']' && in_class) in_class = false;
+        if (c == L'[' && !in_class)
+            in_class = true;
+        else if (c == L']' && in_class)
+            in_class = false;
         out += c;
     }
     pattern = std::move(out);
@@ -159,7 +170,8 @@ std::string rewrite_named_groups(std::string_view p) {
     bool named = false;
     auto name_at = [&](std::size_t i, std::string& out) -> std::size_t { // p[i] is after '<'
         auto close = p.find('>', i);
-        if (close == std::string_view::npos || close == i) throw std::regex_error(std::regex_constants::error_paren);
+        if (close == std::string_view::npos || close == i)
+            throw std::regex_error(std::regex_constants::error_paren);
         out.assign(p.substr(i, close - i));
         for (std::size_t k = 0; k < out.size(); ++k) {
             auto c = static_cast<unsigned char>(out[k]);
@@ -199,7 +211,8 @@ std::string rewrite_named_groups(std::string_view p) {
                 std::string name;
                 std::size_t next = name_at(i + 3, name);
                 auto it = std::find(names.begin(), names.end(), name);
-                if (name.empty() || it == names.end()) throw std::regex_error(std::regex_constants::error_backref);
+                if (name.empty() || it == names.end())
+                    throw std::regex_error(std::regex_constants::error_backref);
                 out += "(?:\\" + std::to_string(it - names.begin() + 1) + ")";
                 i = next - 1;
                 continue;
@@ -212,7 +225,8 @@ std::string rewrite_named_groups(std::string_view p) {
             in_class = c != ']';
         } else if (c == '[') {
             in_class = true;
-        } else if (c == '(' && p.substr(i, 3) == "(?<" && i + 3 < p.size() && p[i + 3] != '=' && p[i + 3] != '!') {
+        } else if (c == '(' && p.substr(i, 3) == "(?<" && i + 3 < p.size() && p[i + 3] != '=' &&
+                   p[i + 3] != '!') {
             std::string name;
             i = name_at(i + 3, name) - 1;
             out += '(';
@@ -228,11 +242,16 @@ void check_group_depth(std::string_view p) {
     bool in_class = false;
     for (std::size_t i = 0; i < p.size(); ++i) {
         const char c = p[i];
-        if (c == '\\') ++i;
-        else if (in_class) in_class = c != ']';
-        else if (c == '[') in_class = true;
-        else if (c == '(' && ++depth > max_group_depth) throw std::regex_error(std::regex_constants::error_complexity);
-        else if (c == ')') --depth;
+        if (c == '\\')
+            ++i;
+        else if (in_class)
+            in_class = c != ']';
+        else if (c == '[')
+            in_class = true;
+        else if (c == '(' && ++depth > max_group_depth)
+            throw std::regex_error(std::regex_constants::error_complexity);
+        else if (c == ')')
+            --depth;
     }
 }
 
@@ -310,7 +329,8 @@ std::optional<std::string> ecma_syntax_for_check(std::string_view p) {
     for (std::size_t i = 0; i < p.size(); ++i) {
         if (p[i] == '\\' && i + 1 < p.size()) {
             const char e = p[i + 1];
-            if (std::isalpha(static_cast<unsigned char>(e)) && letter_escapes.find(e) == std::string_view::npos)
+            if (std::isalpha(static_cast<unsigned char>(e)) &&
+                letter_escapes.find(e) == std::string_view::npos)
                 return std::nullopt;
             out += p[i];
             out += p[++i];
@@ -335,7 +355,8 @@ std::wstring utf8_to_wide(std::string_view s) {
         std::size_t len = 1;
         if (c >= 0xF0 && i + 3 < s.size()) {
             cp = ((c & 0x07u) << 18) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 12) |
-                 ((static_cast<unsigned char>(s[i + 2]) & 0x3Fu) << 6) | (static_cast<unsigned char>(s[i + 3]) & 0x3Fu);
+                 ((static_cast<unsigned char>(s[i + 2]) & 0x3Fu) << 6) |
+                 (static_cast<unsigned char>(s[i + 3]) & 0x3Fu);
             len = 4;
         } else if (c >= 0xE0 && i + 2 < s.size()) {
             cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |

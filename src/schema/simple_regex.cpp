@@ -27,7 +27,9 @@ constexpr std::size_t max_count = 1000; // in {n,m}; larger counts go to std::re
 // stands for itself, so both matchers read the same code points.
 char32_t next_code_point(std::string_view s, std::size_t& i) noexcept {
     const auto c = static_cast<unsigned char>(s[i]);
-    auto cont = [&](std::size_t k) { return static_cast<char32_t>(static_cast<unsigned char>(s[i + k]) & 0x3Fu); };
+    auto cont = [&](std::size_t k) {
+        return static_cast<char32_t>(static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+    };
     char32_t cp = c;
     std::size_t len = 1;
     if (c >= 0xF0 && i + 3 < s.size()) {
@@ -48,8 +50,10 @@ std::vector<range> normalized(std::vector<range> r) {
     std::sort(r.begin(), r.end());
     std::vector<range> out;
     for (const auto& x : r) {
-        if (!out.empty() && x.first <= out.back().second + 1) out.back().second = std::max(out.back().second, x.second);
-        else out.push_back(x);
+        if (!out.empty() && x.first <= out.back().second + 1)
+            out.back().second = std::max(out.back().second, x.second);
+        else
+            out.push_back(x);
     }
     return out;
 }
@@ -67,7 +71,7 @@ std::vector<range> complement(const std::vector<range>& r) { // r normalized
 
 const std::vector<range> digits{{'0', '9'}};
 const std::vector<range> word{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}};
-const std::vector<range> white_space{{0x09, 0x0D}, {0x20, 0x20},     {0xA0, 0xA0},     {0x1680, 0x1680},
+const std::vector<range> white_space{{0x09, 0x0D},     {0x20, 0x20},     {0xA0, 0xA0},     {0x1680, 0x1680},
                                      {0x2000, 0x200A}, {0x2028, 0x2029}, {0x202F, 0x202F}, {0x205F, 0x205F},
                                      {0x3000, 0x3000}, {0xFEFF, 0xFEFF}};
 const std::vector<range> line_terminators{{0x0A, 0x0A}, {0x0D, 0x0D}, {0x2028, 0x2029}};
@@ -87,7 +91,8 @@ bool is_ascii_alnum(char c) noexcept {
 
 bool simple_regex::char_set::contains(char32_t c) const noexcept {
     if (c < 128) return (ascii[c >> 6] >> (c & 63)) & 1u;
-    auto it = std::upper_bound(wide.begin(), wide.end(), c, [](char32_t v, const auto& r) { return v < r.first; });
+    auto it =
+        std::upper_bound(wide.begin(), wide.end(), c, [](char32_t v, const auto& r) { return v < r.first; });
     return it != wide.begin() && c <= std::prev(it)->second;
 }
 
@@ -109,7 +114,16 @@ public:
             }
             atom a;
             switch (c) {
-            case '(': case ')': case '|': case '^': case '*': case '+': case '?': case '{': case '}': case ']':
+            case '(':
+            case ')':
+            case '|':
+            case '^':
+            case '*':
+            case '+':
+            case '?':
+            case '{':
+            case '}':
+            case ']':
                 return std::nullopt;
             case '.':
                 ++i_;
@@ -166,17 +180,28 @@ private:
             return a;
         };
         switch (c) {
-        case 'd': return set(digits, false);
-        case 'D': return set(digits, true);
-        case 'w': return set(word, false);
-        case 'W': return set(word, true);
-        case 's': return set(white_space, false);
-        case 'S': return set(white_space, true);
-        case 't': return single(0x09);
-        case 'n': return single(0x0A);
-        case 'v': return single(0x0B);
-        case 'f': return single(0x0C);
-        case 'r': return single(0x0D);
+        case 'd':
+            return set(digits, false);
+        case 'D':
+            return set(digits, true);
+        case 'w':
+            return set(word, false);
+        case 'W':
+            return set(word, true);
+        case 's':
+            return set(white_space, false);
+        case 'S':
+            return set(white_space, true);
+        case 't':
+            return single(0x09);
+        case 'n':
+            return single(0x0A);
+        case 'v':
+            return single(0x0B);
+        case 'f':
+            return single(0x0C);
+        case 'r':
+            return single(0x0D);
         case 'b':
             if (in_class) return single(0x08);
             return std::nullopt; // a word boundary
@@ -248,7 +273,8 @@ private:
             ++i_;
             return parse_escape(true);
         }
-        if (p_[i_] == '[' && i_ + 1 < p_.size() && (p_[i_ + 1] == ':' || p_[i_ + 1] == '.' || p_[i_ + 1] == '='))
+        if (p_[i_] == '[' && i_ + 1 < p_.size() &&
+            (p_[i_ + 1] == ':' || p_[i_ + 1] == '.' || p_[i_ + 1] == '='))
             return std::nullopt; // POSIX bracket syntax: std::regex reads it its own way
         atom a;
         const char32_t cp = next_code_point(p_, i_);
@@ -269,9 +295,18 @@ private:
     bool parse_quantifier(std::size_t& min, std::size_t& max) {
         if (i_ >= p_.size()) return true;
         switch (p_[i_]) {
-        case '*': min = 0, max = unbounded; ++i_; break;
-        case '+': min = 1, max = unbounded; ++i_; break;
-        case '?': min = 0, max = 1; ++i_; break;
+        case '*':
+            min = 0, max = unbounded;
+            ++i_;
+            break;
+        case '+':
+            min = 1, max = unbounded;
+            ++i_;
+            break;
+        case '?':
+            min = 0, max = 1;
+            ++i_;
+            break;
         case '{':
             ++i_;
             if (!parse_count(min)) return false;
@@ -284,7 +319,8 @@ private:
             if (i_ >= p_.size() || p_[i_] != '}') return false;
             ++i_;
             break;
-        default: return true;
+        default:
+            return true;
         }
         if (i_ < p_.size() && p_[i_] == '?') ++i_; // lazy: the same strings match
         return i_ >= p_.size() || (p_[i_] != '*' && p_[i_] != '+' && p_[i_] != '?' && p_[i_] != '{');
@@ -295,14 +331,16 @@ private:
         if (out_.items_.size() + count > simple_regex::max_items) return false;
         simple_regex::char_set set;
         for (const auto& [lo, hi] : ranges) {
-            for (char32_t c = lo; c <= std::min<char32_t>(hi, 127); ++c) set.ascii[c >> 6] |= std::uint64_t{1} << (c & 63);
+            for (char32_t c = lo; c <= std::min<char32_t>(hi, 127); ++c)
+                set.ascii[c >> 6] |= std::uint64_t{1} << (c & 63);
             if (hi >= 128) set.wide.push_back({std::max<char32_t>(lo, 128), hi});
         }
         const auto id = static_cast<std::uint16_t>(out_.sets_.size());
         out_.sets_.push_back(std::move(set));
         using rep = simple_regex::repeat;
         for (std::size_t k = 0; k < min; ++k) out_.items_.push_back({id, rep::one});
-        if (max == unbounded) out_.items_.push_back({id, rep::star});
+        if (max == unbounded)
+            out_.items_.push_back({id, rep::star});
         else
             for (std::size_t k = min; k < max; ++k) out_.items_.push_back({id, rep::optional});
         return true;
@@ -351,8 +389,10 @@ bool simple_regex::search_one_word(std::string_view text) const noexcept {
         const char32_t c = byte < 0x80 ? (++pos, byte) : next_code_point(text, pos);
         const std::uint64_t hit = cur & mask_of(c);
         std::uint64_t next = ((hit & ~star_mask_) << 1) | (hit & star_mask_);
-        if (!anchored_start_) next |= 1; // a match may also start after c
-        else if (next == 0) return false;
+        if (!anchored_start_)
+            next |= 1; // a match may also start after c
+        else if (next == 0)
+            return false;
         cur = close(next);
         if ((cur & accept) && !anchored_end_) return true;
     }
@@ -386,8 +426,10 @@ bool simple_regex::search(std::string_view text) const noexcept {
                 any = true;
             }
         }
-        if (!anchored_start_) set(next, 0); // a match may also start after c
-        else if (!any) return false;
+        if (!anchored_start_)
+            set(next, 0); // a match may also start after c
+        else if (!any)
+            return false;
         close(next);
         cur = next;
         if (test(cur, k) && !anchored_end_) return true;

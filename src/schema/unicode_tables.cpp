@@ -23,6 +23,8 @@ struct code_point_range {
     char32_t first, last;
 };
 
+// One row of five ranges per line, as generated: kept out of clang-format.
+// clang-format off
 constexpr code_point_range nonspacing_marks[] = {
     {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x05BF, 0x05BF}, {0x05C1, 0x05C2},
     {0x05C4, 0x05C5}, {0x05C7, 0x05C7}, {0x0610, 0x061A}, {0x064B, 0x065F}, {0x0670, 0x0670},
@@ -186,9 +188,9 @@ constexpr code_point_range viramas[] = {
     {0x1172B, 0x1172B}, {0x11839, 0x11839}, {0x1193D, 0x1193E}, {0x119E0, 0x119E0}, {0x11A34, 0x11A34},
     {0x11A47, 0x11A47}, {0x11A99, 0x11A99}, {0x11C3F, 0x11C3F}, {0x11D44, 0x11D45}, {0x11D97, 0x11D97},
 };
+// clang-format on
 
-template <std::size_t N>
-bool in(const code_point_range (&table)[N], char32_t c) noexcept {
+template <std::size_t N> bool in(const code_point_range (&table)[N], char32_t c) noexcept {
     auto it = std::upper_bound(std::begin(table), std::end(table), c,
                                [](char32_t v, const code_point_range& r) { return v < r.first; });
     return it != std::begin(table) && c <= std::prev(it)->last;
@@ -196,9 +198,15 @@ bool in(const code_point_range (&table)[N], char32_t c) noexcept {
 
 } // namespace
 
-bool is_nonspacing_mark(char32_t c) noexcept { return in(nonspacing_marks, c); }
-bool is_spacing_mark(char32_t c) noexcept { return in(spacing_marks, c); }
-bool is_virama(char32_t c) noexcept { return in(viramas, c); }
+bool is_nonspacing_mark(char32_t c) noexcept {
+    return in(nonspacing_marks, c);
+}
+bool is_spacing_mark(char32_t c) noexcept {
+    return in(spacing_marks, c);
+}
+bool is_virama(char32_t c) noexcept {
+    return in(viramas, c);
+}
 
 bidi_class bidi_class_of(char32_t c) noexcept {
     if (c < 0x80) {

@@ -13,7 +13,14 @@ bool is_virama(char32_t c) noexcept;
 
 /// Bidi_Class as the Bidi rule of RFC 5893 needs it: R and AL together, AN, EN, NSM, L, and the
 /// neutrals (ES, CS, ET, ON, BN, ...) as `other`.
-enum class bidi_class { left_to_right, right_to_left, arabic_number, european_number, nonspacing_mark, other };
+enum class bidi_class {
+    left_to_right,
+    right_to_left,
+    arabic_number,
+    european_number,
+    nonspacing_mark,
+    other
+};
 bidi_class bidi_class_of(char32_t c) noexcept;
 
 } // namespace mcp::schema::detail

@@ -28,7 +28,8 @@ uri_parts parse(std::string_view s) {
     if (colon != std::string_view::npos && colon > 0 && (slash == std::string_view::npos || colon < slash)) {
         bool ok = true;
         for (char c : s.substr(0, colon))
-            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.')) ok = false;
+            if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.'))
+                ok = false;
         if (ok && std::isalpha(static_cast<unsigned char>(s[0]))) {
             p.scheme = s.substr(0, colon);
             s = s.substr(colon + 1);
@@ -50,16 +51,23 @@ std::string remove_dot_segments(std::string_view in) {
     std::size_t i = 0;
     while (i < input.size()) {
         std::string_view rest(input.data() + i, input.size() - i);
-        if (rest.substr(0, 3) == "../") i += 3;
-        else if (rest.substr(0, 2) == "./") i += 2;
-        else if (rest.substr(0, 3) == "/./") i += 2;
-        else if (rest == "/.") { input.replace(i, 2, "/"); }
-        else if (rest.substr(0, 4) == "/../" || rest == "/..") {
-            if (rest == "/..") input.replace(i, 3, "/");
-            else i += 3;
+        if (rest.substr(0, 3) == "../")
+            i += 3;
+        else if (rest.substr(0, 2) == "./")
+            i += 2;
+        else if (rest.substr(0, 3) == "/./")
+            i += 2;
+        else if (rest == "/.") {
+            input.replace(i, 2, "/");
+        } else if (rest.substr(0, 4) == "/../" || rest == "/..") {
+            if (rest == "/..")
+                input.replace(i, 3, "/");
+            else
+                i += 3;
             auto last = out.rfind('/');
             out.erase(last == std::string::npos ? 0 : last);
-        } else if (rest == "." || rest == "..") i = input.size();
+        } else if (rest == "." || rest == "..")
+            i = input.size();
         else {
             auto next = input.find('/', i + (input[i] == '/' ? 1 : 0));
             if (next == std::string::npos) next = input.size();
@@ -83,17 +91,24 @@ std::string resolve_uri(std::string_view base_s, std::string_view ref_s) {
     uri_parts r = parse(ref_s), b = parse(base_s), t;
     std::string path;
     if (r.scheme) {
-        t.scheme = r.scheme; t.authority = r.authority; path = remove_dot_segments(r.path); t.query = r.query;
+        t.scheme = r.scheme;
+        t.authority = r.authority;
+        path = remove_dot_segments(r.path);
+        t.query = r.query;
     } else {
         if (r.authority) {
-            t.authority = r.authority; path = remove_dot_segments(r.path); t.query = r.query;
+            t.authority = r.authority;
+            path = remove_dot_segments(r.path);
+            t.query = r.query;
         } else {
             if (r.path.empty()) {
                 path = std::string(b.path);
                 t.query = r.query ? r.query : b.query;
             } else {
-                if (r.path.front() == '/') path = remove_dot_segments(r.path);
-                else path = remove_dot_segments(merge(b, r.path));
+                if (r.path.front() == '/')
+                    path = remove_dot_segments(r.path);
+                else
+                    path = remove_dot_segments(merge(b, r.path));
                 t.query = r.query;
             }
             t.authority = b.authority;
@@ -102,11 +117,23 @@ std::string resolve_uri(std::string_view base_s, std::string_view ref_s) {
     }
     t.fragment = r.fragment;
     std::string out;
-    if (t.scheme) { out += *t.scheme; out += ':'; }
-    if (t.authority) { out += "//"; out += *t.authority; }
+    if (t.scheme) {
+        out += *t.scheme;
+        out += ':';
+    }
+    if (t.authority) {
+        out += "//";
+        out += *t.authority;
+    }
     out += path;
-    if (t.query) { out += '?'; out += *t.query; }
-    if (t.fragment) { out += '#'; out += *t.fragment; }
+    if (t.query) {
+        out += '?';
+        out += *t.query;
+    }
+    if (t.fragment) {
+        out += '#';
+        out += *t.fragment;
+    }
     return out;
 }
 
@@ -126,7 +153,10 @@ std::optional<std::string> percent_decode(std::string_view s) {
         return -1;
     };
     for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '%') { out += s[i]; continue; }
+        if (s[i] != '%') {
+            out += s[i];
+            continue;
+        }
         if (i + 2 >= s.size()) return std::nullopt;
         int hi = hex(s[i + 1]), lo = hex(s[i + 2]);
         if (hi < 0 || lo < 0) return std::nullopt;
@@ -150,9 +180,12 @@ std::optional<std::vector<std::string>> parse_json_pointer(std::string_view ptr)
         }
         if (ptr[i] == '~') {
             if (i + 1 >= ptr.size()) return std::nullopt;
-            if (ptr[i + 1] == '0') cur += '~';
-            else if (ptr[i + 1] == '1') cur += '/';
-            else return std::nullopt;
+            if (ptr[i + 1] == '0')
+                cur += '~';
+            else if (ptr[i + 1] == '1')
+                cur += '/';
+            else
+                return std::nullopt;
             ++i;
         } else {
             cur += ptr[i];
@@ -163,9 +196,12 @@ std::optional<std::vector<std::string>> parse_json_pointer(std::string_view ptr)
 
 void append_pointer_token(std::string& out, std::string_view token) {
     for (char c : token) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
 }
 

@@ -12,14 +12,21 @@ namespace mcp::schema::detail {
 
 const char* kind_name(const json::value& v) noexcept {
     switch (v.kind()) {
-    case json::kind::null: return "null";
-    case json::kind::bool_: return "boolean";
+    case json::kind::null:
+        return "null";
+    case json::kind::bool_:
+        return "boolean";
     case json::kind::int64:
-    case json::kind::uint64: return "integer";
-    case json::kind::double_: return "number";
-    case json::kind::string: return "string";
-    case json::kind::array: return "array";
-    case json::kind::object: return "object";
+    case json::kind::uint64:
+        return "integer";
+    case json::kind::double_:
+        return "number";
+    case json::kind::string:
+        return "string";
+    case json::kind::array:
+        return "array";
+    case json::kind::object:
+        return "object";
     }
     return "value";
 }
@@ -35,21 +42,30 @@ bool is_integral(const json::value& v) noexcept {
 
 std::uint8_t type_bits_of(const json::value& v) noexcept {
     switch (v.kind()) {
-    case json::kind::null: return t_null;
-    case json::kind::bool_: return t_boolean;
+    case json::kind::null:
+        return t_null;
+    case json::kind::bool_:
+        return t_boolean;
     case json::kind::int64:
-    case json::kind::uint64: return t_integer | t_number;
-    case json::kind::double_: return is_integral(v) ? (t_integer | t_number) : t_number;
-    case json::kind::string: return t_string;
-    case json::kind::array: return t_array;
-    case json::kind::object: return t_object;
+    case json::kind::uint64:
+        return t_integer | t_number;
+    case json::kind::double_:
+        return is_integral(v) ? (t_integer | t_number) : t_number;
+    case json::kind::string:
+        return t_string;
+    case json::kind::array:
+        return t_array;
+    case json::kind::object:
+        return t_object;
     }
     return 0;
 }
 
 namespace {
 
-int sign(bool less, bool greater) noexcept { return less ? -1 : greater ? 1 : 0; }
+int sign(bool less, bool greater) noexcept {
+    return less ? -1 : greater ? 1 : 0;
+}
 
 // An integer against a double, exactly: converting the integer to double would round (2^53 + 1
 // compares equal to 2^53.0, 2^64 - 1 equal to 2^64.0). Doubles in range are split into an
@@ -60,7 +76,7 @@ int compare_int_double(std::int64_t i, double d) noexcept {
     if (d < -9223372036854775808.0) return 1;
     const double t = std::trunc(d);
     const auto ti = static_cast<std::int64_t>(t);
-    if (i != ti) return sign(i < ti, i > ti);
+    if (i != ti) return sign(i<ti, i> ti);
     return sign(d > t, d < t);
 }
 
@@ -70,7 +86,7 @@ int compare_uint_double(std::uint64_t u, double d) noexcept {
     if (d < 0) return 1;
     const double t = std::trunc(d);
     const auto tu = static_cast<std::uint64_t>(t);
-    if (u != tu) return sign(u < tu, u > tu);
+    if (u != tu) return sign(u<tu, u> tu);
     return d > t ? -1 : 0;
 }
 
@@ -81,20 +97,23 @@ int compare_numbers(const json::value& a, const json::value& b) noexcept {
     switch (a.kind()) {
     case json::kind::int64: {
         const std::int64_t x = a.get_int64();
-        if (b.is_int64()) return sign(x < b.get_int64(), x > b.get_int64());
-        if (b.is_uint64()) return x < 0 ? -1 : sign(static_cast<std::uint64_t>(x) < b.get_uint64(), static_cast<std::uint64_t>(x) > b.get_uint64());
+        if (b.is_int64()) return sign(x<b.get_int64(), x> b.get_int64());
+        if (b.is_uint64())
+            return x < 0 ? -1
+                         : sign(static_cast<std::uint64_t>(x) < b.get_uint64(),
+                                static_cast<std::uint64_t>(x) > b.get_uint64());
         return compare_int_double(x, b.to_number<double>());
     }
     case json::kind::uint64: {
         const std::uint64_t x = a.get_uint64();
-        if (b.is_uint64()) return sign(x < b.get_uint64(), x > b.get_uint64());
+        if (b.is_uint64()) return sign(x<b.get_uint64(), x> b.get_uint64());
         if (b.is_int64()) return -compare_numbers(b, a);
         return compare_uint_double(x, b.to_number<double>());
     }
     default: {
         if (!b.is_double()) return -compare_numbers(b, a);
         const double x = a.to_number<double>(), y = b.get_double();
-        return sign(x < y, x > y);
+        return sign(x<y, x> y);
     }
     }
 }
@@ -187,9 +206,12 @@ bool json_equal_at(const json::value& a, const json::value& b, unsigned depth) n
     if (a.is_number() && b.is_number()) return compare_numbers(a, b) == 0;
     if (a.kind() != b.kind()) return false;
     switch (a.kind()) {
-    case json::kind::null: return true;
-    case json::kind::bool_: return a.get_bool() == b.get_bool();
-    case json::kind::string: return a.get_string() == b.get_string();
+    case json::kind::null:
+        return true;
+    case json::kind::bool_:
+        return a.get_bool() == b.get_bool();
+    case json::kind::string:
+        return a.get_string() == b.get_string();
     case json::kind::array: {
         const auto &x = a.get_array(), &y = b.get_array();
         if (x.size() != y.size()) return false;
@@ -206,12 +228,15 @@ bool json_equal_at(const json::value& a, const json::value& b, unsigned depth) n
         }
         return true;
     }
-    default: return false;
+    default:
+        return false;
     }
 }
 } // namespace
 
-bool json_equal(const json::value& a, const json::value& b) noexcept { return json_equal_at(a, b, 0); }
+bool json_equal(const json::value& a, const json::value& b) noexcept {
+    return json_equal_at(a, b, 0);
+}
 
 std::size_t utf8_length(std::string_view s) noexcept {
     std::size_t n = 0;

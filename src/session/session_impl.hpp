@@ -66,9 +66,9 @@ struct session::impl {
     // Incoming requests being handled, by id.
     mutable std::mutex in_mu;
     std::unordered_map<request_id, cancellation_source> in_flight;
-    std::atomic<std::size_t> answering{0};  // requests left in_flight whose reply is being sent
-    std::atomic<bool> input_ended{false};    // the peer will send nothing more (on_input_end)
-    std::condition_variable drained_cv;      // under in_mu: in_flight emptied after input_ended
+    std::atomic<std::size_t> answering{0}; // requests left in_flight whose reply is being sent
+    std::atomic<bool> input_ended{false};  // the peer will send nothing more (on_input_end)
+    std::condition_variable drained_cv;    // under in_mu: in_flight emptied after input_ended
 
     // Outgoing requests awaiting a response, by our integer id (also their progress token).
     struct pending_request {
@@ -338,7 +338,8 @@ struct session::impl {
         // A cancelled request gets no response (the requester has stopped waiting) unless it is
         // part of a batch, whose array must stay complete.
         if (!source.is_cancelled() || batch) reply(batch, std::move(out), &id);
-        if (answering.fetch_sub(1, std::memory_order_acq_rel) == 1 && input_ended.load(std::memory_order_acquire)) {
+        if (answering.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
+            input_ended.load(std::memory_order_acquire)) {
             std::lock_guard lock(in_mu);
             drained_cv.notify_all();
         }

@@ -64,8 +64,10 @@ struct child_process_transport::child {
         if (status) return true;
         int st = 0;
         const auto r = ::waitpid(pid, &st, WNOHANG);
-        if (r == pid) status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? -WTERMSIG(st) : -1;
-        else if (r < 0 && errno == ECHILD) status = -1; // somebody else reaped it
+        if (r == pid)
+            status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? -WTERMSIG(st) : -1;
+        else if (r < 0 && errno == ECHILD)
+            status = -1; // somebody else reaped it
         return status.has_value();
     }
     bool wait_exit(std::chrono::milliseconds timeout) {
@@ -133,7 +135,8 @@ struct child_process_transport::child {
     void append_stderr(const char* data, std::size_t n) {
         std::lock_guard lock(mu);
         stderr_ring.append(data, n);
-        if (stderr_ring.size() > stderr_ring_limit) stderr_ring.erase(0, stderr_ring.size() - stderr_ring_limit);
+        if (stderr_ring.size() > stderr_ring_limit)
+            stderr_ring.erase(0, stderr_ring.size() - stderr_ring_limit);
     }
 };
 
@@ -146,8 +149,7 @@ public:
         static auto* s = new spawner(); // never destroyed: its thread outlives static destruction
         return *s;
     }
-    template <class F>
-    auto run(F f) -> decltype(f()) {
+    template <class F> auto run(F f) -> decltype(f()) {
         std::packaged_task<decltype(f())()> task(std::move(f));
         auto result = task.get_future();
         {
@@ -188,14 +190,18 @@ bool executable_file(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-std::optional<std::string> find_on_path(const std::string& command, const std::map<std::string, std::string>& env,
-                                        bool inherit) {
+std::optional<std::string> find_on_path(const std::string& command,
+                                        const std::map<std::string, std::string>& env, bool inherit) {
     if (command.empty()) return std::nullopt;
-    if (command.find('/') != std::string::npos) return executable_file(command) ? std::optional(command) : std::nullopt;
+    if (command.find('/') != std::string::npos)
+        return executable_file(command) ? std::optional(command) : std::nullopt;
     std::string path;
-    if (auto it = env.find("PATH"); it != env.end()) path = it->second;
-    else if (const char* p = inherit ? std::getenv("PATH") : nullptr) path = p;
-    else path = "/usr/local/bin:/usr/bin:/bin";
+    if (auto it = env.find("PATH"); it != env.end())
+        path = it->second;
+    else if (const char* p = inherit ? std::getenv("PATH") : nullptr)
+        path = p;
+    else
+        path = "/usr/local/bin:/usr/bin:/bin";
     std::size_t start = 0;
     while (start <= path.size()) {
         auto end = path.find(':', start);
@@ -209,7 +215,9 @@ std::optional<std::string> find_on_path(const std::string& command, const std::m
     return std::nullopt;
 }
 
-[[noreturn]] void fail(const std::string& what) { throw error(error_code::connection_closed, what); }
+[[noreturn]] void fail(const std::string& what) {
+    throw error(error_code::connection_closed, what);
+}
 
 void close_fd(int& fd) {
     if (fd >= 0) ::close(fd);
@@ -222,7 +230,9 @@ void close_from(int first) {
     if (::syscall(SYS_close_range, static_cast<unsigned>(first), ~0U, 0) == 0) return;
 #endif
     rlimit rl{};
-    long max = ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ? static_cast<long>(rl.rlim_cur) : 65536;
+    long max = ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+                   ? static_cast<long>(rl.rlim_cur)
+                   : 65536;
     if (max > 1 << 20) max = 1 << 20;
     for (long fd = first; fd < max; ++fd) ::close(static_cast<int>(fd));
 }
@@ -278,7 +288,8 @@ std::shared_ptr<child_process_transport> child_process_transport::spawn(options 
     }
     if (o.cwd) {
         struct stat st {};
-        if (::stat(o.cwd->c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) fail("working directory does not exist: " + *o.cwd);
+        if (::stat(o.cwd->c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+            fail("working directory does not exist: " + *o.cwd);
     }
 
     // argv and envp are built before fork: the child may only call async-signal-safe functions.
@@ -396,11 +407,14 @@ std::shared_ptr<child_process_transport> child_process_transport::spawn(options 
         if (::pipe2(c->stderr_wake, O_CLOEXEC | O_NONBLOCK) != 0) c->stderr_wake[0] = c->stderr_wake[1] = -1;
         // The reader holds the state (for the ring); the state holds the thread, joined or
         // detached by the transport's destructor, so there is no cycle once it ends.
-        c->stderr_reader = std::thread(
-            [c, fd = err[0], wake = c->stderr_wake[0], on_line = std::move(o.on_stderr_line)] { read_stderr(c, fd, wake, on_line); });
+        c->stderr_reader =
+            std::thread([c, fd = err[0], wake = c->stderr_wake[0], on_line = std::move(o.on_stderr_line)] {
+                read_stderr(c, fd, wake, on_line);
+            });
         err[0] = -1;
     }
-    fd_stream_transport::options fds{out[0], in[1], true, o.command + " (pid " + std::to_string(c->pid) + ")"};
+    fd_stream_transport::options fds{out[0], in[1], true,
+                                     o.command + " (pid " + std::to_string(c->pid) + ")"};
     return std::make_shared<child_process_transport>(std::move(fds), std::move(c));
 }
 
@@ -430,7 +444,9 @@ void child_process_transport::close() {
     fd_stream_transport::close();
 }
 
-int child_process_transport::pid() const noexcept { return child_->pid; }
+int child_process_transport::pid() const noexcept {
+    return child_->pid;
+}
 
 std::optional<int> child_process_transport::exit_status() const {
     child_->poll_exit();

@@ -37,7 +37,8 @@ void ignore_sigpipe_once() {
     static std::once_flag once;
     std::call_once(once, [] {
         struct sigaction old {};
-        if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL) std::signal(SIGPIPE, SIG_IGN);
+        if (::sigaction(SIGPIPE, nullptr, &old) == 0 && old.sa_handler == SIG_DFL)
+            std::signal(SIGPIPE, SIG_IGN);
     });
 }
 
@@ -77,9 +78,9 @@ struct fd_stream_transport::impl {
     std::mutex reader_mu;
     std::condition_variable reader_cv;
     std::uint64_t generation = 0;
-    bool inside_last = false;      // the current reader is inside on_last_message
-    bool close_delivered = false;  // on_close has returned
-    bool input_ended = false;      // the reader saw EOF and handed the ending to on_input_end
+    bool inside_last = false;          // the current reader is inside on_last_message
+    bool close_delivered = false;      // on_close has returned
+    bool input_ended = false;          // the reader saw EOF and handed the ending to on_input_end
     std::atomic<bool> draining{false}; // writing failed: read what is there, then end
     std::vector<reader_thread> readers;
 
@@ -93,7 +94,8 @@ struct fd_stream_transport::impl {
     ~impl() {
         if (opts.owns_fds) {
             if (opts.read_fd >= 0) ::close(opts.read_fd);
-            if (opts.write_fd >= 0 && opts.write_fd != opts.read_fd && !write_fd_closed) ::close(opts.write_fd);
+            if (opts.write_fd >= 0 && opts.write_fd != opts.read_fd && !write_fd_closed)
+                ::close(opts.write_fd);
         }
         for (int fd : wake)
             if (fd >= 0) ::close(fd);
@@ -179,7 +181,8 @@ struct fd_stream_transport::impl {
                 });
         }
         if (handed_off) return; // a newer reader owns the stream now
-        if (eof && framer.partial() && !closed.load()) report(opts.name + ": stream ended in the middle of a message");
+        if (eof && framer.partial() && !closed.load())
+            report(opts.name + ": stream ended in the middle of a message");
         if (eof && handler.on_input_end && !closed.load()) {
             // The receiver answers what it has, then calls close(), which ends the stream.
             {
@@ -227,8 +230,10 @@ struct fd_stream_transport::impl {
         would_block = false;
         while (off < data.size()) {
             ssize_t n;
-            if (write_socket) n = ::send(opts.write_fd, data.data() + off, data.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-            else n = ::write(opts.write_fd, data.data() + off, data.size() - off);
+            if (write_socket)
+                n = ::send(opts.write_fd, data.data() + off, data.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
+            else
+                n = ::write(opts.write_fd, data.data() + off, data.size() - off);
             if (n < 0) {
                 if (errno == EINTR) continue;
                 if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -308,8 +313,10 @@ struct fd_stream_transport::impl {
         }
         flusher_cv.notify_all();
         if (!t.joinable()) return;
-        if (t.get_id() == std::this_thread::get_id()) t.detach();
-        else t.join();
+        if (t.get_id() == std::this_thread::get_id())
+            t.detach();
+        else
+            t.join();
     }
     void fail_write_locked(std::unique_lock<std::mutex>& lock, int err) {
         writing = false;
@@ -414,8 +421,10 @@ struct fd_stream_transport::impl {
             std::lock_guard lock(reader_mu);
             reader_gone = input_ended;
         }
-        if (reader_gone) end_of_stream(); // no reader left to deliver on_close
-        else wake_readers();              // the reader stops and calls on_close (if started)
+        if (reader_gone)
+            end_of_stream(); // no reader left to deliver on_close
+        else
+            wake_readers(); // the reader stops and calls on_close (if started)
     }
 
     // close(): stop, then wait until on_close has been delivered, so that no callback runs after
@@ -477,8 +486,10 @@ fd_stream_transport::~fd_stream_transport() {
         const bool busy = i + 1 == readers.size() ? current_inline : !r.done->load();
         // Never join ourselves (the transport dropped from inside its own callback); a reader still
         // inside an inline handler keeps the state alive and is left to finish on its own.
-        if (r.thread.get_id() == std::this_thread::get_id() || busy) r.thread.detach();
-        else r.thread.join();
+        if (r.thread.get_id() == std::this_thread::get_id() || busy)
+            r.thread.detach();
+        else
+            r.thread.join();
     }
 }
 
@@ -490,17 +501,25 @@ void fd_stream_transport::start(transport_handler handler) {
     impl_->start_reader_locked(impl_);
 }
 
-bool fd_stream_transport::hand_off_reading() { return impl_->hand_off(impl_); }
+bool fd_stream_transport::hand_off_reading() {
+    return impl_->hand_off(impl_);
+}
 
 void fd_stream_transport::send(std::string message) {
     if (impl_->closed.load(std::memory_order_relaxed)) return;
     impl_->send(std::move(message));
 }
 
-void fd_stream_transport::close_write_side() { impl_->close_write(); }
+void fd_stream_transport::close_write_side() {
+    impl_->close_write();
+}
 
-void fd_stream_transport::close() { impl_->close(); }
+void fd_stream_transport::close() {
+    impl_->close();
+}
 
-void fd_stream_transport::set_max_message_size(std::size_t bytes) { impl_->max_line.store(bytes); }
+void fd_stream_transport::set_max_message_size(std::size_t bytes) {
+    impl_->max_line.store(bytes);
+}
 
 } // namespace mcp

@@ -15,7 +15,8 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
                        const std::function<void(std::size_t)>& on_oversize) {
     const auto last_nl = bytes.rfind('\n');
     if (last_nl == std::string_view::npos) { // no line ends here: just accumulate (or skip)
-        if (discarding_) discarded_ += bytes.size();
+        if (discarding_)
+            discarded_ += bytes.size();
         else if (pending_.size() + bytes.size() > max_line_) {
             discarding_ = true;
             discarded_ = pending_.size() + bytes.size();
@@ -59,8 +60,10 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
             continue;
         }
         first = false;
-        if (chunk.size() > max_line_) events.push_back({{}, chunk.size()});
-        else if (auto line = trim_cr(chunk); !line.empty()) events.push_back({line, 0});
+        if (chunk.size() > max_line_)
+            events.push_back({{}, chunk.size()});
+        else if (auto line = trim_cr(chunk); !line.empty())
+            events.push_back({line, 0});
     }
 
     // Store the incomplete tail before anything is delivered.
@@ -73,8 +76,10 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
     }
 
     for (std::size_t i = 0; i < events.size(); ++i) {
-        if (events[i].oversize) on_oversize(events[i].oversize);
-        else on_line(events[i].line, i + 1 == events.size());
+        if (events[i].oversize)
+            on_oversize(events[i].oversize);
+        else
+            on_line(events[i].line, i + 1 == events.size());
     }
 }
 

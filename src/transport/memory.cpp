@@ -44,8 +44,8 @@ struct side_state {
             const auto limit = max_size.load(std::memory_order_relaxed);
             if (msg.size() > limit) {
                 if (handler.on_error)
-                    handler.on_error("message of " + std::to_string(msg.size()) + " bytes exceeds the limit of " +
-                                     std::to_string(limit) + " bytes");
+                    handler.on_error("message of " + std::to_string(msg.size()) +
+                                     " bytes exceeds the limit of " + std::to_string(limit) + " bytes");
             } else if (handler.on_message) {
                 handler.on_message(msg);
             }
@@ -69,8 +69,10 @@ public:
         close();
         std::lock_guard lock(start_mu_);
         if (thread_.joinable()) {
-            if (thread_.get_id() == std::this_thread::get_id()) thread_.detach(); // dropped in a callback
-            else thread_.join();
+            if (thread_.get_id() == std::this_thread::get_id())
+                thread_.detach(); // dropped in a callback
+            else
+                thread_.join();
         }
     }
     void start(transport_handler h) override {

@@ -72,13 +72,15 @@ TEST(basket_example, create_add_view_checkout) {
     // Checked out: the handle is closed, and the model is told how to go on.
     auto again = s.call("view_basket", {{"basket", basket}});
     EXPECT_EQ(again.at("isError"), true);
-    EXPECT_NE(basket_session::text(again).find("Call create_basket to start a new basket."), std::string::npos)
+    EXPECT_NE(basket_session::text(again).find("Call create_basket to start a new basket."),
+              std::string::npos)
         << basket_session::text(again);
 }
 
 TEST(basket_example, bad_handles_and_products_are_tool_errors) {
     basket_session s;
-    auto forged = s.call("add_item", {{"basket", "basket_00000000000000000000000000000000"}, {"sku", "milk"}});
+    auto forged =
+        s.call("add_item", {{"basket", "basket_00000000000000000000000000000000"}, {"sku", "milk"}});
     EXPECT_EQ(forged.at("isError"), true);
     EXPECT_NE(basket_session::text(forged).find("Unknown basket"), std::string::npos);
     const std::string basket(s.call("create_basket", {}).at("structuredContent").at("basket").as_string());
@@ -95,7 +97,8 @@ TEST(basket_example, an_expired_basket_says_so) {
     std::this_thread::sleep_for(std::chrono::milliseconds(120));
     auto late = s.call("add_item", {{"basket", basket}, {"sku", "bread"}});
     EXPECT_EQ(late.at("isError"), true);
-    EXPECT_NE(basket_session::text(late).find("has expired"), std::string::npos) << basket_session::text(late);
+    EXPECT_NE(basket_session::text(late).find("has expired"), std::string::npos)
+        << basket_session::text(late);
 }
 
 } // namespace

@@ -18,21 +18,28 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using mcp::json::object;
 using mcp::revision;
+using mcp::json::object;
 
 namespace {
 
-object obj_schema(object props = {}) { return object{{"type", "object"}, {"properties", std::move(props)}}; }
+object obj_schema(object props = {}) {
+    return object{{"type", "object"}, {"properties", std::move(props)}};
+}
 
 void build_server(mcp::server& s) {
-    s.add_tool({.name = "echo", .input_schema = obj_schema({{"text", {{"type", "string"}}}})}, [](const object& a, mcp::context&) {
-        return mcp::call_tool_result{.content = {mcp::text(std::string(a.at("text").as_string()))}};
-    });
-    s.add_tool({.name = "add", .input_schema = obj_schema(), .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
+    s.add_tool({.name = "echo", .input_schema = obj_schema({{"text", {{"type", "string"}}}})},
+               [](const object& a, mcp::context&) {
+                   return mcp::call_tool_result{
+                       .content = {mcp::text(std::string(a.at("text").as_string()))}};
+               });
+    s.add_tool({.name = "add",
+                .input_schema = obj_schema(),
+                .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
                [](const object& a, mcp::context&) {
                    object sc{{"sum", *mcp::find_number(a, "a") + *mcp::find_number(a, "b")}};
-                   return mcp::call_tool_result{.content = {mcp::text(mcp::to_json(sc))}, .structured_content = sc};
+                   return mcp::call_tool_result{.content = {mcp::text(mcp::to_json(sc))},
+                                                .structured_content = sc};
                });
     s.add_tool({.name = "progress", .input_schema = obj_schema()}, [](const object&, mcp::context& ctx) {
         for (int i = 1; i <= 3; ++i) ctx.progress(i, 3, "step");
@@ -49,27 +56,33 @@ void build_server(mcp::server& s) {
         req.max_tokens = 5;
         std::string out = ctx.sample(req).model;
         if (ctx.protocol_version() >= revision::v2025_06_18)
-            out += " " + std::string(mcp::to_string(ctx.elicit("name?", obj_schema({{"name", {{"type", "string"}}}})).action));
+            out += " " + std::string(mcp::to_string(
+                             ctx.elicit("name?", obj_schema({{"name", {{"type", "string"}}}})).action));
         for (const auto& r : ctx.roots()) out += " " + r.uri;
         return mcp::call_tool_result{.content = {mcp::text(out)}};
     });
-    s.add_resource({.uri = "mem://a", .name = "a", .mime_type = "text/plain"}, [](const std::string& uri, mcp::context&) {
+    s.add_resource({.uri = "mem://a", .name = "a", .mime_type = "text/plain"}, [](const std::string& uri,
+                                                                                  mcp::context&) {
         return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "A"}}};
     });
-    s.add_resource_template({.uri_template = "mem://items/{id}", .name = "item"},
-                            [](const std::string& uri, const std::map<std::string, std::string>& v, mcp::context&) {
-                                return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = v.at("id")}}};
-                            });
-    s.add_prompt({.name = "greet", .arguments = {{.name = "who", .required = true}}},
-                 [](const std::map<std::string, std::string>& a, mcp::context&) {
-                     return mcp::get_prompt_result{.messages = {{.role = mcp::role::user, .content = mcp::text("hi " + a.at("who"))}}};
-                 },
-                 {{"who", [](const std::string&, const std::string& v, const std::map<std::string, std::string>&) {
-                       mcp::complete_result r;
-                       for (const char* n : {"ada", "alan", "grace"})
-                           if (std::string(n).rfind(v, 0) == 0) r.values.emplace_back(n);
-                       return r;
-                   }}});
+    s.add_resource_template(
+        {.uri_template = "mem://items/{id}", .name = "item"},
+        [](const std::string& uri, const std::map<std::string, std::string>& v, mcp::context&) {
+            return mcp::read_resource_result{
+                .contents = {mcp::text_resource_contents{.uri = uri, .text = v.at("id")}}};
+        });
+    s.add_prompt(
+        {.name = "greet", .arguments = {{.name = "who", .required = true}}},
+        [](const std::map<std::string, std::string>& a, mcp::context&) {
+            return mcp::get_prompt_result{
+                .messages = {{.role = mcp::role::user, .content = mcp::text("hi " + a.at("who"))}}};
+        },
+        {{"who", [](const std::string&, const std::string& v, const std::map<std::string, std::string>&) {
+              mcp::complete_result r;
+              for (const char* n : {"ada", "alan", "grace"})
+                  if (std::string(n).rfind(v, 0) == 0) r.values.emplace_back(n);
+              return r;
+          }}});
 }
 
 enum class kind { memory, unix_socket };
@@ -102,7 +115,8 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
     mcp::client client(co);
     std::atomic<int> list_changed{0}, updated{0}, logs{0};
     client.set_sampling_handler([](const mcp::create_message_request&, mcp::request_context&) {
-        return mcp::create_message_result{.role = mcp::role::assistant, .content = {mcp::text_content{.text = "4"}}, .model = "m1"};
+        return mcp::create_message_result{
+            .role = mcp::role::assistant, .content = {mcp::text_content{.text = "4"}}, .model = "m1"};
     });
     client.set_elicitation_handler([](const mcp::elicit_request&, mcp::request_context&) {
         return mcp::elicit_result{.action = mcp::elicit_action::accept, .content = object{{"name", "Ada"}}};
@@ -118,7 +132,9 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
         server.connect(a);
         client.connect(b);
     } else {
-        const auto path = (std::filesystem::temp_directory_path() / ("mcpxx-suite-" + std::to_string(::getpid()) + ".sock")).string();
+        const auto path =
+            (std::filesystem::temp_directory_path() / ("mcpxx-suite-" + std::to_string(::getpid()) + ".sock"))
+                .string();
         listener = std::make_unique<example::unix_listener>(path);
         std::thread accept([&] { server.connect(listener->accept_one()); });
         client.connect(example::unix_connect(path));
@@ -161,7 +177,9 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
 
     EXPECT_EQ(client.list_all_resources().size(), 1u);
     EXPECT_EQ(client.list_all_resource_templates().size(), 1u);
-    EXPECT_EQ(std::get<mcp::text_resource_contents>(client.read_resource("mem://items/7").contents.at(0)).text, "7");
+    EXPECT_EQ(
+        std::get<mcp::text_resource_contents>(client.read_resource("mem://items/7").contents.at(0)).text,
+        "7");
     try {
         client.read_resource("mem://missing");
         ADD_FAILURE() << "expected resource not found";
@@ -176,11 +194,14 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
     EXPECT_EQ(client.list_all_prompts().size(), 1u);
     EXPECT_EQ(*mcp::text_of(client.get_prompt("greet", {{"who", "Ada"}}).messages.at(0).content), "hi Ada");
     EXPECT_THROW(client.get_prompt("greet"), mcp::error);
-    auto c = client.complete({.ref = mcp::prompt_reference{.name = "greet"}, .argument = {.name = "who", .value = "a"}});
+    auto c = client.complete(
+        {.ref = mcp::prompt_reference{.name = "greet"}, .argument = {.name = "who", .value = "a"}});
     EXPECT_EQ(c.values, (std::vector<std::string>{"ada", "alan"}));
 
-    server.add_tool({.name = "late", .input_schema = obj_schema()}, [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
-    for (int i = 0; i < 200 && (list_changed == 0 || updated == 0 || logs == 0); ++i) std::this_thread::sleep_for(5ms);
+    server.add_tool({.name = "late", .input_schema = obj_schema()},
+                    [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    for (int i = 0; i < 200 && (list_changed == 0 || updated == 0 || logs == 0); ++i)
+        std::this_thread::sleep_for(5ms);
     EXPECT_GE(list_changed.load(), 1);
     EXPECT_EQ(updated.load(), 1);
     EXPECT_GE(logs.load(), 1);
@@ -209,7 +230,8 @@ TEST_P(suite, everything_works_and_every_message_conforms) {
 }
 
 std::string name_of(const ::testing::TestParamInfo<param>& info) {
-    std::string s = (info.param.k == kind::memory ? "memory_" : "unix_socket_") + std::string(mcp::to_string(info.param.r));
+    std::string s = (info.param.k == kind::memory ? "memory_" : "unix_socket_") +
+                    std::string(mcp::to_string(info.param.r));
     for (auto& ch : s)
         if (ch == '-') ch = '_';
     return s;

@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 const std::string bin = MCPXX_BINARY_DIR;
 
 server_config stdio(std::string name, std::string command, std::vector<std::string> args = {}) {
-    return {.name = std::move(name), .command = std::move(command), .args = std::move(args), .source = "test"};
+    return {
+        .name = std::move(name), .command = std::move(command), .args = std::move(args), .source = "test"};
 }
 
 /// Approves or denies, and remembers what it was asked.
@@ -64,8 +65,9 @@ template <class F> bool eventually(F f, std::chrono::milliseconds limit = 10s) {
 }
 
 struct host_manager_test : ::testing::Test {
-    fs::path dir = fs::temp_directory_path() / ("mcpxx-manager-" + std::to_string(::getpid()) + "-" +
-                                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::path dir =
+        fs::temp_directory_path() / ("mcpxx-manager-" + std::to_string(::getpid()) + "-" +
+                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::shared_ptr<scripted_approver> approver = std::make_shared<scripted_approver>();
     void SetUp() override { fs::create_directories(dir); }
     void TearDown() override { fs::remove_all(dir); }
@@ -84,7 +86,10 @@ TEST_F(host_manager_test, connects_in_parallel_and_reports_each_server) {
     m.add_server(stdio("echo", bin + "/echo_server"));
     m.add_server(stdio("everything", bin + "/everything_server"));
     m.add_server(stdio("ghost", "mcpxx-no-such-command"));
-    m.add_server({.name = "remote", .transport = transport_kind::streamable_http, .url = "http://127.0.0.1:9/mcp", .source = "test"});
+    m.add_server({.name = "remote",
+                  .transport = transport_kind::streamable_http,
+                  .url = "http://127.0.0.1:9/mcp",
+                  .source = "test"});
     m.add_server(stdio("crashes", "/bin/sh", {"-c", "echo 'fatal: no token' >&2; exit 3"}));
     m.connect_all();
     auto echo = m.status("echo");
@@ -106,7 +111,8 @@ TEST_F(host_manager_test, connects_in_parallel_and_reports_each_server) {
     EXPECT_EQ(remote.error, "cannot connect to http://127.0.0.1:9/mcp: Connection refused");
     auto crashes = m.status("crashes");
     EXPECT_EQ(crashes.state, server_state::failed);
-    EXPECT_NE(crashes.error.find("fatal: no token"), std::string::npos) << crashes.error; // its stderr, in the error
+    EXPECT_NE(crashes.error.find("fatal: no token"), std::string::npos)
+        << crashes.error; // its stderr, in the error
 }
 
 TEST_F(host_manager_test, catalogue_names_and_collisions) {
@@ -204,7 +210,8 @@ TEST_F(host_manager_test, killed_server_is_restarted_with_backoff_and_serves_aga
     ASSERT_EQ(first.state, server_state::ready);
     ASSERT_TRUE(first.pid);
     ::kill(*first.pid, SIGKILL);
-    ASSERT_TRUE(eventually([&] { return m.status("echo").state != server_state::ready || m.status("echo").pid != first.pid; }));
+    ASSERT_TRUE(eventually(
+        [&] { return m.status("echo").state != server_state::ready || m.status("echo").pid != first.pid; }));
     ASSERT_TRUE(m.wait_ready("echo", 10s)) << m.status("echo").error;
     const auto second = m.status("echo");
     EXPECT_EQ(second.restarts, 1);
@@ -216,8 +223,9 @@ TEST_F(host_manager_test, gives_up_after_bounded_restarts) {
     // Works the first time; once the flag file exists it exits at once, as a broken upgrade would.
     const auto flag = dir / "broken";
     manager m(options());
-    m.add_server(stdio("flaky", "/bin/sh", {"-c", "if [ -e '" + flag.string() + "' ]; then echo broken >&2; exit 1; fi; exec '" +
-                                                  bin + "/echo_server'"}));
+    m.add_server(stdio("flaky", "/bin/sh",
+                       {"-c", "if [ -e '" + flag.string() + "' ]; then echo broken >&2; exit 1; fi; exec '" +
+                                  bin + "/echo_server'"}));
     m.connect_all();
     const auto first = m.status("flaky");
     ASSERT_EQ(first.state, server_state::ready) << first.error;
@@ -305,7 +313,8 @@ TEST_F(host_manager_test, roots_are_offered_and_changes_announced) {
     manager m(o);
     m.add_server(stdio("everything", bin + "/everything_server"));
     m.connect_all();
-    EXPECT_NE(text_of(m.call_tool("everything__list_roots", {})).find(file_uri(fs::canonical(dir))), std::string::npos);
+    EXPECT_NE(text_of(m.call_tool("everything__list_roots", {})).find(file_uri(fs::canonical(dir))),
+              std::string::npos);
     fs::create_directories(dir / "second root");
     m.set_roots({dir / "second root"});
     const auto text = text_of(m.call_tool("everything__list_roots", {}));
@@ -336,7 +345,8 @@ struct answering_elicitation : elicitation_responder {
     mcp::elicit_result elicit(const std::string& server, const mcp::elicit_request& r) override {
         EXPECT_EQ(server, "everything");
         EXPECT_FALSE(r.message.empty());
-        return {.action = mcp::elicit_action::accept, .content = boost::json::object{{"name", "Ada"}, {"age", 36}}};
+        return {.action = mcp::elicit_action::accept,
+                .content = boost::json::object{{"name", "Ada"}, {"age", 36}}};
     }
 };
 
@@ -381,7 +391,8 @@ TEST_F(host_manager_test, official_server_everything_from_npm) {
     // Both servers have an `echo`; the catalogue keeps them apart.
     ASSERT_TRUE(m.find_tool("ts-everything__echo"));
     ASSERT_TRUE(m.find_tool("everything__echo"));
-    EXPECT_NE(text_of(m.call_tool("ts-everything__echo", {{"message", "from npm"}})).find("from npm"), std::string::npos);
+    EXPECT_NE(text_of(m.call_tool("ts-everything__echo", {{"message", "from npm"}})).find("from npm"),
+              std::string::npos);
     EXPECT_EQ(text_of(m.call_tool("everything__echo", {{"text", "from C++"}})), "from C++");
 }
 
@@ -408,7 +419,8 @@ TEST(HostManager, AnApproverMayRefuseWithAReasonOfItsOwn) {
     struct nobody_to_ask : approver {
         bool approve(const approval_request&) override { throw call_denied("nobody can be asked here"); }
     };
-    const auto audit_file = fs::temp_directory_path() / ("mcpxx-approver-" + std::to_string(::getpid()) + ".jsonl");
+    const auto audit_file =
+        fs::temp_directory_path() / ("mcpxx-approver-" + std::to_string(::getpid()) + ".jsonl");
     fs::remove(audit_file);
     manager_options o;
     o.approver = std::make_shared<nobody_to_ask>();

@@ -24,9 +24,10 @@ std::string completion(std::string text, std::string model = "stub-model") {
         {"id", "chatcmpl-1"},
         {"object", "chat.completion"},
         {"model", model},
-        {"choices", mcp::json::array{mcp::json::object{{"index", 0},
-                                                       {"message", {{"role", "assistant"}, {"content", text}}},
-                                                       {"finish_reason", "stop"}}}},
+        {"choices",
+         mcp::json::array{mcp::json::object{{"index", 0},
+                                            {"message", {{"role", "assistant"}, {"content", text}}},
+                                            {"finish_reason", "stop"}}}},
         {"usage", {{"prompt_tokens", 5}, {"completion_tokens", 1}, {"total_tokens", 6}}}});
 }
 
@@ -38,18 +39,20 @@ struct stub_api {
     std::string answer = completion("42");
     bool silent = false; // never answer
     std::vector<std::shared_ptr<mcp::test::core::response_writer>> held;
-    http_test_server server{[this](const recorded_request& r, std::shared_ptr<mcp::test::core::response_writer> w) {
-        std::lock_guard lock(mu);
-        if (silent) {
-            held.push_back(std::move(w));
-            return;
-        }
-        if (r.method != "POST" || r.target != "/v1/chat/completions") {
-            w->respond(404, {{"Content-Type", "application/json"}}, R"({"error":{"message":"no such route"}})");
-            return;
-        }
-        w->respond(status, {{"Content-Type", content_type}}, answer);
-    }};
+    http_test_server server{
+        [this](const recorded_request& r, std::shared_ptr<mcp::test::core::response_writer> w) {
+            std::lock_guard lock(mu);
+            if (silent) {
+                held.push_back(std::move(w));
+                return;
+            }
+            if (r.method != "POST" || r.target != "/v1/chat/completions") {
+                w->respond(404, {{"Content-Type", "application/json"}},
+                           R"({"error":{"message":"no such route"}})");
+                return;
+            }
+            w->respond(status, {{"Content-Type", content_type}}, answer);
+        }};
     std::string base_url() { return server.url("/v1"); }
     void set(int s, std::string body, std::string type = "application/json") {
         std::lock_guard lock(mu);
@@ -123,36 +126,44 @@ TEST(host_sampling_provider, http_errors_name_the_endpoint_and_the_apis_message_
     auto p = provider_for(api);
     const std::string endpoint = api.base_url() + "/chat/completions";
 
-    api.set(401, R"({"error":{"message":"Incorrect API key provided: sk-te****cret.","type":"invalid_request_error",)"
-                 R"("code":"invalid_api_key"}})");
+    api.set(
+        401,
+        R"({"error":{"message":"Incorrect API key provided: sk-te****cret.","type":"invalid_request_error",)"
+        R"("code":"invalid_api_key"}})");
     auto e = sampling_error(p, simple_request());
     EXPECT_EQ(e.code(), mcp::error_code::internal_error);
-    EXPECT_EQ(std::string(e.what()), "the model provider at " + endpoint +
-                                         " answered HTTP 401 Unauthorized: Incorrect API key provided: sk-te****cret.");
+    EXPECT_EQ(std::string(e.what()),
+              "the model provider at " + endpoint +
+                  " answered HTTP 401 Unauthorized: Incorrect API key provided: sk-te****cret.");
     EXPECT_EQ(e.data(), (mcp::json::object{{"httpStatus", 401}, {"url", endpoint}}));
 
     api.set(429, R"({"error":"rate limited"})");
-    EXPECT_NE(std::string(sampling_error(p, simple_request()).what()).find("HTTP 429 Too Many Requests: rate limited"),
+    EXPECT_NE(std::string(sampling_error(p, simple_request()).what())
+                  .find("HTTP 429 Too Many Requests: rate limited"),
               std::string::npos);
     api.set(503, "<html><body>\n<h1>Bad\tgateway</h1></body></html>", "text/html");
     EXPECT_NE(std::string(sampling_error(p, simple_request()).what())
                   .find("HTTP 503 Service Unavailable: <html><body> <h1>Bad gateway</h1></body></html>"),
               std::string::npos);
     api.set(302, "");
-    EXPECT_NE(std::string(sampling_error(p, simple_request()).what()).find("answered HTTP 302 Found"), std::string::npos);
+    EXPECT_NE(std::string(sampling_error(p, simple_request()).what()).find("answered HTTP 302 Found"),
+              std::string::npos);
 
     api.set(200, "<html>not json</html>", "text/html");
     e = sampling_error(p, simple_request());
     EXPECT_EQ(e.code(), mcp::error_code::internal_error);
-    EXPECT_NE(std::string(e.what()).find("did not answer with a chat completion: the body is not JSON"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("did not answer with a chat completion: the body is not JSON"),
+              std::string::npos)
         << e.what();
     api.set(200, R"({"choices":[]})");
-    EXPECT_NE(std::string(sampling_error(p, simple_request()).what()).find("it has no \"choices\""), std::string::npos);
+    EXPECT_NE(std::string(sampling_error(p, simple_request()).what()).find("it has no \"choices\""),
+              std::string::npos);
 
     // A request the API cannot carry never leaves: -32602, and no HTTP request.
     const auto before = api.server.requests().size();
     auto bad = simple_request();
-    bad.messages.push_back({.role = mcp::role::assistant, .content = {mcp::image_content{.data = "AA==", .mime_type = "image/png"}}});
+    bad.messages.push_back({.role = mcp::role::assistant,
+                            .content = {mcp::image_content{.data = "AA==", .mime_type = "image/png"}}});
     EXPECT_EQ(sampling_error(p, bad).code(), mcp::error_code::invalid_params);
     EXPECT_EQ(api.server.requests().size(), before);
 }
@@ -165,17 +176,19 @@ TEST(host_sampling_provider, a_silent_server_times_out_and_a_missing_one_is_unre
     auto e = sampling_error(p, simple_request());
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
     EXPECT_EQ(e.code(), mcp::error_code::internal_error);
-    EXPECT_NE(std::string(e.what()).find("the model provider could not be reached: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("the model provider could not be reached: "), std::string::npos)
+        << e.what();
     EXPECT_EQ(std::string(e.what()).find(key), std::string::npos);
 
     const auto port = api.server.port();
     api.server.stop();
-    auto gone = openai_sampling_provider({.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1", .models = {"m"},
-                                          .api_key = key});
+    auto gone = openai_sampling_provider(
+        {.base_url = "http://127.0.0.1:" + std::to_string(port) + "/v1", .models = {"m"}, .api_key = key});
     e = sampling_error(gone, simple_request());
     EXPECT_NE(std::string(e.what()).find("could not be reached"), std::string::npos) << e.what();
     EXPECT_EQ(std::string(e.what()).find(key), std::string::npos);
-    EXPECT_EQ(e.data(), (mcp::json::object{{"url", "http://127.0.0.1:" + std::to_string(port) + "/v1/chat/completions"}}));
+    EXPECT_EQ(e.data(), (mcp::json::object{
+                            {"url", "http://127.0.0.1:" + std::to_string(port) + "/v1/chat/completions"}}));
 }
 
 TEST(host_sampling_provider, everything_servers_sample_llm_through_the_manager) {
@@ -183,8 +196,8 @@ TEST(host_sampling_provider, everything_servers_sample_llm_through_the_manager) 
     api.set(200, completion("the answer is 42", "stub-large"));
     manager_options o;
     o.approval.approve_all = true;
-    o.sampling = std::make_shared<openai_sampling_provider>(
-        openai_provider_options{.base_url = api.base_url(), .models = {"stub-model", "stub-large"}, .api_key = key});
+    o.sampling = std::make_shared<openai_sampling_provider>(openai_provider_options{
+        .base_url = api.base_url(), .models = {"stub-model", "stub-large"}, .api_key = key});
     manager m(o);
     m.add_server({.name = "every", .command = bin + "/everything_server", .source = "test"});
     m.connect_all();
@@ -192,11 +205,14 @@ TEST(host_sampling_provider, everything_servers_sample_llm_through_the_manager) 
     auto r = m.call_tool("every", "sample_llm", {{"prompt", "What is six times seven?"}, {"maxTokens", 20}});
     ASSERT_FALSE(r.is_error.value_or(false));
     ASSERT_EQ(r.content.size(), 1u);
-    EXPECT_EQ(std::get<mcp::text_content>(r.content[0]).text, "LLM sampling result (stub-large): the answer is 42");
+    EXPECT_EQ(std::get<mcp::text_content>(r.content[0]).text,
+              "LLM sampling result (stub-large): the answer is 42");
     auto reqs = api.server.requests();
     ASSERT_EQ(reqs.size(), 1u);
-    EXPECT_EQ(reqs[0].body, R"({"model":"stub-model","messages":[{"role":"system","content":"You are a helpful assistant."},)"
-                            R"({"role":"user","content":"What is six times seven?"}],"max_tokens":20})");
+    EXPECT_EQ(
+        reqs[0].body,
+        R"({"model":"stub-model","messages":[{"role":"system","content":"You are a helpful assistant."},)"
+        R"({"role":"user","content":"What is six times seven?"}],"max_tokens":20})");
 
     // The API refuses. The manager speaks 2026-07-28 to our server, where the answer to a
     // server's question can only be a result: the provider's error fails the call itself (in
@@ -215,9 +231,12 @@ TEST(host_sampling_provider, everything_servers_sample_llm_through_the_manager) 
 TEST(host_sampling_provider, sampling_with_tools_round_trip) {
     // A server whose tool asks the model with a tool of its own, and reports the call it got.
     mcp::server srv({.info = {.name = "agentic", .version = "1.0"}});
-    srv.add_tool({.name = "plan", .description = "Ask the model which tool to use"}, [](const mcp::json::object&, mcp::context& ctx) {
+    srv.add_tool({.name = "plan", .description = "Ask the model which tool to use"}, [](const mcp::json::
+                                                                                            object&,
+                                                                                        mcp::context& ctx) {
         mcp::create_message_request req;
-        req.messages = {{.role = mcp::role::user, .content = {mcp::text_content{.text = "Weather in Paris?"}}}};
+        req.messages = {
+            {.role = mcp::role::user, .content = {mcp::text_content{.text = "Weather in Paris?"}}}};
         req.max_tokens = 30;
         req.tools = {{.name = "get.weather", .description = "Weather", .input_schema = {{"type", "object"}}}};
         req.tool_choice = mcp::tool_choice{.mode = mcp::tool_choice_mode::auto_};
@@ -231,14 +250,20 @@ TEST(host_sampling_provider, sampling_with_tools_round_trip) {
     http.start();
 
     stub_api api;
-    api.set(200, R"({"model":"stub-model","choices":[{"message":{"role":"assistant","content":null,"tool_calls":[)"
-                 R"({"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},)"
-                 R"("finish_reason":"tool_calls"}]})");
+    api.set(
+        200,
+        R"({"model":"stub-model","choices":[{"message":{"role":"assistant","content":null,"tool_calls":[)"
+        R"({"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}}]},)"
+        R"("finish_reason":"tool_calls"}]})");
     manager_options o;
     o.approval.approve_all = true;
-    o.sampling = std::make_shared<openai_sampling_provider>(openai_provider_options{.base_url = api.base_url(), .models = {"stub-model"}});
+    o.sampling = std::make_shared<openai_sampling_provider>(
+        openai_provider_options{.base_url = api.base_url(), .models = {"stub-model"}});
     manager m(o);
-    m.add_server({.name = "agentic", .transport = transport_kind::streamable_http, .url = http.url(), .source = "test"});
+    m.add_server({.name = "agentic",
+                  .transport = transport_kind::streamable_http,
+                  .url = http.url(),
+                  .source = "test"});
     m.connect_all();
     ASSERT_EQ(m.status("agentic").state, server_state::ready) << m.status("agentic").error;
     auto r = m.call_tool("agentic", "plan", {});
@@ -246,9 +271,11 @@ TEST(host_sampling_provider, sampling_with_tools_round_trip) {
     EXPECT_EQ(std::get<mcp::text_content>(r.content[0]).text, R"(stop=toolUse;get.weather{"city":"Paris"})");
     auto reqs = api.server.requests();
     ASSERT_EQ(reqs.size(), 1u);
-    EXPECT_EQ(reqs[0].body, R"({"model":"stub-model","messages":[{"role":"user","content":"Weather in Paris?"}],"max_tokens":30,)"
-                            R"("tools":[{"type":"function","function":{"name":"get_weather","description":"Weather",)"
-                            R"("parameters":{"type":"object"}}}],"tool_choice":"auto"})");
+    EXPECT_EQ(
+        reqs[0].body,
+        R"({"model":"stub-model","messages":[{"role":"user","content":"Weather in Paris?"}],"max_tokens":30,)"
+        R"("tools":[{"type":"function","function":{"name":"get_weather","description":"Weather",)"
+        R"("parameters":{"type":"object"}}}],"tool_choice":"auto"})");
     m.close();
     http.stop(0ms);
 }

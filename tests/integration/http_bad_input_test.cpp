@@ -143,7 +143,8 @@ TEST_F(http_bad_input, the_legacy_message_endpoint_takes_only_json) {
     auto r = exchange(raw_post(initialize_body("1", "2024-11-05"), "Content-Type: text/plain\r\n", endpoint));
     EXPECT_EQ(r.status, 415);
     EXPECT_NE(error_message(r).find("application/json"), std::string::npos);
-    auto ok = exchange(raw_post(initialize_body("1", "2024-11-05"), "Content-Type: application/json\r\n", endpoint));
+    auto ok = exchange(
+        raw_post(initialize_body("1", "2024-11-05"), "Content-Type: application/json\r\n", endpoint));
     EXPECT_EQ(ok.status, 202);
 }
 

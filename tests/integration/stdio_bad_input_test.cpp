@@ -22,7 +22,8 @@ const std::string init =
 
 std::string echo_call(int id, const std::string& text) {
     return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-           R"(,"method":"tools/call","params":{"name":"echo","arguments":{"text":)" + mcp::to_json(mcp::json::value(text)) + "}}}\n";
+           R"(,"method":"tools/call","params":{"name":"echo","arguments":{"text":)" +
+           mcp::to_json(mcp::json::value(text)) + "}}}\n";
 }
 
 mcp::json::object parse(const std::optional<std::string>& line) {
@@ -61,13 +62,15 @@ TEST_F(echo_process, a_value_that_is_not_a_request_is_invalid) {
 }
 
 TEST_F(echo_process, invalid_utf8_is_a_parse_error) {
-    p.write(std::string("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"\xc3\x28\"}}}\n"));
+    p.write(std::string("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/"
+                        "call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"\xc3\x28\"}}}\n"));
     EXPECT_EQ(parse(p.read_line()).at("error").at("code"), -32700);
     expect_alive(2);
 }
 
 TEST_F(echo_process, null_id_is_rejected) {
-    p.write(R"({"jsonrpc":"2.0","id":null,"method":"ping"})" "\n");
+    p.write(R"({"jsonrpc":"2.0","id":null,"method":"ping"})"
+            "\n");
     auto r = parse(p.read_line());
     EXPECT_EQ(r.at("error").at("code"), -32600);
     expect_alive(2);
@@ -83,9 +86,12 @@ TEST_F(echo_process, a_10_MiB_line_is_refused_and_the_server_goes_on) {
 }
 
 TEST_F(echo_process, unknown_tool_and_bad_arguments) {
-    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}})" "\n");
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"nope"}})"
+            "\n");
     EXPECT_EQ(parse(p.read_line()).at("error").at("code"), -32602);
-    p.write(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}})" "\n");
+    p.write(
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":5}}})"
+        "\n");
     EXPECT_EQ(parse(p.read_line()).at("result").at("isError"), true);
     expect_alive(3);
 }
@@ -106,7 +112,8 @@ TEST_F(echo_process, ten_thousand_pipelined_requests_all_answered) {
         ASSERT_FALSE(seen[static_cast<std::size_t>(id)]);
         seen[static_cast<std::size_t>(id)] = true;
         if (r.contains("result")) {
-            EXPECT_EQ(std::string(r.at("result").at("content").at(0).at("text").as_string()), "m" + std::to_string(id));
+            EXPECT_EQ(std::string(r.at("result").at("content").at(0).at("text").as_string()),
+                      "m" + std::to_string(id));
             ++echoed;
         } else {
             EXPECT_NE(std::string(r.at("error").at("message").as_string()).find("limit"), std::string::npos);
@@ -132,7 +139,8 @@ TEST(echo_process_lifecycle, exits_0_on_eof_and_writes_only_protocol_to_stdout) 
     auto line = p.read_line();
     ASSERT_TRUE(line);
     EXPECT_EQ(mcp::json::parse(*line).at("result").at("serverInfo").at("name"), "echo");
-    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "\n");
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"
+            "\n");
     ASSERT_TRUE(p.read_line());
     p.close_stdin();
     EXPECT_EQ(p.wait(), 0);
@@ -144,7 +152,8 @@ TEST(echo_process_lifecycle, requests_piped_in_before_eof_are_all_answered) {
     mcp::test::raw_process p{{server}};
     std::string input = init;
     for (int id = 1; id <= 200; ++id) input += echo_call(id, "n" + std::to_string(id));
-    input += R"({"jsonrpc":"2.0","id":201,"method":"tools/call","params":{"name":"nope","arguments":{}}})" "\n";
+    input += R"({"jsonrpc":"2.0","id":201,"method":"tools/call","params":{"name":"nope","arguments":{}}})"
+             "\n";
     ASSERT_TRUE(p.write(input));
     p.close_stdin();
     std::set<std::int64_t> answered;
@@ -161,7 +170,10 @@ TEST(echo_process_lifecycle, requests_piped_in_before_eof_are_all_answered) {
 
 TEST(echo_process_lifecycle, a_call_still_running_at_eof_finishes_and_is_answered) {
     mcp::test::raw_process p{{std::string(MCPXX_BINARY_DIR) + "/everything_server"}};
-    ASSERT_TRUE(p.write(init + R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":0.3}}})" "\n"));
+    ASSERT_TRUE(p.write(
+        init +
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":0.3}}})"
+        "\n"));
     p.close_stdin();
     std::set<std::int64_t> answered;
     while (auto line = p.read_line(5000ms)) {
@@ -177,7 +189,8 @@ TEST(echo_process_lifecycle, a_call_still_running_at_eof_finishes_and_is_answere
 
 TEST(echo_process_lifecycle, requests_before_initialize_are_refused) {
     mcp::test::raw_process p{{server}};
-    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "\n");
+    p.write(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"
+            "\n");
     EXPECT_EQ(mcp::json::parse(*p.read_line()).at("error").at("code"), -32600);
 }
 

@@ -16,25 +16,36 @@ mcp::json::object reply(mcp::test::raw_process& p) {
 
 TEST(weather_example, typed_tool_over_stdio) {
     mcp::test::raw_process p{{std::string(MCPXX_BINARY_DIR) + "/weather_server"}};
-    ASSERT_TRUE(p.write(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",)"
-                        R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})" "\n"));
+    ASSERT_TRUE(
+        p.write(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18",)"
+                R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+                "\n"));
     EXPECT_EQ(reply(p).at("result").at("protocolVersion"), "2025-06-18");
-    ASSERT_TRUE(p.write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})" "\n"
-                        R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})" "\n"));
+    ASSERT_TRUE(p.write(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                        "\n"
+                        R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})"
+                        "\n"));
     const auto list = reply(p);
     const auto& tool = list.at("result").at("tools").at(0);
     EXPECT_EQ(tool.at("inputSchema").at("required"), mcp::json::parse(R"(["city"])"));
-    EXPECT_EQ(tool.at("inputSchema").at("properties").at("unit").at("enum"), mcp::json::parse(R"(["celsius","fahrenheit"])"));
+    EXPECT_EQ(tool.at("inputSchema").at("properties").at("unit").at("enum"),
+              mcp::json::parse(R"(["celsius","fahrenheit"])"));
     EXPECT_EQ(tool.at("outputSchema").at("required"), mcp::json::parse(R"(["summary","temp_c"])"));
 
-    ASSERT_TRUE(p.write(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"}}})" "\n"));
+    ASSERT_TRUE(p.write(
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo"}}})"
+        "\n"));
     const auto ok = reply(p);
-    EXPECT_EQ(ok.at("result").at("structuredContent"), mcp::json::parse(R"({"summary":"Sunny in Oslo","temp_c":21.5})"));
+    EXPECT_EQ(ok.at("result").at("structuredContent"),
+              mcp::json::parse(R"({"summary":"Sunny in Oslo","temp_c":21.5})"));
 
-    ASSERT_TRUE(p.write(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo","days":0}}})" "\n"));
+    ASSERT_TRUE(p.write(
+        R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"forecast","arguments":{"city":"Oslo","days":0}}})"
+        "\n"));
     const auto bad = reply(p);
     EXPECT_EQ(bad.at("result").at("isError"), true);
-    EXPECT_NE(std::string(bad.at("result").at("content").at(0).at("text").as_string()).find("/days"), std::string::npos);
+    EXPECT_NE(std::string(bad.at("result").at("content").at(0).at("text").as_string()).find("/days"),
+              std::string::npos);
 
     p.close_stdin();
     EXPECT_EQ(p.wait(), 0);

@@ -14,7 +14,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path interop = fs::path(MCPXX_SOURCE_DIR) / "tests" / "interop";
-const fs::path entry = interop / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js";
+const fs::path entry =
+    interop / "node_modules" / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js";
 
 std::string all_text(const mcp::call_tool_result& r) {
     std::string out;
@@ -43,17 +44,23 @@ struct everything : ::testing::Test {
                 for (const auto& kv : *props) {
                     const auto& s = kv.value().as_object();
                     auto type = mcp::find_string(s, "type").value_or("string");
-                    if (const auto* d = s.if_contains("default")) content[kv.key()] = *d;
-                    else if (const auto* e = mcp::find_array(s, "enum"); e && !e->empty()) content[kv.key()] = e->front();
-                    else if (type == "boolean") content[kv.key()] = true;
-                    else if (type == "integer" || type == "number") content[kv.key()] = 1;
-                    else if (type == "string") content[kv.key()] = "mcpxx";
+                    if (const auto* d = s.if_contains("default"))
+                        content[kv.key()] = *d;
+                    else if (const auto* e = mcp::find_array(s, "enum"); e && !e->empty())
+                        content[kv.key()] = e->front();
+                    else if (type == "boolean")
+                        content[kv.key()] = true;
+                    else if (type == "integer" || type == "number")
+                        content[kv.key()] = 1;
+                    else if (type == "string")
+                        content[kv.key()] = "mcpxx";
                 }
             return mcp::elicit_result{.action = mcp::elicit_action::accept, .content = content};
         });
         client.set_roots({{.uri = "file:///tmp/mcpxx-interop", .name = "interop"}});
         auto node = mcp::child_process_transport::spawn(
-            {.command = "node", .args = {entry.string(), "stdio"},
+            {.command = "node",
+             .args = {entry.string(), "stdio"},
              .stderr_handling = mcp::child_process_transport::stderr_mode::discard});
         client.connect(node);
     }
@@ -78,7 +85,8 @@ TEST_F(everything, lists_and_calls_tools) {
     EXPECT_NE(all_text(sum).find('5'), std::string::npos);
     auto image = client.call_tool("get-tiny-image");
     bool has_image = false;
-    for (const auto& b : image.content) has_image = has_image || std::holds_alternative<mcp::image_content>(b);
+    for (const auto& b : image.content)
+        has_image = has_image || std::holds_alternative<mcp::image_content>(b);
     EXPECT_TRUE(has_image);
     auto unknown = client.call_tool("no-such-tool");
     EXPECT_TRUE(unknown.is_error.value_or(false));

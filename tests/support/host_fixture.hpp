@@ -18,7 +18,8 @@ struct fake_host_dirs {
     std::filesystem::path root, home, project;
 
     explicit fake_host_dirs(const std::string& label) {
-        root = std::filesystem::temp_directory_path() / ("mcpxx-host-" + label + "-" + std::to_string(::getpid()));
+        root = std::filesystem::temp_directory_path() /
+               ("mcpxx-host-" + label + "-" + std::to_string(::getpid()));
         std::filesystem::remove_all(root);
         home = root / "home";
         project = root / "project";
@@ -46,7 +47,8 @@ struct fake_host_dirs {
 
     /// Every host's files in their places.
     void install_all() const {
-        install("claude_desktop/claude_desktop_config.json", home / ".config/Claude/claude_desktop_config.json");
+        install("claude_desktop/claude_desktop_config.json",
+                home / ".config/Claude/claude_desktop_config.json");
         install("claude_code/claude.json", home / ".claude.json");
         install("claude_code/.mcp.json", project / ".mcp.json");
         install("cursor/mcp.json", home / ".cursor/mcp.json");

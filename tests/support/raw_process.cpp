@@ -13,7 +13,8 @@ namespace mcp::test {
 
 raw_process::raw_process(std::vector<std::string> argv) {
     int in[2], out[2], err[2];
-    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC)) throw std::runtime_error("pipe failed");
+    if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+        throw std::runtime_error("pipe failed");
     std::signal(SIGPIPE, SIG_IGN);
     pid_ = fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
@@ -68,7 +69,8 @@ std::optional<std::string> raw_process::read_line(std::chrono::milliseconds time
             buffer_.erase(0, nl + 1);
             return line;
         }
-        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline -
+                                                                          std::chrono::steady_clock::now());
         if (left.count() <= 0) return std::nullopt;
         pollfd p{out_, POLLIN, 0};
         if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;

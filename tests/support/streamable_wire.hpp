@@ -38,7 +38,8 @@ inline std::string session_headers(const std::string& sid) {
 /// Open the legacy HTTP+SSE stream (GET /sse, `extra` header lines) on `stream` and return the
 /// message endpoint its first event names ("/messages?sessionId=..."); "" when none came.
 inline std::string open_legacy_stream(raw_client& stream, std::string_view extra = "") {
-    if (!stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\n" + std::string(extra)))) return {};
+    if (!stream.send(http_request("GET", "/sse", "Accept: text/event-stream\r\n" + std::string(extra))))
+        return {};
     auto head = stream.read_head();
     if (!head || head->status != 200) return {};
     auto chunk = stream.read_chunk();
@@ -50,7 +51,8 @@ inline std::string open_legacy_stream(raw_client& stream, std::string_view extra
 
 /// A POST of a JSON body to the legacy message endpoint `endpoint` (what open_legacy_stream
 /// returned); `extra`: more header lines, each ending in CRLF.
-inline std::string legacy_post(std::string_view endpoint, std::string_view body, std::string_view extra = "") {
+inline std::string legacy_post(std::string_view endpoint, std::string_view body,
+                               std::string_view extra = "") {
     return "POST " + std::string(endpoint) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + std::string(extra) +
            "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" +
            std::string(body);

@@ -51,9 +51,10 @@ public:
     }
     /// initialize + notifications/initialized; returns the initialize result.
     json::object initialize(revision r = latest_initialize_revision, json::object caps = {}) {
-        auto res = result("initialize", json::object{{"protocolVersion", to_string(r)},
-                                                     {"capabilities", std::move(caps)},
-                                                     {"clientInfo", {{"name", "wire-test"}, {"version", "1"}}}});
+        auto res =
+            result("initialize", json::object{{"protocolVersion", to_string(r)},
+                                              {"capabilities", std::move(caps)},
+                                              {"clientInfo", {{"name", "wire-test"}, {"version", "1"}}}});
         notify("notifications/initialized");
         return res;
     }
@@ -65,8 +66,8 @@ public:
                 return {};
             }
             auto& o = v.as_object();
-            if (const auto* i = o.if_contains("id"); i && i->is_int64() && i->as_int64() == id &&
-                                                    !o.contains("method"))
+            if (const auto* i = o.if_contains("id");
+                i && i->is_int64() && i->as_int64() == id && !o.contains("method"))
                 return o;
             other_.push_back(std::move(o));
         }
@@ -74,8 +75,9 @@ public:
     /// Messages other than our responses (notifications, server requests), in arrival order.
     std::deque<json::object>& others() { return other_; }
     /// Next notification or request from the other side with this method (waiting if needed).
-    std::optional<json::object> next_message(std::string_view method,
-                                             std::chrono::milliseconds timeout = std::chrono::milliseconds(3000)) {
+    std::optional<json::object>
+    next_message(std::string_view method,
+                 std::chrono::milliseconds timeout = std::chrono::milliseconds(3000)) {
         for (auto it = other_.begin(); it != other_.end(); ++it)
             if (it->contains("method") && it->at("method").as_string() == method) {
                 auto o = std::move(*it);

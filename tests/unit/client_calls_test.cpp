@@ -13,7 +13,8 @@ using mcp::test::client_wire;
 namespace {
 
 std::string req(int id, std::string_view method, std::string_view params = {}) {
-    std::string s = R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + std::string(method) + '"';
+    std::string s =
+        R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + std::string(method) + '"';
     if (!params.empty()) s += R"(,"params":)" + std::string(params);
     return s + "}";
 }
@@ -30,23 +31,28 @@ TEST_F(calls, ping) {
 }
 
 TEST_F(calls, list_tools_parses_the_page) {
-    auto page = exchange([&] { return c->list_tools(); }, req(2, "tools/list"),
-                         R"({"tools":[{"name":"echo","title":"Echo","description":"d","inputSchema":{"type":"object"},)"
-                         R"("annotations":{"readOnlyHint":true}}],"nextCursor":"n1"})");
+    auto page = exchange(
+        [&] { return c->list_tools(); }, req(2, "tools/list"),
+        R"({"tools":[{"name":"echo","title":"Echo","description":"d","inputSchema":{"type":"object"},)"
+        R"("annotations":{"readOnlyHint":true}}],"nextCursor":"n1"})");
     ASSERT_EQ(page.tools.size(), 1u);
     EXPECT_EQ(page.tools[0].name, "echo");
     EXPECT_EQ(page.tools[0].title, "Echo");
     EXPECT_EQ(page.tools[0].annotations->read_only_hint, true);
     EXPECT_EQ(page.next_cursor, "n1");
-    exchange([&] { return c->list_tools("n1"); }, req(3, "tools/list", R"({"cursor":"n1"})"), R"({"tools":[]})");
+    exchange([&] { return c->list_tools("n1"); }, req(3, "tools/list", R"({"cursor":"n1"})"),
+             R"({"tools":[]})");
 }
 
 TEST_F(calls, list_all_tools_follows_three_pages) {
     auto all = std::async(std::launch::async, [&] { return c->list_all_tools(); });
-    answer(req(2, "tools/list"), R"({"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p2"})");
-    answer(req(3, "tools/list", R"({"cursor":"p2"})"),
-           R"({"tools":[{"name":"b","inputSchema":{"type":"object"}},{"name":"c","inputSchema":{"type":"object"}}],"nextCursor":"p3"})");
-    answer(req(4, "tools/list", R"({"cursor":"p3"})"), R"({"tools":[{"name":"d","inputSchema":{"type":"object"}}]})");
+    answer(req(2, "tools/list"),
+           R"({"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p2"})");
+    answer(
+        req(3, "tools/list", R"({"cursor":"p2"})"),
+        R"({"tools":[{"name":"b","inputSchema":{"type":"object"}},{"name":"c","inputSchema":{"type":"object"}}],"nextCursor":"p3"})");
+    answer(req(4, "tools/list", R"({"cursor":"p3"})"),
+           R"({"tools":[{"name":"d","inputSchema":{"type":"object"}}]})");
     auto tools = all.get();
     ASSERT_EQ(tools.size(), 4u);
     EXPECT_EQ(tools[0].name + tools[1].name + tools[2].name + tools[3].name, "abcd");
@@ -82,13 +88,17 @@ TEST_F(calls, list_all_resources_and_templates) {
 }
 
 TEST_F(calls, call_tool_request_and_result) {
-    auto r = exchange([&] { return c->call_tool("echo", {{"text", "hi"}}); },
-                      req(2, "tools/call", R"({"name":"echo","arguments":{"text":"hi"}})"),
-                      R"({"content":[{"type":"text","text":"hi"}],"isError":false})");
+    auto r = exchange(
+        [&] {
+            return c->call_tool("echo", {{"text", "hi"}});
+        },
+        req(2, "tools/call", R"({"name":"echo","arguments":{"text":"hi"}})"),
+        R"({"content":[{"type":"text","text":"hi"}],"isError":false})");
     ASSERT_EQ(r.content.size(), 1u);
     EXPECT_EQ(*mcp::text_of(r.content[0]), "hi");
     EXPECT_EQ(r.is_error, false);
-    auto e = exchange([&] { return c->call_tool("boom"); }, req(3, "tools/call", R"({"name":"boom","arguments":{}})"),
+    auto e = exchange([&] { return c->call_tool("boom"); },
+                      req(3, "tools/call", R"({"name":"boom","arguments":{}})"),
                       R"({"content":[{"type":"text","text":"it broke"}],"isError":true})");
     EXPECT_EQ(e.is_error, true);
 }
@@ -103,55 +113,67 @@ TEST_F(calls, meta_is_merged_into_params) {
     // With progress, the token joins the caller's _meta members.
     o.on_progress = [](const mcp::progress_update&) {};
     exchange([&] { return c->call_tool("t", {}, o); },
-             req(4, "tools/call", R"({"name":"t","arguments":{},"_meta":{"com.example/trace":"abc","progressToken":4}})"),
+             req(4, "tools/call",
+                 R"({"name":"t","arguments":{},"_meta":{"com.example/trace":"abc","progressToken":4}})"),
              R"({"content":[]})");
 }
 
 TEST_F(calls, resources) {
-    auto r = exchange([&] { return c->read_resource("mem://a"); }, req(2, "resources/read", R"({"uri":"mem://a"})"),
-                      R"({"contents":[{"uri":"mem://a","mimeType":"text/plain","text":"A"},{"uri":"mem://b","blob":"AAE="}]})");
+    auto r = exchange(
+        [&] { return c->read_resource("mem://a"); }, req(2, "resources/read", R"({"uri":"mem://a"})"),
+        R"({"contents":[{"uri":"mem://a","mimeType":"text/plain","text":"A"},{"uri":"mem://b","blob":"AAE="}]})");
     ASSERT_EQ(r.contents.size(), 2u);
     EXPECT_EQ(std::get<mcp::text_resource_contents>(r.contents[0]).text, "A");
     EXPECT_TRUE(std::holds_alternative<mcp::blob_resource_contents>(r.contents[1]));
     exchange([&] { c->subscribe("mem://a"); }, req(3, "resources/subscribe", R"({"uri":"mem://a"})"), "{}");
-    exchange([&] { c->unsubscribe("mem://a"); }, req(4, "resources/unsubscribe", R"({"uri":"mem://a"})"), "{}");
+    exchange([&] { c->unsubscribe("mem://a"); }, req(4, "resources/unsubscribe", R"({"uri":"mem://a"})"),
+             "{}");
 }
 
 TEST_F(calls, prompts) {
-    auto p = exchange([&] { return c->get_prompt("greet", {{"who", "Ada"}}); },
-                      req(2, "prompts/get", R"({"name":"greet","arguments":{"who":"Ada"}})"),
-                      R"({"description":"d","messages":[{"role":"user","content":{"type":"text","text":"hi Ada"}}]})");
+    auto p = exchange(
+        [&] {
+            return c->get_prompt("greet", {{"who", "Ada"}});
+        },
+        req(2, "prompts/get", R"({"name":"greet","arguments":{"who":"Ada"}})"),
+        R"({"description":"d","messages":[{"role":"user","content":{"type":"text","text":"hi Ada"}}]})");
     ASSERT_EQ(p.messages.size(), 1u);
     EXPECT_EQ(*mcp::text_of(p.messages[0].content), "hi Ada");
     EXPECT_EQ(p.description, "d");
-    exchange([&] { return c->get_prompt("plain"); }, req(3, "prompts/get", R"({"name":"plain"})"), R"({"messages":[]})");
+    exchange([&] { return c->get_prompt("plain"); }, req(3, "prompts/get", R"({"name":"plain"})"),
+             R"({"messages":[]})");
 }
 
 TEST_F(calls, completion) {
-    mcp::complete_request cr{.ref = mcp::prompt_reference{.name = "greet"}, .argument = {.name = "who", .value = "a"}};
+    mcp::complete_request cr{.ref = mcp::prompt_reference{.name = "greet"},
+                             .argument = {.name = "who", .value = "a"}};
     cr.context_arguments = std::map<std::string, std::string>{{"lang", "en"}};
-    auto r = exchange([&] { return c->complete(cr); },
-                      req(2, "completion/complete",
-                          R"({"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"who","value":"a"},"context":{"arguments":{"lang":"en"}}})"),
-                      R"({"completion":{"values":["ada","alan"],"total":2,"hasMore":false}})");
+    auto r = exchange(
+        [&] { return c->complete(cr); },
+        req(2, "completion/complete",
+            R"({"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"who","value":"a"},"context":{"arguments":{"lang":"en"}}})"),
+        R"({"completion":{"values":["ada","alan"],"total":2,"hasMore":false}})");
     EXPECT_EQ(r.values, (std::vector<std::string>{"ada", "alan"}));
     EXPECT_EQ(r.total, 2);
     mcp::complete_request rr{.ref = mcp::resource_template_reference{.uri = "mem://items/{id}"},
                              .argument = {.name = "id", .value = "1"}};
-    exchange([&] { return c->complete(rr); },
-             req(3, "completion/complete", R"({"ref":{"type":"ref/resource","uri":"mem://items/{id}"},"argument":{"name":"id","value":"1"}})"),
-             R"({"completion":{"values":[]}})");
+    exchange(
+        [&] { return c->complete(rr); },
+        req(3, "completion/complete",
+            R"({"ref":{"type":"ref/resource","uri":"mem://items/{id}"},"argument":{"name":"id","value":"1"}})"),
+        R"({"completion":{"values":[]}})");
 }
 
 TEST_F(calls, logging_level) {
-    exchange([&] { c->set_logging_level(mcp::logging_level::warning); }, req(2, "logging/setLevel", R"({"level":"warning"})"),
-             "{}");
+    exchange([&] { c->set_logging_level(mcp::logging_level::warning); },
+             req(2, "logging/setLevel", R"({"level":"warning"})"), "{}");
 }
 
 TEST_F(calls, a_server_error_keeps_code_message_and_data) {
     auto f = std::async(std::launch::async, [&] { return c->read_resource("mem://none"); });
     ASSERT_EQ(wire->next().value_or(""), req(2, "resources/read", R"({"uri":"mem://none"})"));
-    wire->inject(R"({"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"mem://none"}}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"mem://none"}}})");
     try {
         f.get();
         ADD_FAILURE();
@@ -213,8 +235,9 @@ TEST_F(calls, cancelling_sends_notifications_cancelled_with_the_reason) {
     auto f = std::async(std::launch::async, [&] { return c->call_tool("slow", {}, o); });
     ASSERT_TRUE(wire->next());
     cancel.cancel("user pressed stop");
-    EXPECT_EQ(wire->next().value_or(""),
-              R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user pressed stop"}})");
+    EXPECT_EQ(
+        wire->next().value_or(""),
+        R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user pressed stop"}})");
     try {
         f.get();
         ADD_FAILURE();
@@ -234,8 +257,10 @@ TEST_F(calls, progress_reaches_the_callback_before_the_result) {
     auto f = std::async(std::launch::async, [&] { return c->call_tool("long", {}, o); });
     EXPECT_EQ(wire->next().value_or(""),
               req(2, "tools/call", R"({"name":"long","arguments":{},"_meta":{"progressToken":2}})"));
-    wire->inject(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1,"total":3}})");
-    wire->inject(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":2,"total":3,"message":"half"}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":1,"total":3}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":2,"progress":2,"total":3,"message":"half"}})");
     wire->inject(R"({"jsonrpc":"2.0","id":2,"result":{"content":[]}})");
     f.get();
     EXPECT_EQ(seen, (std::vector<double>{1, 2}));
@@ -246,17 +271,19 @@ TEST_F(calls, concurrent_calls_get_their_own_results) {
     constexpr int n = 8;
     std::vector<std::future<mcp::read_resource_result>> futures;
     for (int i = 0; i < n; ++i)
-        futures.push_back(std::async(std::launch::async, [&, i] { return c->read_resource("mem://" + std::to_string(i)); }));
+        futures.push_back(std::async(std::launch::async,
+                                     [&, i] { return c->read_resource("mem://" + std::to_string(i)); }));
     std::vector<mcp::json::value> requests;
     for (int i = 0; i < n; ++i) requests.push_back(wire->next_json());
     // Answer in reverse order; each caller gets the answer to its own request.
     for (auto it = requests.rbegin(); it != requests.rend(); ++it) {
         auto uri = mcp::to_json(it->at("params").at("uri"));
-        wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(it->at("id")) + R"(,"result":{"contents":[{"uri":)" + uri +
-                     R"(,"text":)" + uri + "}]}}");
+        wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(it->at("id")) +
+                     R"(,"result":{"contents":[{"uri":)" + uri + R"(,"text":)" + uri + "}]}}");
     }
     for (int i = 0; i < n; ++i)
-        EXPECT_EQ(std::get<mcp::text_resource_contents>(futures[i].get().contents.at(0)).text, "mem://" + std::to_string(i));
+        EXPECT_EQ(std::get<mcp::text_resource_contents>(futures[i].get().contents.at(0)).text,
+                  "mem://" + std::to_string(i));
 }
 
 TEST_F(calls, closing_fails_pending_calls) {

@@ -18,12 +18,14 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using mcp::json::object;
 using mcp::revision;
+using mcp::json::object;
 
 namespace {
 
-object obj_schema(object props = {}) { return object{{"type", "object"}, {"properties", std::move(props)}}; }
+object obj_schema(object props = {}) {
+    return object{{"type", "object"}, {"properties", std::move(props)}};
+}
 
 using mcp::test::eventually;
 
@@ -36,27 +38,36 @@ struct end_to_end : ::testing::TestWithParam<revision> {
     void SetUp() override {
         server.add_tool({.name = "echo", .input_schema = obj_schema({{"text", {{"type", "string"}}}})},
                         [](const object& a, mcp::context&) {
-                            return mcp::call_tool_result{.content = {mcp::text(std::string(a.at("text").as_string()))}};
+                            return mcp::call_tool_result{
+                                .content = {mcp::text(std::string(a.at("text").as_string()))}};
                         });
-        server.add_tool({.name = "steps", .input_schema = obj_schema()}, [](const object&, mcp::context& ctx) {
-            for (int i = 1; i <= 4; ++i) ctx.progress(i, 4, "step " + std::to_string(i));
-            return mcp::call_tool_result{.content = {mcp::text("done")}};
-        });
-        server.add_tool({.name = "chatty", .input_schema = obj_schema()}, [](const object&, mcp::context& ctx) {
-            for (auto l : {mcp::logging_level::debug, mcp::logging_level::info, mcp::logging_level::warning,
-                           mcp::logging_level::error})
-                ctx.log(l, mcp::json::value(mcp::to_string(l)), "chatty");
-            return mcp::call_tool_result{.content = {mcp::text("logged")}};
-        });
-        server.add_tool({.name = "sum", .input_schema = obj_schema(), .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
+        server.add_tool({.name = "steps", .input_schema = obj_schema()},
+                        [](const object&, mcp::context& ctx) {
+                            for (int i = 1; i <= 4; ++i) ctx.progress(i, 4, "step " + std::to_string(i));
+                            return mcp::call_tool_result{.content = {mcp::text("done")}};
+                        });
+        server.add_tool({.name = "chatty", .input_schema = obj_schema()},
+                        [](const object&, mcp::context& ctx) {
+                            for (auto l : {mcp::logging_level::debug, mcp::logging_level::info,
+                                           mcp::logging_level::warning, mcp::logging_level::error})
+                                ctx.log(l, mcp::json::value(mcp::to_string(l)), "chatty");
+                            return mcp::call_tool_result{.content = {mcp::text("logged")}};
+                        });
+        server.add_tool({.name = "sum",
+                         .input_schema = obj_schema(),
+                         .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
                         [](const object& a, mcp::context&) {
                             object sc{{"sum", *mcp::find_number(a, "a") + *mcp::find_number(a, "b")}};
-                            return mcp::call_tool_result{.content = {mcp::text(mcp::to_json(sc))}, .structured_content = sc};
+                            return mcp::call_tool_result{.content = {mcp::text(mcp::to_json(sc))},
+                                                         .structured_content = sc};
                         });
         // Breaks its own outputSchema: the client must notice.
-        server.add_tool({.name = "liar", .input_schema = obj_schema(), .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
+        server.add_tool({.name = "liar",
+                         .input_schema = obj_schema(),
+                         .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
                         [](const object&, mcp::context&) {
-                            return mcp::call_tool_result{.content = {mcp::text("x")}, .structured_content = object{{"sum", "many"}}};
+                            return mcp::call_tool_result{.content = {mcp::text("x")},
+                                                         .structured_content = object{{"sum", "many"}}};
                         });
         server.add_tool({.name = "ask", .input_schema = obj_schema()}, [](const object&, mcp::context& ctx) {
             mcp::create_message_request req;
@@ -69,24 +80,29 @@ struct end_to_end : ::testing::TestWithParam<revision> {
             for (const auto& r : ctx.roots()) out += " root=" + r.uri;
             return mcp::call_tool_result{.content = {mcp::text(out)}};
         });
-        server.add_resource({.uri = "mem://a", .name = "a", .mime_type = "text/plain"}, [](const std::string& uri, mcp::context&) {
-            return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "A"}}};
-        });
-        server.add_resource_template({.uri_template = "mem://items/{id}", .name = "item"},
-                                     [](const std::string& uri, const std::map<std::string, std::string>& v, mcp::context&) {
-                                         return mcp::read_resource_result{
-                                             .contents = {mcp::text_resource_contents{.uri = uri, .text = "item " + v.at("id")}}};
-                                     });
-        server.add_prompt({.name = "greet", .arguments = {{.name = "who", .required = true}}},
-                          [](const std::map<std::string, std::string>& a, mcp::context&) {
-                              return mcp::get_prompt_result{.messages = {{.role = mcp::role::user, .content = mcp::text("hi " + a.at("who"))}}};
-                          },
-                          {{"who", [](const std::string&, const std::string& v, const std::map<std::string, std::string>&) {
-                                mcp::complete_result r;
-                                for (const char* n : {"ada", "alan", "grace"})
-                                    if (std::string(n).rfind(v, 0) == 0) r.values.emplace_back(n);
-                                return r;
-                            }}});
+        server.add_resource({.uri = "mem://a", .name = "a", .mime_type = "text/plain"},
+                            [](const std::string& uri, mcp::context&) {
+                                return mcp::read_resource_result{
+                                    .contents = {mcp::text_resource_contents{.uri = uri, .text = "A"}}};
+                            });
+        server.add_resource_template(
+            {.uri_template = "mem://items/{id}", .name = "item"},
+            [](const std::string& uri, const std::map<std::string, std::string>& v, mcp::context&) {
+                return mcp::read_resource_result{
+                    .contents = {mcp::text_resource_contents{.uri = uri, .text = "item " + v.at("id")}}};
+            });
+        server.add_prompt(
+            {.name = "greet", .arguments = {{.name = "who", .required = true}}},
+            [](const std::map<std::string, std::string>& a, mcp::context&) {
+                return mcp::get_prompt_result{
+                    .messages = {{.role = mcp::role::user, .content = mcp::text("hi " + a.at("who"))}}};
+            },
+            {{"who", [](const std::string&, const std::string& v, const std::map<std::string, std::string>&) {
+                  mcp::complete_result r;
+                  for (const char* n : {"ada", "alan", "grace"})
+                      if (std::string(n).rfind(v, 0) == 0) r.values.emplace_back(n);
+                  return r;
+              }}});
     }
 
     void connect() {
@@ -177,7 +193,8 @@ TEST_P(end_to_end, a_sampling_handler_may_call_the_server_again) {
         return mcp::create_message_result{.content = {mcp::text_content{.text = "x"}},
                                           .model = std::to_string(n) + *mcp::text_of(echoed.content.at(0))};
     });
-    client.set_elicitation_handler([](const mcp::elicit_request&, mcp::request_context&) { return mcp::elicit_result{}; });
+    client.set_elicitation_handler(
+        [](const mcp::elicit_request&, mcp::request_context&) { return mcp::elicit_result{}; });
     client.set_roots({});
     connect();
     auto r = client.call_tool("ask");
@@ -194,8 +211,11 @@ TEST_P(end_to_end, resources_templates_and_subscriptions) {
     connect();
     EXPECT_EQ(client.list_all_resources().size(), 1u);
     EXPECT_EQ(client.list_all_resource_templates().size(), 1u);
-    EXPECT_EQ(std::get<mcp::text_resource_contents>(client.read_resource("mem://a").contents.at(0)).text, "A");
-    EXPECT_EQ(std::get<mcp::text_resource_contents>(client.read_resource("mem://items/42").contents.at(0)).text, "item 42");
+    EXPECT_EQ(std::get<mcp::text_resource_contents>(client.read_resource("mem://a").contents.at(0)).text,
+              "A");
+    EXPECT_EQ(
+        std::get<mcp::text_resource_contents>(client.read_resource("mem://items/42").contents.at(0)).text,
+        "item 42");
     try {
         client.read_resource("mem://missing");
         ADD_FAILURE();
@@ -237,7 +257,8 @@ TEST_P(end_to_end, prompts_and_completion) {
     } catch (const mcp::error& e) {
         EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
     }
-    auto c = client.complete({.ref = mcp::prompt_reference{.name = "greet"}, .argument = {.name = "who", .value = "a"}});
+    auto c = client.complete(
+        {.ref = mcp::prompt_reference{.name = "greet"}, .argument = {.name = "who", .value = "a"}});
     EXPECT_EQ(c.values, (std::vector<std::string>{"ada", "alan"}));
 }
 
@@ -270,7 +291,8 @@ TEST_P(end_to_end, list_changed_reaches_the_client) {
     std::atomic<int> changed{0};
     client.on_tools_list_changed([&] { ++changed; });
     connect();
-    server.add_tool({.name = "late", .input_schema = obj_schema()}, [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    server.add_tool({.name = "late", .input_schema = obj_schema()},
+                    [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
     EXPECT_TRUE(eventually([&] { return changed > 0; }));
     EXPECT_EQ(client.list_all_tools().size(), 7u);
 }
@@ -307,7 +329,8 @@ TEST_P(end_to_end, many_threads_call_at_once) {
 }
 
 TEST_P(end_to_end, an_older_server_revision_is_negotiated) {
-    mcp::server old{mcp::server_options{.info = {.name = "old", .version = "1"}, .revisions = {revision::v2025_03_26}}};
+    mcp::server old{
+        mcp::server_options{.info = {.name = "old", .version = "1"}, .revisions = {revision::v2025_03_26}}};
     old.add_tool({.name = "echo", .input_schema = obj_schema()}, [](const object&, mcp::context&) {
         return mcp::call_tool_result{.content = {mcp::text("old")}};
     });

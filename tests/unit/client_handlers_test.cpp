@@ -7,8 +7,8 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using mcp::json::object;
 using mcp::revision;
+using mcp::json::object;
 using mcp::test::client_wire;
 
 namespace {
@@ -41,8 +41,9 @@ TEST_F(handlers, roots_are_listed) {
     c->set_roots({{.uri = "file:///tmp", .name = "tmp"}, {.uri = "file:///home/u"}});
     connect();
     wire->inject(R"({"jsonrpc":"2.0","id":"r1","method":"roots/list"})");
-    EXPECT_EQ(wire->next().value_or(""),
-              R"({"jsonrpc":"2.0","id":"r1","result":{"roots":[{"uri":"file:///tmp","name":"tmp"},{"uri":"file:///home/u"}]}})");
+    EXPECT_EQ(
+        wire->next().value_or(""),
+        R"({"jsonrpc":"2.0","id":"r1","result":{"roots":[{"uri":"file:///tmp","name":"tmp"},{"uri":"file:///home/u"}]}})");
 }
 
 TEST_F(handlers, roots_handler_is_asked_each_time) {
@@ -52,7 +53,8 @@ TEST_F(handlers, roots_handler_is_asked_each_time) {
     connect();
     for (int i = 1; i <= 2; ++i) {
         wire->inject(R"({"jsonrpc":"2.0","id":1,"method":"roots/list"})");
-        EXPECT_EQ(wire->next_json().at("result").at("roots").at(0).at("uri"), mcp::json::value("file:///r" + std::to_string(i)));
+        EXPECT_EQ(wire->next_json().at("result").at("roots").at(0).at("uri"),
+                  mcp::json::value("file:///r" + std::to_string(i)));
     }
 }
 
@@ -62,12 +64,14 @@ TEST_F(handlers, sampling_is_answered_by_the_handler) {
     c->set_sampling_handler([&](const mcp::create_message_request& r, mcp::request_context& ctx) {
         seen = r;
         EXPECT_EQ(ctx.method(), "sampling/createMessage");
-        return mcp::create_message_result{.content = {mcp::text_content{.text = "4"}}, .model = "m1", .stop_reason = "endTurn"};
+        return mcp::create_message_result{
+            .content = {mcp::text_content{.text = "4"}}, .model = "m1", .stop_reason = "endTurn"};
     });
     connect();
     wire->inject(sampling_request);
-    EXPECT_EQ(wire->next().value_or(""),
-              R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"4"},"model":"m1","stopReason":"endTurn"}})");
+    EXPECT_EQ(
+        wire->next().value_or(""),
+        R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"4"},"model":"m1","stopReason":"endTurn"}})");
     ASSERT_TRUE(seen);
     EXPECT_EQ(seen->max_tokens, 10);
     EXPECT_EQ(seen->system_prompt, "be brief");
@@ -76,13 +80,15 @@ TEST_F(handlers, sampling_is_answered_by_the_handler) {
 
 TEST_F(handlers, a_handler_error_keeps_its_code_and_message) {
     make();
-    c->set_sampling_handler([](const mcp::create_message_request&, mcp::request_context&) -> mcp::create_message_result {
-        throw mcp::error(-1, "User rejected sampling request");
-    });
+    c->set_sampling_handler(
+        [](const mcp::create_message_request&, mcp::request_context&) -> mcp::create_message_result {
+            throw mcp::error(-1, "User rejected sampling request");
+        });
     connect();
     wire->inject(sampling_request);
-    EXPECT_EQ(wire->next().value_or(""),
-              R"({"jsonrpc":"2.0","id":"s1","error":{"code":-1,"message":"User rejected sampling request"}})");
+    EXPECT_EQ(
+        wire->next().value_or(""),
+        R"({"jsonrpc":"2.0","id":"s1","error":{"code":-1,"message":"User rejected sampling request"}})");
 }
 
 TEST_F(handlers, malformed_sampling_params_are_invalid_params) {
@@ -93,14 +99,16 @@ TEST_F(handlers, malformed_sampling_params_are_invalid_params) {
         return mcp::create_message_result{};
     });
     connect();
-    wire->inject(R"({"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"messages":"nope"}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"messages":"nope"}})");
     EXPECT_EQ(wire->next_json().at("error").at("code"), -32602);
     EXPECT_FALSE(called);
 }
 
 TEST_F(handlers, sampling_with_tools_needs_the_tools_capability) {
     make();
-    c->set_sampling_handler([](const mcp::create_message_request&, mcp::request_context&) { return mcp::create_message_result{}; },
+    c->set_sampling_handler([](const mcp::create_message_request&,
+                               mcp::request_context&) { return mcp::create_message_result{}; },
                             false);
     connect();
     wire->inject(
@@ -117,7 +125,8 @@ TEST_F(handlers, elicitation_is_answered_by_the_handler) {
     });
     connect();
     wire->inject(elicit_request);
-    EXPECT_EQ(wire->next().value_or(""), R"({"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada"}}})");
+    EXPECT_EQ(wire->next().value_or(""),
+              R"({"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada"}}})");
     // URL mode was not declared: -32602.
     wire->inject(url_elicit_request);
     EXPECT_EQ(wire->next_json().at("error").at("code"), -32602);
@@ -144,12 +153,14 @@ TEST_F(handlers, a_handler_may_call_back_into_the_client) {
     make();
     c->set_sampling_handler([&](const mcp::create_message_request&, mcp::request_context&) {
         auto tools = c->list_tools();
-        return mcp::create_message_result{.content = {mcp::text_content{.text = std::to_string(tools.tools.size())}}, .model = "m"};
+        return mcp::create_message_result{
+            .content = {mcp::text_content{.text = std::to_string(tools.tools.size())}}, .model = "m"};
     });
     connect();
     wire->inject(sampling_request);
-    answer(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})",
-           R"({"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]})");
+    answer(
+        R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})",
+        R"({"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b","inputSchema":{"type":"object"}}]})");
     auto r = wire->next_json();
     EXPECT_EQ(r.at("id"), "s1");
     EXPECT_EQ(r.at("result").at("content").at("text"), "2");
@@ -185,15 +196,20 @@ TEST_F(handlers, notifications_reach_their_callbacks) {
     wire->inject(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})");
     wire->inject(R"({"jsonrpc":"2.0","method":"notifications/resources/list_changed"})");
     wire->inject(R"({"jsonrpc":"2.0","method":"notifications/prompts/list_changed"})");
-    wire->inject(R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"mem://a"}})");
-    wire->inject(R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","logger":"db","data":{"n":1}}})");
-    wire->inject(R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"shouting","data":"x"}})"); // dropped
-    wire->inject(R"({"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-1"}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"mem://a"}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"warning","logger":"db","data":{"n":1}}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"shouting","data":"x"}})"); // dropped
+    wire->inject(
+        R"({"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-1"}})");
     wire->inject(R"({"jsonrpc":"2.0","method":"com.example/custom","params":{"x":1}})");
     wire->inject(R"({"jsonrpc":"2.0","method":"notifications/unknown"})");
     EXPECT_TRUE(eventually([&] {
         std::lock_guard l(mu);
-        return tools && resources && prompts && generic && !updated.empty() && !logs.empty() && !completed.empty();
+        return tools && resources && prompts && generic && !updated.empty() && !logs.empty() &&
+               !completed.empty();
     }));
     std::lock_guard l(mu);
     EXPECT_EQ(updated, std::vector<std::string>{"mem://a"});
@@ -235,12 +251,14 @@ TEST_F(handlers, the_negotiated_revision_shapes_handler_results) {
     // Sampling content with several blocks is one block before 2025-11-25 (content.hpp).
     make();
     c->set_sampling_handler([](const mcp::create_message_request&, mcp::request_context&) {
-        return mcp::create_message_result{.content = {mcp::text_content{.text = "a"}, mcp::text_content{.text = "b"}}, .model = "m"};
+        return mcp::create_message_result{
+            .content = {mcp::text_content{.text = "a"}, mcp::text_content{.text = "b"}}, .model = "m"};
     });
     connect("2025-06-18");
     wire->inject(sampling_request);
-    EXPECT_EQ(wire->next().value_or(""),
-              R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"a\nb"},"model":"m"}})");
+    EXPECT_EQ(
+        wire->next().value_or(""),
+        R"({"jsonrpc":"2.0","id":"s1","result":{"role":"assistant","content":{"type":"text","text":"a\nb"},"model":"m"}})");
 }
 
 } // namespace

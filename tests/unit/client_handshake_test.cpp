@@ -13,17 +13,21 @@ namespace {
 mcp::create_message_result sample_nothing(const mcp::create_message_request&, mcp::request_context&) {
     return {.content = {mcp::text_content{.text = "x"}}, .model = "m"};
 }
-mcp::elicit_result elicit_nothing(const mcp::elicit_request&, mcp::request_context&) { return {}; }
+mcp::elicit_result elicit_nothing(const mcp::elicit_request&, mcp::request_context&) {
+    return {};
+}
 
 std::string init_request(std::string_view version, std::string_view caps) {
-    return R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":")" + std::string(version) +
-           R"(","capabilities":)" + std::string(caps) + R"(,"clientInfo":{"name":"t","version":"1"}}})";
+    return R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":")" +
+           std::string(version) + R"(","capabilities":)" + std::string(caps) +
+           R"(,"clientInfo":{"name":"t","version":"1"}}})";
 }
 
 struct handshake : client_wire {};
 
 TEST_F(handshake, initialize_without_handlers_declares_no_capabilities) {
-    for (auto r : {revision::v2024_11_05, revision::v2025_03_26, revision::v2025_06_18, revision::v2025_11_25}) {
+    for (auto r :
+         {revision::v2024_11_05, revision::v2025_03_26, revision::v2025_06_18, revision::v2025_11_25}) {
         wire = std::make_shared<mcp::test::scripted_transport>();
         opts.protocol_version = r;
         make();
@@ -37,8 +41,10 @@ TEST_F(handshake, initialize_without_handlers_declares_no_capabilities) {
 // no elicitation before 2025-06-18, elicitation modes and sampling.tools/context only in 2025-11-25.
 TEST_F(handshake, capabilities_follow_handlers_and_revision) {
     const std::pair<revision, const char*> expected[] = {
-        {revision::v2024_11_05, R"({"experimental":{"x.y/z":{}},"roots":{"listChanged":true},"sampling":{}})"},
-        {revision::v2025_03_26, R"({"experimental":{"x.y/z":{}},"roots":{"listChanged":true},"sampling":{}})"},
+        {revision::v2024_11_05,
+         R"({"experimental":{"x.y/z":{}},"roots":{"listChanged":true},"sampling":{}})"},
+        {revision::v2025_03_26,
+         R"({"experimental":{"x.y/z":{}},"roots":{"listChanged":true},"sampling":{}})"},
         {revision::v2025_06_18,
          R"({"experimental":{"x.y/z":{}},"roots":{"listChanged":true},"sampling":{},"elicitation":{}})"},
         {revision::v2025_11_25,
@@ -60,10 +66,12 @@ TEST_F(handshake, capabilities_follow_handlers_and_revision) {
 TEST_F(handshake, default_handler_flags) {
     make();
     c->set_roots_handler([] { return std::vector<mcp::root>{}; }, false);
-    c->set_sampling_handler(sample_nothing); // tools yes, context no
+    c->set_sampling_handler(sample_nothing);    // tools yes, context no
     c->set_elicitation_handler(elicit_nothing); // form only
-    EXPECT_EQ(connect(), init_request("2025-11-25",
-                                      R"({"roots":{"listChanged":false},"sampling":{"tools":{}},"elicitation":{"form":{}}})"));
+    EXPECT_EQ(
+        connect(),
+        init_request("2025-11-25",
+                     R"({"roots":{"listChanged":false},"sampling":{"tools":{}},"elicitation":{"form":{}}})"));
 }
 
 TEST_F(handshake, url_only_elicitation_is_not_declared_where_modes_cannot_be_named) {
@@ -113,38 +121,44 @@ void expect_refused(client_wire& t, const std::string& answer, const std::string
 }
 
 TEST_F(handshake, an_unknown_revision_is_refused_and_the_connection_closed) {
-    expect_refused(*this,
-                   R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
-                   "1999-01-01");
+    expect_refused(
+        *this,
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
+        "1999-01-01");
 }
 
 TEST_F(handshake, the_message_names_both_versions) {
-    expect_refused(*this,
-                   R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
-                   "2025-11-25");
+    expect_refused(
+        *this,
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"1999-01-01","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
+        "2025-11-25");
 }
 
 TEST_F(handshake, a_revision_outside_the_accepted_list_is_refused) {
     opts.revisions = {revision::v2025_11_25, revision::v2025_06_18};
-    expect_refused(*this,
-                   R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
-                   "2024-11-05");
+    expect_refused(
+        *this,
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2024-11-05","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
+        "2024-11-05");
 }
 
 TEST_F(handshake, a_stateless_era_revision_is_refused) {
     opts.revisions.push_back(revision::v2026_07_28);
-    expect_refused(*this,
-                   R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2026-07-28","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
-                   "2026-07-28");
+    expect_refused(
+        *this,
+        R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2026-07-28","capabilities":{},"serverInfo":{"name":"s","version":"1"}}})",
+        "2026-07-28");
 }
 
 TEST_F(handshake, an_initialize_error_is_passed_on_and_closes) {
-    expect_refused(*this, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unsupported protocol version"}})",
-                   "Unsupported protocol version");
+    expect_refused(
+        *this, R"({"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Unsupported protocol version"}})",
+        "Unsupported protocol version");
 }
 
 TEST_F(handshake, a_malformed_initialize_result_closes) {
-    expect_refused(*this, R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}})",
+    expect_refused(*this,
+                   R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{}}})",
                    "malformed");
 }
 

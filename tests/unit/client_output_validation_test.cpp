@@ -17,7 +17,8 @@ using mcp::test::client_wire;
 
 namespace {
 
-constexpr const char* add_schema = R"({"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]})";
+constexpr const char* add_schema =
+    R"({"type":"object","properties":{"sum":{"type":"number"}},"required":["sum"]})";
 
 std::string tool_json(const std::string& name, const std::string& output_schema = {}) {
     std::string s = R"({"name":")" + name + R"(","inputSchema":{"type":"object"})";
@@ -25,11 +26,14 @@ std::string tool_json(const std::string& name, const std::string& output_schema 
     return s + "}";
 }
 
-std::string text(const mcp::json::value& v) { return v.is_string() ? std::string(v.get_string()) : "<" + mcp::to_json(v) + ">"; }
+std::string text(const mcp::json::value& v) {
+    return v.is_string() ? std::string(v.get_string()) : "<" + mcp::to_json(v) + ">";
+}
 
 // What the validator says about `instance` under `schema` (2020-12 unless told otherwise).
-std::vector<mcp::schema::validation_error> errors_of(const std::string& schema, const std::string& instance,
-                                                     mcp::schema::dialect d = mcp::schema::dialect::draft2020_12) {
+std::vector<mcp::schema::validation_error>
+errors_of(const std::string& schema, const std::string& instance,
+          mcp::schema::dialect d = mcp::schema::dialect::draft2020_12) {
     return mcp::schema::validator::compile(mcp::json::parse(schema), {.default_dialect = d})
         .validate(mcp::json::parse(instance));
 }
@@ -42,7 +46,8 @@ struct output_validation : client_wire {
 
     /// tools/list (first page) answered with these tools; returns how many the client parsed.
     std::size_t list(const std::string& tools, const std::string& extra = {}) {
-        return exchange([&] { return c->list_tools(); }, "", R"({"tools":[)" + tools + "]" + extra + "}").tools.size();
+        return exchange([&] { return c->list_tools(); }, "", R"({"tools":[)" + tools + "]" + extra + "}")
+            .tools.size();
     }
     mcp::call_tool_result call(const std::string& name, const std::string& result) {
         return exchange([&] { return c->call_tool(name); }, "", result);
@@ -65,12 +70,15 @@ struct output_validation : client_wire {
         wire->inject(R"({"jsonrpc":"2.0","method":"test/fence"})");
         ASSERT_EQ(done->get_future().wait_for(5s), std::future_status::ready);
     }
-    void inject_list_changed() { wire->inject(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})"); }
+    void inject_list_changed() {
+        wire->inject(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})");
+    }
 };
 
 TEST_F(output_validation, conforming_structured_content_passes) {
     list(tool_json("add", add_schema));
-    auto r = call("add", R"({"content":[{"type":"text","text":"{\"sum\":3}"}],"structuredContent":{"sum":3}})");
+    auto r =
+        call("add", R"({"content":[{"type":"text","text":"{\"sum\":3}"}],"structuredContent":{"sum":3}})");
     ASSERT_TRUE(r.structured_content);
     EXPECT_EQ(r.structured_content->at("sum"), 3);
 }
@@ -84,7 +92,8 @@ TEST_F(output_validation, non_conforming_content_names_the_tool_the_pointer_and_
     auto e = call_error("add", result);
     EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
     EXPECT_EQ(std::string(e.what()),
-              "structuredContent of tool 'add' does not match its outputSchema: at /sum: " + expected[0].message);
+              "structuredContent of tool 'add' does not match its outputSchema: at /sum: " +
+                  expected[0].message);
     // The data carries the details and the result as received.
     ASSERT_TRUE(e.data().is_object());
     const auto& data = e.data().as_object();
@@ -103,7 +112,8 @@ TEST_F(output_validation, an_error_at_the_root_reads_as_root) {
     ASSERT_EQ(expected.size(), 1u);
     auto e = call_error("add", R"({"content":[],"structuredContent":{}})");
     EXPECT_EQ(std::string(e.what()),
-              "structuredContent of tool 'add' does not match its outputSchema: at (root): " + expected[0].message);
+              "structuredContent of tool 'add' does not match its outputSchema: at (root): " +
+                  expected[0].message);
     EXPECT_EQ(e.data().at("errors").at(0).at("instanceLocation"), "");
 }
 
@@ -128,7 +138,8 @@ TEST_F(output_validation, missing_structured_content_is_an_error) {
     const std::string result = R"({"content":[{"type":"text","text":"3"}]})";
     auto e = call_error("add", result);
     EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
-    EXPECT_EQ(std::string(e.what()), "tool 'add' was listed with an outputSchema but returned no structuredContent");
+    EXPECT_EQ(std::string(e.what()),
+              "tool 'add' was listed with an outputSchema but returned no structuredContent");
     EXPECT_EQ(e.data().at("tool"), "add");
     EXPECT_EQ(e.data().at("result"), mcp::json::parse(result));
 }
@@ -145,10 +156,12 @@ TEST_F(output_validation, a_tool_error_is_never_validated) {
 }
 
 TEST_F(output_validation, tools_not_listed_or_listed_without_a_schema_are_not_validated) {
-    EXPECT_EQ(call("add", R"({"content":[],"structuredContent":{"sum":"x"}})").structured_content->at("sum"), "x");
+    EXPECT_EQ(call("add", R"({"content":[],"structuredContent":{"sum":"x"}})").structured_content->at("sum"),
+              "x");
     list(tool_json("plain"));
     EXPECT_FALSE(call("plain", R"({"content":[]})").structured_content);
-    EXPECT_EQ(call("plain", R"({"content":[],"structuredContent":{"any":1}})").structured_content->at("any"), 1);
+    EXPECT_EQ(call("plain", R"({"content":[],"structuredContent":{"any":1}})").structured_content->at("any"),
+              1);
     EXPECT_FALSE(call("unlisted", R"({"content":[]})").structured_content);
 }
 
@@ -179,10 +192,14 @@ TEST_F(output_validation, a_listing_made_by_the_list_changed_callback_is_kept) {
     });
     list(tool_json("add", add_schema));
     inject_list_changed();
-    answer("", R"({"tools":[)" + tool_json("add", R"({"type":"object","properties":{"sum":{"type":"string"}}})") + "]}");
+    answer("", R"({"tools":[)" +
+                   tool_json("add", R"({"type":"object","properties":{"sum":{"type":"string"}}})") + "]}");
     ASSERT_EQ(relisted.get_future().wait_for(5s), std::future_status::ready);
-    EXPECT_EQ(call("add", R"({"content":[],"structuredContent":{"sum":"three"}})").structured_content->at("sum"), "three");
-    EXPECT_EQ(call_error("add", R"({"content":[],"structuredContent":{"sum":3}})").code(), mcp::error_code::invalid_params);
+    EXPECT_EQ(
+        call("add", R"({"content":[],"structuredContent":{"sum":"three"}})").structured_content->at("sum"),
+        "three");
+    EXPECT_EQ(call_error("add", R"({"content":[],"structuredContent":{"sum":3}})").code(),
+              mcp::error_code::invalid_params);
 }
 
 TEST_F(output_validation, a_page_requested_before_list_changed_is_not_kept) {
@@ -195,7 +212,8 @@ TEST_F(output_validation, a_page_requested_before_list_changed_is_not_kept) {
     ASSERT_EQ(seen.get_future().wait_for(5s), std::future_status::ready);
     // The answer may describe the list before the change: its schemas are not trusted.
     auto id = mcp::to_json(mcp::json::parse(*request).at("id"));
-    wire->inject(R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":{"tools":[)" + tool_json("add", add_schema) + "]}}");
+    wire->inject(R"({"jsonrpc":"2.0","id":)" + id + R"(,"result":{"tools":[)" + tool_json("add", add_schema) +
+                 "]}}");
     EXPECT_EQ(page.get().tools.size(), 1u); // the caller still gets its page
     EXPECT_FALSE(call("add", R"({"content":[]})").structured_content);
 }
@@ -203,7 +221,9 @@ TEST_F(output_validation, a_page_requested_before_list_changed_is_not_kept) {
 TEST_F(output_validation, a_new_listing_replaces_a_schema) {
     list(tool_json("add", add_schema));
     list(tool_json("add", R"({"type":"object","properties":{"sum":{"type":"string"}},"required":["sum"]})"));
-    EXPECT_EQ(call("add", R"({"content":[],"structuredContent":{"sum":"three"}})").structured_content->at("sum"), "three");
+    EXPECT_EQ(
+        call("add", R"({"content":[],"structuredContent":{"sum":"three"}})").structured_content->at("sum"),
+        "three");
     auto e = call_error("add", R"({"content":[],"structuredContent":{"sum":3}})");
     EXPECT_NE(std::string(e.what()).find("at /sum: "), std::string::npos) << e.what();
     // Listed again without a schema, or not listed at all: no longer checked.
@@ -229,8 +249,10 @@ TEST_F(output_validation, an_uncompilable_schema_fails_the_calls_not_the_listing
     const std::string result = R"({"content":[],"structuredContent":{"sum":3}})";
     auto e = call_error("remote", result);
     EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
-    EXPECT_EQ(std::string(e.what()), "tool 'remote' was listed with an outputSchema that cannot be compiled, so its "
-                                     "structuredContent cannot be checked: " + compile_message);
+    EXPECT_EQ(std::string(e.what()),
+              "tool 'remote' was listed with an outputSchema that cannot be compiled, so its "
+              "structuredContent cannot be checked: " +
+                  compile_message);
     EXPECT_EQ(e.data().at("tool"), "remote");
     EXPECT_EQ(text(e.data().at("schemaError")), compile_message);
     EXPECT_EQ(e.data().at("result"), mcp::json::parse(result));
@@ -247,7 +269,8 @@ TEST_F(output_validation, validation_can_be_switched_off) {
     connect();
     list(tool_json("add", add_schema) + "," + tool_json("remote", R"({"$ref":"https://example.com/x"})"));
     EXPECT_FALSE(call("add", R"({"content":[]})").structured_content);
-    EXPECT_EQ(call("add", R"({"content":[],"structuredContent":{"sum":"x"}})").structured_content->at("sum"), "x");
+    EXPECT_EQ(call("add", R"({"content":[],"structuredContent":{"sum":"x"}})").structured_content->at("sum"),
+              "x");
     EXPECT_FALSE(call("remote", R"({"content":[]})").structured_content);
 }
 
@@ -257,7 +280,8 @@ TEST_F(output_validation, every_page_of_a_listing_is_remembered) {
     answer(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"p2"}})",
            R"({"tools":[)" + tool_json("add", add_schema) + "]}");
     EXPECT_EQ(all.get().size(), 2u);
-    EXPECT_NE(std::string(call_error("add", R"({"content":[],"structuredContent":{"sum":"x"}})").what()).find("at /sum: "),
+    EXPECT_NE(std::string(call_error("add", R"({"content":[],"structuredContent":{"sum":"x"}})").what())
+                  .find("at /sum: "),
               std::string::npos);
 }
 
@@ -285,7 +309,8 @@ TEST_F(output_validation, a_new_connection_forgets_the_schemas) {
 
 // Before 2025-11-25 the spec's schemas are draft-07; from it on, 2020-12 unless $schema says otherwise.
 TEST_F(output_validation, the_default_dialect_follows_the_revision) {
-    const std::string tuple = R"({"type":"object","properties":{"pair":{"items":[{"type":"string"},{"type":"number"}]}}})";
+    const std::string tuple =
+        R"({"type":"object","properties":{"pair":{"items":[{"type":"string"},{"type":"number"}]}}})";
     const std::string bad = R"({"content":[],"structuredContent":{"pair":["a","b"]}})";
 
     // 2025-11-25: an array `items` is not 2020-12.
@@ -296,7 +321,8 @@ TEST_F(output_validation, the_default_dialect_follows_the_revision) {
     auto expected = errors_of(tuple, R"({"pair":["a","b"]})", mcp::schema::dialect::draft07);
     ASSERT_EQ(expected.size(), 1u);
     EXPECT_EQ(std::string(call_error("pair", bad).what()),
-              "structuredContent of tool 'pair' does not match its outputSchema: at /pair/1: " + expected[0].message);
+              "structuredContent of tool 'pair' does not match its outputSchema: at /pair/1: " +
+                  expected[0].message);
 
     // 2025-06-18: draft-07 without saying so.
     c->close();
@@ -304,25 +330,33 @@ TEST_F(output_validation, the_default_dialect_follows_the_revision) {
     connect("2025-06-18");
     list(tool_json("pair", tuple));
     EXPECT_EQ(std::string(call_error("pair", bad).what()),
-              "structuredContent of tool 'pair' does not match its outputSchema: at /pair/1: " + expected[0].message);
-    EXPECT_EQ(call("pair", R"({"content":[],"structuredContent":{"pair":["a",1]}})").structured_content->at("pair").at(1), 1);
+              "structuredContent of tool 'pair' does not match its outputSchema: at /pair/1: " +
+                  expected[0].message);
+    EXPECT_EQ(call("pair", R"({"content":[],"structuredContent":{"pair":["a",1]}})")
+                  .structured_content->at("pair")
+                  .at(1),
+              1);
 }
 
 // ------------------------------------------------------------------ against a real server
 
-object obj_schema(object props = {}) { return object{{"type", "object"}, {"properties", std::move(props)}}; }
+object obj_schema(object props = {}) {
+    return object{{"type", "object"}, {"properties", std::move(props)}};
+}
 
 TEST(output_validation_end_to_end, a_server_breaking_its_output_schema_is_reported) {
     mcp::server server{mcp::server_options{.info = {.name = "e2e", .version = "1"}, .page_size = 1}};
     const object sum_schema = obj_schema({{"sum", {{"type", "number"}}}});
     server.add_tool({.name = "sum", .input_schema = obj_schema(), .output_schema = sum_schema},
                     [](const object&, mcp::context&) {
-                        return mcp::call_tool_result{.content = {mcp::text(R"({"sum":3})")}, .structured_content = object{{"sum", 3}}};
+                        return mcp::call_tool_result{.content = {mcp::text(R"({"sum":3})")},
+                                                     .structured_content = object{{"sum", 3}}};
                     });
     // A raw tool that promises a number and returns a string.
     server.add_tool({.name = "liar", .input_schema = obj_schema(), .output_schema = sum_schema},
                     [](const object&, mcp::context&) {
-                        return mcp::call_tool_result{.content = {mcp::text("many")}, .structured_content = object{{"sum", "many"}}};
+                        return mcp::call_tool_result{.content = {mcp::text("many")},
+                                                     .structured_content = object{{"sum", "many"}}};
                     });
 
     for (bool validate : {true, false}) {
@@ -345,7 +379,8 @@ TEST(output_validation_end_to_end, a_server_breaking_its_output_schema_is_report
             ASSERT_EQ(expected.size(), 1u);
             EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
             EXPECT_EQ(std::string(e.what()),
-                      "structuredContent of tool 'liar' does not match its outputSchema: at /sum: " + expected[0].message);
+                      "structuredContent of tool 'liar' does not match its outputSchema: at /sum: " +
+                          expected[0].message);
             EXPECT_EQ(e.data().at("result").at("structuredContent").at("sum"), "many");
             EXPECT_EQ(e.data().at("result").at("content").at(0).at("text"), "many");
         }

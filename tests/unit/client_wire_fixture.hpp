@@ -38,18 +38,20 @@ struct client_wire : ::testing::Test {
             ADD_FAILURE() << "no initialize request";
             return {};
         }
-        if (version.empty()) version = json::parse(*init).at("params").at("protocolVersion").as_string().c_str();
-        wire->inject(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":")" + version + R"(","capabilities":)" +
-                     server_caps + R"(,"serverInfo":{"name":"srv","version":"9"}}})");
+        if (version.empty())
+            version = json::parse(*init).at("params").at("protocolVersion").as_string().c_str();
+        wire->inject(R"({"jsonrpc":"2.0","id":1,"result":{"protocolVersion":")" + version +
+                     R"(","capabilities":)" + server_caps +
+                     R"(,"serverInfo":{"name":"srv","version":"9"}}})");
         done.get();
-        EXPECT_EQ(wire->next().value_or("<nothing>"), R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+        EXPECT_EQ(wire->next().value_or("<nothing>"),
+                  R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
         return *init;
     }
 
     /// Run `f` (a client call) on another thread, check the request it writes against
     /// `expected_request` (exact text, unless empty) and answer it with `result` (JSON text).
-    template <class F>
-    auto exchange(F&& f, const std::string& expected_request, const std::string& result) {
+    template <class F> auto exchange(F&& f, const std::string& expected_request, const std::string& result) {
         auto fut = std::async(std::launch::async, std::forward<F>(f));
         answer(expected_request, result);
         return fut.get();

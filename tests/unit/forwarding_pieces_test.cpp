@@ -154,7 +154,8 @@ TEST(bearer_tokens, MapTokensToPrincipalsAndRefuseTheRest) {
     ASSERT_EQ(none.headers.size(), 1u);
     EXPECT_EQ(none.headers[0].second, "Bearer realm=\"realm-x\"");
     // Two Authorization lines, even one good one: which would count? 400, not a guess.
-    r.headers = {{"Authorization", "Bearer nope-nope-nope"}, {"authorization", "Bearer correct-horse-battery"}};
+    r.headers = {{"Authorization", "Bearer nope-nope-nope"},
+                 {"authorization", "Bearer correct-horse-battery"}};
     auto twice = auth(r);
     EXPECT_FALSE(twice.accepted);
     EXPECT_EQ(twice.status, 400);
@@ -165,7 +166,8 @@ TEST(bearer_tokens, MapTokensToPrincipalsAndRefuseTheRest) {
     EXPECT_EQ(ok.principal, "alice");
     r.headers = {{"Authorization", "Bearer nope-nope-nope"}};
     EXPECT_FALSE(auth(r).accepted);
-    EXPECT_EQ(refusals, (std::vector<std::string>{"no token", "repeated Authorization header", "unknown token"}));
+    EXPECT_EQ(refusals,
+              (std::vector<std::string>{"no token", "repeated Authorization header", "unknown token"}));
 }
 
 } // namespace

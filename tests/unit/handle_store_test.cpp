@@ -61,16 +61,19 @@ TEST(handle_store, messages_say_what_happened_and_how_to_recover) {
     mcp::handle_store<cart> store({.lifetime = 30min, .noun = "basket", .recovery = "Call create_basket."});
     std::string message;
     EXPECT_EQ(reason_of([&] { store.get("basket_nope"); }, &message), handle_error::reason::unknown);
-    EXPECT_EQ(message, "Unknown basket \"basket_nope\": it was never issued, has been closed, or belongs to someone "
-                       "else. Call create_basket.");
+    EXPECT_EQ(message,
+              "Unknown basket \"basket_nope\": it was never issued, has been closed, or belongs to someone "
+              "else. Call create_basket.");
     auto h = store.create({});
     store.advance_clock(31min);
     EXPECT_EQ(reason_of([&] { store.get(h); }, &message), handle_error::reason::expired);
-    EXPECT_EQ(message, "The basket \"" + h + "\" has expired (a basket lasts 30 min after its last use). Call create_basket.");
+    EXPECT_EQ(message, "The basket \"" + h +
+                           "\" has expired (a basket lasts 30 min after its last use). Call create_basket.");
     // Still "expired" (not "unknown") on a second try: the tombstone outlives the value.
     EXPECT_EQ(reason_of([&] { store.get(h); }), handle_error::reason::expired);
     // A hostile handle is not echoed back in full or with control characters.
-    EXPECT_EQ(reason_of([&] { store.get(std::string(500, 'x') + "\n"); }, &message), handle_error::reason::unknown);
+    EXPECT_EQ(reason_of([&] { store.get(std::string(500, 'x') + "\n"); }, &message),
+              handle_error::reason::unknown);
     EXPECT_LT(message.size(), 200u);
     EXPECT_EQ(message.find('\n'), std::string::npos);
     // A lifetime that is not a whole number of seconds is not rounded down.

@@ -33,7 +33,10 @@ struct pipe_peer {
         return std::make_shared<mcp::fd_stream_transport>(
             mcp::fd_stream_transport::options{to_server[0], from_server[1], true, "test"});
     }
-    void send(const std::string& line) { ASSERT_EQ(::write(to_server[1], (line + "\n").data(), line.size() + 1), static_cast<ssize_t>(line.size() + 1)); }
+    void send(const std::string& line) {
+        ASSERT_EQ(::write(to_server[1], (line + "\n").data(), line.size() + 1),
+                  static_cast<ssize_t>(line.size() + 1));
+    }
     std::optional<std::string> read_line(std::chrono::milliseconds timeout = 3000ms) {
         const auto deadline = std::chrono::steady_clock::now() + timeout;
         for (;;) {
@@ -42,7 +45,8 @@ struct pipe_peer {
                 buffer.erase(0, nl + 1);
                 return l;
             }
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
             if (left.count() <= 0) return std::nullopt;
             pollfd p{from_server[0], POLLIN, 0};
             if (poll(&p, 1, static_cast<int>(left.count())) <= 0) continue;
@@ -64,7 +68,9 @@ TEST(inline_dispatch, a_blocked_inline_handler_hands_reading_over) {
         while (!release) std::this_thread::sleep_for(1ms);
         return mcp::json::object{{"released", true}};
     });
-    s->set_request_handler("quick", [](mcp::request_context&) -> mcp::json::value { return mcp::json::object{{"q", 1}}; });
+    s->set_request_handler("quick", [](mcp::request_context&) -> mcp::json::value {
+        return mcp::json::object{{"q", 1}};
+    });
     s->start();
     peer.send(R"({"jsonrpc":"2.0","id":1,"method":"block"})");
     std::this_thread::sleep_for(30ms); // past the stall threshold

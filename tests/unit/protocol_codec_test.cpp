@@ -72,9 +72,10 @@ const json::object* target_schema(const schema_doc& d, const std::string& target
 }
 
 // Members whose value is free-form (a user schema, user data): names inside are not ours.
-const std::set<std::string> free_form = {"_meta",  "inputSchema", "outputSchema", "requestedSchema",
-                                         "structuredContent", "input", "metadata",    "experimental",
-                                         "extensions", "inputResponses", "data"};
+const std::set<std::string> free_form = {
+    "_meta", "inputSchema", "outputSchema", "requestedSchema", "structuredContent",
+    "input", "metadata",    "experimental", "extensions",      "inputResponses",
+    "data"};
 
 bool type_ok(const json::object& s, const json::value& v) {
     const auto* t = s.if_contains("type");
@@ -111,7 +112,8 @@ void check(const schema_doc& d, const json::object& s0, const json::value& inst,
                 if (first || e.size() < best.size()) best = e;
                 first = false;
             }
-            errs.push_back(path + ": no alternative of " + comb + " matches, closest: " + (best.empty() ? "" : best[0]));
+            errs.push_back(path + ": no alternative of " + comb +
+                           " matches, closest: " + (best.empty() ? "" : best[0]));
             return;
         }
     }
@@ -119,7 +121,8 @@ void check(const schema_doc& d, const json::object& s0, const json::value& inst,
         errs.push_back(path + ": wrong JSON type " + serialize(inst).substr(0, 60));
         return;
     }
-    if (const auto* c = s.if_contains("const"); c && *c != inst) errs.push_back(path + ": expected const " + serialize(*c));
+    if (const auto* c = s.if_contains("const"); c && *c != inst)
+        errs.push_back(path + ": expected const " + serialize(*c));
     if (const auto* en = s.if_contains("enum"); en && inst.is_string()) {
         bool found = false;
         for (const auto& e : en->as_array()) found = found || e == inst;
@@ -139,28 +142,39 @@ void check(const schema_doc& d, const json::object& s0, const json::value& inst,
                 check(d, p.at(k).as_object(), kv.value(), path + "." + k, errs);
             }
         } else if (const auto* ap = s.if_contains("additionalProperties"); ap && ap->is_object()) {
-            for (const auto& kv : o) check(d, ap->as_object(), kv.value(), path + "." + std::string(kv.key()), errs);
+            for (const auto& kv : o)
+                check(d, ap->as_object(), kv.value(), path + "." + std::string(kv.key()), errs);
         }
         if (const auto* req = s.if_contains("required"))
             for (const auto& k : req->as_array())
-                if (!o.contains(k.as_string())) errs.push_back(path + "." + std::string(k.as_string()) + ": required but missing");
+                if (!o.contains(k.as_string()))
+                    errs.push_back(path + "." + std::string(k.as_string()) + ": required but missing");
     } else if (inst.is_array()) {
         if (const auto* items = s.if_contains("items"); items && items->is_object()) {
             std::size_t i = 0;
-            for (const auto& e : inst.as_array()) check(d, items->as_object(), e, path + "[" + std::to_string(i++) + "]", errs);
+            for (const auto& e : inst.as_array())
+                check(d, items->as_object(), e, path + "[" + std::to_string(i++) + "]", errs);
         }
     }
 }
 
 // ---------------------------------------------------------------- fully populated fixtures
-json::object meta_obj() { return {{"com.example/trace", "abc"}}; }
-annotations full_annotations() { return {{role::user, role::assistant}, 0.5, "2025-01-01T00:00:00Z"}; }
-icon full_icon() { return {"https://example.com/i.png", "image/png", {"48x48"}, icon_theme::dark}; }
+json::object meta_obj() {
+    return {{"com.example/trace", "abc"}};
+}
+annotations full_annotations() {
+    return {{role::user, role::assistant}, 0.5, "2025-01-01T00:00:00Z"};
+}
+icon full_icon() {
+    return {"https://example.com/i.png", "image/png", {"48x48"}, icon_theme::dark};
+}
 implementation full_impl() {
     return {"srv", "1.2.3", "Server", "A server", {full_icon()}, "https://example.com"};
 }
 json::object object_schema() {
-    return {{"type", "object"}, {"properties", json::object{{"x", json::object{{"type", "string"}}}}}, {"required", json::array{"x"}}};
+    return {{"type", "object"},
+            {"properties", json::object{{"x", json::object{{"type", "string"}}}}},
+            {"required", json::array{"x"}}};
 }
 tool full_tool() {
     tool t;
@@ -176,25 +190,32 @@ tool full_tool() {
     return t;
 }
 std::vector<content_block> all_blocks() {
-    resource_link l{"file:///a.txt", "a.txt", "A", "a file", "text/plain", 12, {full_icon()}, full_annotations(), meta_obj()};
-    return {text_content{"hello", full_annotations(), meta_obj()},
-            image_content{"aGk=", "image/png", full_annotations(), meta_obj()},
-            audio_content{"aGk=", "audio/wav", full_annotations(), meta_obj()},
-            l,
-            embedded_resource{text_resource_contents{"file:///b", "text/plain", "b", meta_obj()}, full_annotations(),
-                              meta_obj()},
-            embedded_resource{blob_resource_contents{"file:///c", "application/octet-stream", "AAE=", meta_obj()},
-                              full_annotations(), meta_obj()}};
+    resource_link l{"file:///a.txt",    "a.txt",   "A", "a file", "text/plain", 12, {full_icon()},
+                    full_annotations(), meta_obj()};
+    return {
+        text_content{"hello", full_annotations(), meta_obj()},
+        image_content{"aGk=", "image/png", full_annotations(), meta_obj()},
+        audio_content{"aGk=", "audio/wav", full_annotations(), meta_obj()},
+        l,
+        embedded_resource{text_resource_contents{"file:///b", "text/plain", "b", meta_obj()},
+                          full_annotations(), meta_obj()},
+        embedded_resource{blob_resource_contents{"file:///c", "application/octet-stream", "AAE=", meta_obj()},
+                          full_annotations(), meta_obj()}};
 }
-call_tool_result full_call_result() { return {all_blocks(), json::object{{"x", "y"}}, false, meta_obj()}; }
+call_tool_result full_call_result() {
+    return {all_blocks(), json::object{{"x", "y"}}, false, meta_obj()};
+}
 resource full_resource() {
-    return {"file:///a.txt", "a.txt", "A", "a file", "text/plain", 12, full_annotations(), {full_icon()}, meta_obj()};
+    return {"file:///a.txt",    "a.txt",       "A",       "a file", "text/plain", 12,
+            full_annotations(), {full_icon()}, meta_obj()};
 }
 resource_template full_template() {
-    return {"file:///{path}", "files", "Files", "any file", "text/plain", full_annotations(), {full_icon()}, meta_obj()};
+    return {"file:///{path}",   "files",       "Files",   "any file", "text/plain",
+            full_annotations(), {full_icon()}, meta_obj()};
 }
 prompt full_prompt() {
-    return {"review", "Review", "Review code", {{"code", "Code", "the code", true}}, {full_icon()}, meta_obj()};
+    return {"review",      "Review",  "Review code", {{"code", "Code", "the code", true}},
+            {full_icon()}, meta_obj()};
 }
 client_capabilities full_client_caps() {
     return {json::object{{"x", json::object{}}},
@@ -205,8 +226,13 @@ client_capabilities full_client_caps() {
             json::object{{"io.example/ext", json::object{}}}};
 }
 server_capabilities full_server_caps() {
-    return {json::object{{"x", json::object{}}}, true, true, list_changed_capability{true},
-            resources_capability{true, true}, list_changed_capability{true}, server_tasks_capability{true, true, true},
+    return {json::object{{"x", json::object{}}},
+            true,
+            true,
+            list_changed_capability{true},
+            resources_capability{true, true},
+            list_changed_capability{true},
+            server_tasks_capability{true, true, true},
             json::object{{"io.example/ext", json::object{}}}};
 }
 std::vector<sampling_content> sampling_blocks() {
@@ -245,7 +271,13 @@ struct sample {
 template <class T>
 sample make(std::string name, std::string target, T value, revision first = V1, revision last = V5,
             std::set<std::string> unmodelled = {}, std::function<void(T&, revision)> strip = {}) {
-    sample s{name, target, first, last, [value](revision r) { return to_json(value, r); }, {}, std::move(unmodelled)};
+    sample s{name,
+             target,
+             first,
+             last,
+             [value](revision r) { return to_json(value, r); },
+             {},
+             std::move(unmodelled)};
     s.roundtrip = [value, strip, name](revision r) {
         T expected = value;
         if (strip) strip(expected, r);
@@ -265,55 +297,64 @@ std::vector<sample> samples() {
         s.push_back(make("content_block_" + std::to_string(i), "CallToolResult.content.items", b));
     }
     for (std::size_t i = 0; i < sampling_blocks().size(); ++i)
-        s.push_back(make("sampling_content_" + std::to_string(i), "CreateMessageResult.content", sampling_blocks()[i]));
+        s.push_back(make("sampling_content_" + std::to_string(i), "CreateMessageResult.content",
+                         sampling_blocks()[i]));
     s.push_back(make<tool>("tool", "Tool", full_tool(), V1, V5, {}, [](tool& t, revision r) {
         if (r != V4) t.execution.reset();
     }));
     s.push_back(make("tool_annotations", "ToolAnnotations", *full_tool().annotations, V2));
-    s.push_back(make<call_tool_request>(
-        "call_tool_request", "CallToolRequest.params",
-        call_tool_request{"echo", json::object{{"x", "1"}}, meta_obj(), json::object{{"ttl", 1000}},
-                          json::object{{"k", json::object{}}}, "state"},
-        V1, V5, {}, [](call_tool_request& c, revision r) {
-            if (r != V4) c.task.reset();
-            if (r != V5) c.input_responses.reset(), c.request_state.reset();
-        }));
+    s.push_back(make<call_tool_request>("call_tool_request", "CallToolRequest.params",
+                                        call_tool_request{"echo", json::object{{"x", "1"}}, meta_obj(),
+                                                          json::object{{"ttl", 1000}},
+                                                          json::object{{"k", json::object{}}}, "state"},
+                                        V1, V5, {}, [](call_tool_request& c, revision r) {
+                                            if (r != V4) c.task.reset();
+                                            if (r != V5) c.input_responses.reset(), c.request_state.reset();
+                                        }));
     s.push_back(make("call_tool_result", "CallToolResult", full_call_result()));
-    s.push_back(make<list_tools_result>("list_tools_result", "ListToolsResult",
-                     list_tools_result{{full_tool()}, "next", 60000, "public", meta_obj()}, V1, V5, {}, [](list_tools_result& l, revision) { l.tools[0].execution.reset(); }));
+    s.push_back(
+        make<list_tools_result>("list_tools_result", "ListToolsResult",
+                                list_tools_result{{full_tool()}, "next", 60000, "public", meta_obj()}, V1, V5,
+                                {}, [](list_tools_result& l, revision) { l.tools[0].execution.reset(); }));
     s.push_back(make("resource", "Resource", full_resource()));
     s.push_back(make("resource_template", "ResourceTemplate", full_template()));
-    s.push_back(make("read_resource_request", "ReadResourceRequest.params",
-                     read_resource_request{"file:///a", meta_obj(), json::object{{"k", json::object{}}}, "st"}));
-    s.push_back(make("read_resource_result", "ReadResourceResult",
-                     read_resource_result{{text_resource_contents{"file:///a", "text/plain", "a", meta_obj()},
-                                           blob_resource_contents{"file:///b", "image/png", "AAE=", meta_obj()}},
-                                          0, "private", meta_obj()}));
+    s.push_back(
+        make("read_resource_request", "ReadResourceRequest.params",
+             read_resource_request{"file:///a", meta_obj(), json::object{{"k", json::object{}}}, "st"}));
+    s.push_back(
+        make("read_resource_result", "ReadResourceResult",
+             read_resource_result{{text_resource_contents{"file:///a", "text/plain", "a", meta_obj()},
+                                   blob_resource_contents{"file:///b", "image/png", "AAE=", meta_obj()}},
+                                  0,
+                                  "private",
+                                  meta_obj()}));
     s.push_back(make("list_resources_result", "ListResourcesResult",
                      list_resources_result{{full_resource()}, "n", 5, "private", meta_obj()}));
     s.push_back(make("list_resource_templates_result", "ListResourceTemplatesResult",
                      list_resource_templates_result{{full_template()}, "n", 5, "private", meta_obj()}));
-    s.push_back(make("subscribe_request", "SubscribeRequest.params", subscribe_request{"file:///a", meta_obj()}, V1, V4));
+    s.push_back(make("subscribe_request", "SubscribeRequest.params",
+                     subscribe_request{"file:///a", meta_obj()}, V1, V4));
     s.push_back(make("resource_updated", "ResourceUpdatedNotification.params",
                      resource_updated_notification{"file:///a", meta_obj()}));
     s.push_back(make("prompt", "Prompt", full_prompt()));
     s.push_back(make("prompt_argument", "PromptArgument", full_prompt().arguments[0]));
     for (std::size_t i = 0; i < all_blocks().size(); ++i)
-        s.push_back(make("prompt_message_" + std::to_string(i), "PromptMessage", prompt_message{role::assistant, all_blocks()[i]}));
+        s.push_back(make("prompt_message_" + std::to_string(i), "PromptMessage",
+                         prompt_message{role::assistant, all_blocks()[i]}));
     s.push_back(make("get_prompt_request", "GetPromptRequest.params",
-                     get_prompt_request{"review", std::map<std::string, std::string>{{"code", "x"}}, meta_obj(),
-                                        json::object{{"k", json::object{}}}, "st"}));
+                     get_prompt_request{"review", std::map<std::string, std::string>{{"code", "x"}},
+                                        meta_obj(), json::object{{"k", json::object{}}}, "st"}));
     s.push_back(make("get_prompt_result", "GetPromptResult",
                      get_prompt_result{"desc", {prompt_message{role::user, text("hi")}}, meta_obj()}));
     s.push_back(make("list_prompts_result", "ListPromptsResult",
                      list_prompts_result{{full_prompt()}, "n", 5, "public", meta_obj()}));
-    s.push_back(make<client_capabilities>("client_capabilities", "ClientCapabilities", full_client_caps(), V1, V5, {},
-                                          [](client_capabilities& c, revision r) {
+    s.push_back(make<client_capabilities>("client_capabilities", "ClientCapabilities", full_client_caps(), V1,
+                                          V5, {}, [](client_capabilities& c, revision r) {
                                               if (r == V5) c.tasks.reset(), c.roots->list_changed.reset();
                                               if (r == V4) c.extensions.reset();
                                           }));
-    s.push_back(make<server_capabilities>("server_capabilities", "ServerCapabilities", full_server_caps(), V1, V5, {},
-                                          [](server_capabilities& c, revision r) {
+    s.push_back(make<server_capabilities>("server_capabilities", "ServerCapabilities", full_server_caps(), V1,
+                                          V5, {}, [](server_capabilities& c, revision r) {
                                               if (r == V5) c.tasks.reset();
                                               if (r == V4) c.extensions.reset();
                                           }));
@@ -325,26 +366,38 @@ std::vector<sample> samples() {
         "initialize_result", "InitializeResult",
         initialize_result{"2025-11-25", full_server_caps(), full_impl(), "Use tools", meta_obj()}, V1, V4, {},
         [](initialize_result& i, revision) { i.capabilities.extensions.reset(); }));
-    s.push_back(make<discover_result>("discover_result", "DiscoverResult",
-                                      discover_result{{"2026-07-28"}, full_server_caps(), "hi", 100, "public", meta_obj()},
-                                      V5, V5, {}, [](discover_result& d, revision) { d.capabilities.tasks.reset(); }));
-    s.push_back(make("set_level", "SetLevelRequest.params", set_level_request{logging_level::warning, meta_obj()}, V1, V4));
-    s.push_back(make("logging_message", "LoggingMessageNotification.params",
-                     logging_message_notification{logging_level::error, "db", json::object{{"m", 1}}, meta_obj()}));
-    s.push_back(make<progress_notification>("progress", "ProgressNotification.params",
-                                            progress_notification{std::string("tok"), 0.5, 1.0, "half", meta_obj()}));
+    s.push_back(make<discover_result>(
+        "discover_result", "DiscoverResult",
+        discover_result{{"2026-07-28"}, full_server_caps(), "hi", 100, "public", meta_obj()}, V5, V5, {},
+        [](discover_result& d, revision) { d.capabilities.tasks.reset(); }));
+    s.push_back(make("set_level", "SetLevelRequest.params",
+                     set_level_request{logging_level::warning, meta_obj()}, V1, V4));
+    s.push_back(
+        make("logging_message", "LoggingMessageNotification.params",
+             logging_message_notification{logging_level::error, "db", json::object{{"m", 1}}, meta_obj()}));
+    s.push_back(
+        make<progress_notification>("progress", "ProgressNotification.params",
+                                    progress_notification{std::string("tok"), 0.5, 1.0, "half", meta_obj()}));
     s.push_back(make("cancelled", "CancelledNotification.params",
                      cancelled_notification{std::int64_t{7}, "user", meta_obj()}));
     s.push_back(make("complete_prompt", "CompleteRequest.params",
-                     complete_request{prompt_reference{"review", "Review"}, {"code", "x"},
-                                      std::map<std::string, std::string>{{"lang", "c++"}}, meta_obj()}));
+                     complete_request{prompt_reference{"review", "Review"},
+                                      {"code", "x"},
+                                      std::map<std::string, std::string>{{"lang", "c++"}},
+                                      meta_obj()}));
     s.push_back(make("complete_resource", "CompleteRequest.params",
-                     complete_request{resource_template_reference{"file:///{p}"}, {"p", "a"},
-                                      std::map<std::string, std::string>{{"q", "1"}}, meta_obj()}));
+                     complete_request{resource_template_reference{"file:///{p}"},
+                                      {"p", "a"},
+                                      std::map<std::string, std::string>{{"q", "1"}},
+                                      meta_obj()}));
     s.push_back(make("complete_result", "CompleteResult", complete_result{{"a", "b"}, 2, false, meta_obj()}));
     s.push_back(make("root", "Root", root{"file:///home", "home", meta_obj()}));
-    s.push_back(make<list_roots_result>("list_roots_result", "ListRootsResult", list_roots_result{{root{"file:///home", "home", meta_obj()}}, meta_obj()}, V1, V5, {}, [](list_roots_result& l, revision) { l.meta.reset(); }));
-    s.push_back(make("sampling_message", "SamplingMessage", sampling_message{role::user, sampling_blocks(), meta_obj()}));
+    s.push_back(
+        make<list_roots_result>("list_roots_result", "ListRootsResult",
+                                list_roots_result{{root{"file:///home", "home", meta_obj()}}, meta_obj()}, V1,
+                                V5, {}, [](list_roots_result& l, revision) { l.meta.reset(); }));
+    s.push_back(make("sampling_message", "SamplingMessage",
+                     sampling_message{role::user, sampling_blocks(), meta_obj()}));
     s.push_back(make<create_message_request>("create_message_request", "CreateMessageRequest.params",
                                              full_create_message(), V1, V5, {"task"},
                                              [](create_message_request& c, revision r) {
@@ -352,19 +405,21 @@ std::vector<sample> samples() {
                                                  c.tools[0].execution.reset();
                                                  if (r == V4) c.tools[0].execution = full_tool().execution;
                                              }));
-    s.push_back(make("create_message_result", "CreateMessageResult",
-                     create_message_result{role::assistant, sampling_blocks(), "claude", "toolUse", meta_obj()}));
+    s.push_back(
+        make("create_message_result", "CreateMessageResult",
+             create_message_result{role::assistant, sampling_blocks(), "claude", "toolUse", meta_obj()}));
     s.push_back(make("elicit_form", "ElicitRequest.params", form_elicitation("Name?", object_schema()), V3));
     s.push_back(make<elicit_request>("elicit_url", "ElicitRequest.params",
                                      url_elicitation("Log in", "https://example.com/login", "e1"), V4, V5, {},
                                      [](elicit_request& e, revision r) {
                                          if (r == V5) e.elicitation_id.reset();
                                      }));
-    s.push_back(make<elicit_result>("elicit_result", "ElicitResult",
-                     elicit_result{elicit_action::accept,
-                                   json::object{{"name", "x"}, {"n", 3}, {"ok", true}, {"tags", json::array{"a"}}},
-                                   meta_obj()},
-                     V3, V5, {}, [](elicit_result& e, revision) { e.meta.reset(); }));
+    s.push_back(make<elicit_result>(
+        "elicit_result", "ElicitResult",
+        elicit_result{elicit_action::accept,
+                      json::object{{"name", "x"}, {"n", 3}, {"ok", true}, {"tags", json::array{"a"}}},
+                      meta_obj()},
+        V3, V5, {}, [](elicit_result& e, revision) { e.meta.reset(); }));
     s.push_back(make("elicitation_complete", "ElicitationCompleteNotification.params",
                      elicitation_complete_notification{"e1", meta_obj()}, V4, V4));
     s.push_back(make("paginated_request", "PaginatedRequest.params", paginated_request{"c", meta_obj()}));
@@ -415,7 +470,8 @@ TEST(ProtocolSchema, EveryDefinedTopLevelMemberIsEmitted) {
                 std::string k(kv.key());
                 ++members;
                 if (!wire.contains(k) && !s.unmodelled.count(k))
-                    ADD_FAILURE() << s.name << " @" << to_string(r) << ": schema member " << k << " not emitted";
+                    ADD_FAILURE() << s.name << " @" << to_string(r) << ": schema member " << k
+                                  << " not emitted";
             }
         }
     }
@@ -446,20 +502,26 @@ TEST(ProtocolSchema, CheckerRejectsMembersOfNewerRevisions) {
     EXPECT_FALSE(errors_for(V1, "CallToolResult", to_json(full_call_result(), V5)).empty());
     EXPECT_FALSE(errors_for(V4, "ClientCapabilities", to_json(full_client_caps(), V5)).empty());
     EXPECT_FALSE(errors_for(V5, "ClientCapabilities", to_json(full_client_caps(), V4)).empty());
-    EXPECT_FALSE(errors_for(V5, "ListToolsResult", to_json(list_tools_result{}, V4)).empty()); // required ttlMs...
-    EXPECT_FALSE(errors_for(V3, "CreateMessageResult",
-                            to_json(create_message_result{role::assistant, sampling_blocks(), "m", {}, {}}, V4))
-                     .empty());
+    EXPECT_FALSE(
+        errors_for(V5, "ListToolsResult", to_json(list_tools_result{}, V4)).empty()); // required ttlMs...
+    EXPECT_FALSE(
+        errors_for(V3, "CreateMessageResult",
+                   to_json(create_message_result{role::assistant, sampling_blocks(), "m", {}, {}}, V4))
+            .empty());
 }
 
 // ================================================================ golden presence / absence
 
-bool has(const json::object& o, std::string_view k) { return o.contains(k); }
+bool has(const json::object& o, std::string_view k) {
+    return o.contains(k);
+}
 
 TEST(ProtocolGolden, ToolFieldsPerRevision) {
     auto t = full_tool();
-    auto v1 = to_json(t, V1), v2 = to_json(t, V2), v3 = to_json(t, V3), v4 = to_json(t, V4), v5 = to_json(t, V5);
-    for (const auto* k : {"title", "annotations", "outputSchema", "icons", "execution", "_meta"}) EXPECT_FALSE(has(v1, k)) << k;
+    auto v1 = to_json(t, V1), v2 = to_json(t, V2), v3 = to_json(t, V3), v4 = to_json(t, V4),
+         v5 = to_json(t, V5);
+    for (const auto* k : {"title", "annotations", "outputSchema", "icons", "execution", "_meta"})
+        EXPECT_FALSE(has(v1, k)) << k;
     EXPECT_TRUE(has(v2, "annotations"));
     EXPECT_FALSE(has(v2, "title"));
     for (const auto* k : {"title", "outputSchema", "_meta"}) EXPECT_TRUE(has(v3, k)) << k;
@@ -556,7 +618,8 @@ TEST(ProtocolGolden, UtilitiesPerRevision) {
     EXPECT_FALSE(has(to_json(p, V1), "message"));
     EXPECT_TRUE(has(to_json(p, V2), "message"));
     EXPECT_EQ(to_json(p, V2).at("progressToken"), 3);
-    complete_request c{prompt_reference{"p", "P"}, {"a", "b"}, std::map<std::string, std::string>{{"x", "y"}}, std::nullopt};
+    complete_request c{
+        prompt_reference{"p", "P"}, {"a", "b"}, std::map<std::string, std::string>{{"x", "y"}}, std::nullopt};
     EXPECT_FALSE(has(to_json(c, V2), "context"));
     EXPECT_FALSE(has(to_json(c, V2).at("ref").as_object(), "title"));
     EXPECT_EQ(to_json(c, V3).at("context").at("arguments").at("x"), "y");
@@ -584,7 +647,8 @@ TEST(ProtocolGolden, SamplingPerRevision) {
     EXPECT_FALSE(has(v5, "_meta"));
     EXPECT_EQ(v4.at("includeContext"), "thisServer");
 
-    create_message_result r{role::assistant, {text_content{"a", {}, {}}, text_content{"b", {}, {}}}, "m", "endTurn", {}};
+    create_message_result r{
+        role::assistant, {text_content{"a", {}, {}}, text_content{"b", {}, {}}}, "m", "endTurn", {}};
     EXPECT_EQ(to_json(r, V3).at("content"), (json::object{{"type", "text"}, {"text", "a\nb"}}));
     create_message_result tu{role::assistant, {tool_use_content{"u", "echo", {}, {}}}, "m", "toolUse", {}};
     EXPECT_EQ(to_json(tu, V3).at("content").at("type"), "text");
@@ -604,7 +668,8 @@ TEST(ProtocolGolden, ElicitationPerRevision) {
     }
     EXPECT_EQ(to_json(url, V4).at("elicitationId"), "e1");
     EXPECT_FALSE(has(to_json(url, V5), "elicitationId"));
-    elicit_result res{elicit_action::accept, json::object{{"a", "x"}, {"tags", json::array{"t"}}}, meta_obj()};
+    elicit_result res{elicit_action::accept, json::object{{"a", "x"}, {"tags", json::array{"t"}}},
+                      meta_obj()};
     EXPECT_FALSE(has(to_json(res, V3).at("content").as_object(), "tags"));
     EXPECT_TRUE(has(to_json(res, V4).at("content").as_object(), "tags"));
     EXPECT_TRUE(has(to_json(res, V4), "_meta"));
@@ -613,8 +678,9 @@ TEST(ProtocolGolden, ElicitationPerRevision) {
 
 TEST(ProtocolGolden, HelpersAndLogging) {
     auto e = error_result("boom");
-    EXPECT_EQ(to_json(e, V1), (json::object{{"content", json::array{json::object{{"type", "text"}, {"text", "boom"}}}},
-                                            {"isError", true}}));
+    EXPECT_EQ(to_json(e, V1),
+              (json::object{{"content", json::array{json::object{{"type", "text"}, {"text", "boom"}}}},
+                            {"isError", true}}));
     EXPECT_EQ(*text_of(text("x")), "x");
     EXPECT_EQ(to_json(image("aGk=", "image/png"), V1).at("mimeType"), "image/png");
     EXPECT_EQ(to_json(embedded_text("file:///a", "t"), V1).at("resource").at("text"), "t");

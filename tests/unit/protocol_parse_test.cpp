@@ -11,16 +11,18 @@ using namespace mcp;
 
 namespace {
 
-json::value j(std::string_view text) { return json::parse(text); }
+json::value j(std::string_view text) {
+    return json::parse(text);
+}
 
-template <class T>
-void expect_invalid(std::string_view text, std::string_view names) {
+template <class T> void expect_invalid(std::string_view text, std::string_view names) {
     try {
         (void)from_json<T>(j(text));
         ADD_FAILURE() << "accepted: " << text;
     } catch (const mcp::error& e) {
         EXPECT_EQ(e.code(), error_code::invalid_params) << text;
-        EXPECT_NE(std::string(e.what()).find(names), std::string::npos) << e.what() << " should name " << names;
+        EXPECT_NE(std::string(e.what()).find(names), std::string::npos)
+            << e.what() << " should name " << names;
     }
 }
 
@@ -31,7 +33,8 @@ TEST(ProtocolParse, MessagesNameTheField) {
     expect_invalid<tool>(R"({"inputSchema":{"type":"object"}})", "Tool.name is required");
     expect_invalid<tool>(R"({"name":5,"inputSchema":{}})", "Tool.name must be a string");
     expect_invalid<tool>(R"({"name":"a","inputSchema":"x"})", "Tool.inputSchema must be an object");
-    expect_invalid<tool>(R"({"name":"a","inputSchema":{},"icons":[{"src":"x"},{}]})", "Tool.icons[1].src is required");
+    expect_invalid<tool>(R"({"name":"a","inputSchema":{},"icons":[{"src":"x"},{}]})",
+                         "Tool.icons[1].src is required");
     expect_invalid<tool>(R"({"name":"a","inputSchema":{},"annotations":{"readOnlyHint":"yes"}})",
                          "Tool.annotations.readOnlyHint must be a boolean");
     expect_invalid<tool>(R"({"name":"a","inputSchema":{},"execution":{"taskSupport":"maybe"}})",
@@ -43,44 +46,61 @@ TEST(ProtocolParse, MessagesNameTheField) {
     expect_invalid<call_tool_result>(R"({"content":{}})", "CallToolResult.content must be an array");
     expect_invalid<call_tool_result>(R"({"content":[{"type":"resource","resource":{"uri":"a"}}]})",
                                      "CallToolResult.content[0].resource must have \"text\" or \"blob\"");
-    expect_invalid<call_tool_request>(R"({"name":"t","arguments":[1]})", "CallToolRequest.params.arguments must be an object");
-    expect_invalid<get_prompt_request>(R"({"name":"p","arguments":{"a":1}})", "GetPromptRequest.params.arguments.a must be a string");
+    expect_invalid<call_tool_request>(R"({"name":"t","arguments":[1]})",
+                                      "CallToolRequest.params.arguments must be an object");
+    expect_invalid<get_prompt_request>(R"({"name":"p","arguments":{"a":1}})",
+                                       "GetPromptRequest.params.arguments.a must be a string");
     expect_invalid<initialize_request>(R"({"protocolVersion":"2025-11-25","capabilities":{}})",
                                        "InitializeRequest.params.clientInfo is required");
-    expect_invalid<initialize_request>(R"({"protocolVersion":"x","capabilities":{"roots":{"listChanged":1}},"clientInfo":{"name":"c","version":"1"}})",
-                                       "InitializeRequest.params.capabilities.roots.listChanged must be a boolean");
-    expect_invalid<initialize_result>(R"({"protocolVersion":"x","capabilities":{},"serverInfo":{"name":"s"}})",
-                                      "InitializeResult.serverInfo.version is required");
-    expect_invalid<set_level_request>(R"({"level":"verbose"})", "SetLevelRequest.params.level must be one of");
-    expect_invalid<progress_notification>(R"({"progressToken":true,"progress":1})", "progressToken must be a string or an integer");
-    expect_invalid<progress_notification>(R"({"progressToken":"t","progress":"1"})", "progress must be a number");
-    expect_invalid<cancelled_notification>(R"({"reason":"x"})", "CancelledNotification.params.requestId is required");
-    expect_invalid<create_message_request>(R"({"messages":[],"maxTokens":1.5})", "maxTokens must be an integer");
-    expect_invalid<create_message_request>(R"({"messages":[{"role":"system","content":{"type":"text","text":"x"}}],"maxTokens":1})",
-                                           "CreateMessageRequest.params.messages[0].role");
-    expect_invalid<create_message_result>(R"({"role":"assistant","content":[{"type":"tool_use","id":"u","name":"n"}],"model":"m"})",
-                                          "CreateMessageResult.content[0].input is required");
+    expect_invalid<initialize_request>(
+        R"({"protocolVersion":"x","capabilities":{"roots":{"listChanged":1}},"clientInfo":{"name":"c","version":"1"}})",
+        "InitializeRequest.params.capabilities.roots.listChanged must be a boolean");
+    expect_invalid<initialize_result>(
+        R"({"protocolVersion":"x","capabilities":{},"serverInfo":{"name":"s"}})",
+        "InitializeResult.serverInfo.version is required");
+    expect_invalid<set_level_request>(R"({"level":"verbose"})",
+                                      "SetLevelRequest.params.level must be one of");
+    expect_invalid<progress_notification>(R"({"progressToken":true,"progress":1})",
+                                          "progressToken must be a string or an integer");
+    expect_invalid<progress_notification>(R"({"progressToken":"t","progress":"1"})",
+                                          "progress must be a number");
+    expect_invalid<cancelled_notification>(R"({"reason":"x"})",
+                                           "CancelledNotification.params.requestId is required");
+    expect_invalid<create_message_request>(R"({"messages":[],"maxTokens":1.5})",
+                                           "maxTokens must be an integer");
+    expect_invalid<create_message_request>(
+        R"({"messages":[{"role":"system","content":{"type":"text","text":"x"}}],"maxTokens":1})",
+        "CreateMessageRequest.params.messages[0].role");
+    expect_invalid<create_message_result>(
+        R"({"role":"assistant","content":[{"type":"tool_use","id":"u","name":"n"}],"model":"m"})",
+        "CreateMessageResult.content[0].input is required");
     expect_invalid<elicit_result>(R"({"action":"maybe"})", "ElicitResult.action");
     expect_invalid<elicit_result>(R"({"action":"accept","content":{"x":{"a":1}}})", "ElicitResult.content.x");
     expect_invalid<elicit_request>(R"({"mode":"url","message":"m"})", "ElicitRequest.params.url is required");
     expect_invalid<elicit_request>(R"({"mode":"voice","message":"m"})", "ElicitRequest.params.mode");
-    expect_invalid<complete_request>(R"({"ref":{"type":"ref/tool","name":"x"},"argument":{"name":"a","value":"b"}})",
-                                     "CompleteRequest.params.ref.type");
+    expect_invalid<complete_request>(
+        R"({"ref":{"type":"ref/tool","name":"x"},"argument":{"name":"a","value":"b"}})",
+        "CompleteRequest.params.ref.type");
     expect_invalid<complete_request>(R"({"ref":{"type":"ref/prompt","name":"x"},"argument":{"name":"a"}})",
                                      "CompleteRequest.params.argument.value is required");
     expect_invalid<list_tools_result>(R"({"tools":[{"name":"a","inputSchema":{}}],"nextCursor":3})",
                                       "ListToolsResult.nextCursor must be a string");
-    expect_invalid<list_roots_result>(R"({"roots":[{"name":"x"}]})", "ListRootsResult.roots[0].uri is required");
+    expect_invalid<list_roots_result>(R"({"roots":[{"name":"x"}]})",
+                                      "ListRootsResult.roots[0].uri is required");
     expect_invalid<resource>(R"({"uri":"a","name":"b","size":1.5})", "Resource.size must be an integer");
-    expect_invalid<resource>(R"({"uri":"a","name":"b","annotations":{"audience":["robot"]}})", "Resource.annotations.audience[0]");
-    expect_invalid<prompt>(R"({"name":"p","arguments":[{"name":"a","required":"yes"}]})", "Prompt.arguments[0].required");
+    expect_invalid<resource>(R"({"uri":"a","name":"b","annotations":{"audience":["robot"]}})",
+                             "Resource.annotations.audience[0]");
+    expect_invalid<prompt>(R"({"name":"p","arguments":[{"name":"a","required":"yes"}]})",
+                           "Prompt.arguments[0].required");
     expect_invalid<implementation>(R"({"name":"n","version":"1","icons":[{"src":"s","theme":"blue"}]})",
                                    "Implementation.icons[0].theme");
-    expect_invalid<logging_message_notification>(R"({"level":"info"})", "LoggingMessageNotification.params.data is required");
+    expect_invalid<logging_message_notification>(R"({"level":"info"})",
+                                                 "LoggingMessageNotification.params.data is required");
 }
 
 TEST(ProtocolParse, TolerantOfUnknownMembersAndNulls) {
-    auto t = from_json<tool>(j(R"({"name":"a","inputSchema":{"type":"object"},"future":1,"title":null,"icons":null,
+    auto t =
+        from_json<tool>(j(R"({"name":"a","inputSchema":{"type":"object"},"future":1,"title":null,"icons":null,
                                    "_meta":{"k":"v"}})"));
     EXPECT_EQ(t.name, "a");
     EXPECT_FALSE(t.title);
@@ -91,9 +111,11 @@ TEST(ProtocolParse, TolerantOfUnknownMembersAndNulls) {
     EXPECT_FALSE(c.elicitation->supports_url());
     EXPECT_TRUE(c.sampling->tools);
     EXPECT_FALSE(c.sampling->context);
-    auto r = from_json<create_message_result>(j(R"({"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"})"));
+    auto r = from_json<create_message_result>(
+        j(R"({"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"})"));
     ASSERT_EQ(r.content.size(), 1u);
-    auto e = from_json<elicit_request>(j(R"({"message":"m","requestedSchema":{"type":"object","properties":{}}})"));
+    auto e = from_json<elicit_request>(
+        j(R"({"message":"m","requestedSchema":{"type":"object","properties":{}}})"));
     EXPECT_EQ(e.mode, elicitation_mode::form);
     auto p = from_json<paginated_request>(j("null"));
     EXPECT_FALSE(p.cursor);
@@ -102,7 +124,8 @@ TEST(ProtocolParse, TolerantOfUnknownMembersAndNulls) {
 }
 
 TEST(ProtocolParse, OutOfRangeIntegersAreErrors) {
-    expect_invalid<progress_notification>(R"({"progressToken":18446744073709551615,"progress":1})", "progressToken");
+    expect_invalid<progress_notification>(R"({"progressToken":18446744073709551615,"progress":1})",
+                                          "progressToken");
 }
 
 // Every member of every valid message replaced by values of each JSON kind: parsing either
@@ -152,15 +175,24 @@ TEST(ProtocolParse, MutationSweepNeverCrashes) {
          R"({"action":"accept","content":{"a":"x","b":[ "y" ],"c":1}})"},
         {[](const json::value& v) { (void)from_json<progress_notification>(v); },
          R"({"progressToken":1,"progress":0.5,"total":1,"message":"m"})"},
-        {[](const json::value& v) { (void)from_json<cancelled_notification>(v); }, R"({"requestId":"r","reason":"x"})"},
+        {[](const json::value& v) { (void)from_json<cancelled_notification>(v); },
+         R"({"requestId":"r","reason":"x"})"},
         {[](const json::value& v) { (void)from_json<logging_message_notification>(v); },
          R"({"level":"info","logger":"l","data":{}})"},
-        {[](const json::value& v) { (void)from_json<list_roots_result>(v); }, R"({"roots":[{"uri":"file:///","name":"n"}]})"},
+        {[](const json::value& v) { (void)from_json<list_roots_result>(v); },
+         R"({"roots":[{"uri":"file:///","name":"n"}]})"},
         {[](const json::value& v) { (void)from_json<discover_result>(v); },
          R"({"supportedVersions":["2026-07-28"],"capabilities":{},"ttlMs":0,"cacheScope":"private"})"},
     };
-    const json::value odd[] = {nullptr, true, 1.5, std::int64_t{-1}, "s", json::array{}, json::object{},
-                               json::array{nullptr}, json::object{{"type", 1}}};
+    const json::value odd[] = {nullptr,
+                               true,
+                               1.5,
+                               std::int64_t{-1},
+                               "s",
+                               json::array{},
+                               json::object{},
+                               json::array{nullptr},
+                               json::object{{"type", 1}}};
     int runs = 0;
     auto run = [&](const parser& p, const json::value& v) {
         ++runs;
@@ -173,30 +205,30 @@ TEST(ProtocolParse, MutationSweepNeverCrashes) {
         }
     };
     // Replace each node (member value or array element) in turn.
-    std::function<void(json::value&, json::value&, const parser&)> sweep = [&](json::value& root, json::value& node,
-                                                                               const parser& p) {
-        if (node.is_object()) {
-            for (auto& kv : node.as_object()) {
-                json::value saved = kv.value();
-                for (const auto& o : odd) {
-                    kv.value() = o;
-                    run(p, root);
+    std::function<void(json::value&, json::value&, const parser&)> sweep =
+        [&](json::value& root, json::value& node, const parser& p) {
+            if (node.is_object()) {
+                for (auto& kv : node.as_object()) {
+                    json::value saved = kv.value();
+                    for (const auto& o : odd) {
+                        kv.value() = o;
+                        run(p, root);
+                    }
+                    kv.value() = saved;
+                    sweep(root, kv.value(), p);
                 }
-                kv.value() = saved;
-                sweep(root, kv.value(), p);
-            }
-        } else if (node.is_array()) {
-            for (auto& e : node.as_array()) {
-                json::value saved = e;
-                for (const auto& o : odd) {
-                    e = o;
-                    run(p, root);
+            } else if (node.is_array()) {
+                for (auto& e : node.as_array()) {
+                    json::value saved = e;
+                    for (const auto& o : odd) {
+                        e = o;
+                        run(p, root);
+                    }
+                    e = saved;
+                    sweep(root, e, p);
                 }
-                e = saved;
-                sweep(root, e, p);
             }
-        }
-    };
+        };
     for (const auto& [p, text] : cases) {
         json::value v = j(text);
         ASSERT_NO_THROW(p(v)) << text;

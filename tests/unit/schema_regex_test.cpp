@@ -17,10 +17,12 @@ using mcp::schema::detail::simple_regex;
 namespace {
 
 std::string random_pattern(std::mt19937& rng) {
-    static const char* const atoms[] = {"a", "b", "-", "\\.", ".", "[ab]", "[^a]", "[a-c]", "[-a]", "[a-]", "\\d",
-                                        "\\D", "\\w", "\\W", "\\s", "\\S", "[\\d_]", "[^\\s]", "\\x41", "\\u0062",
-                                        "[]", "[^]", "\\/", "1", " ", "\\t"};
-    static const char* const quantifiers[] = {"", "", "", "*", "+", "?", "{2}", "{1,3}", "{0,}", "+?", "{0,2}?", "{3,}"};
+    static const char* const atoms[] = {"a",     "b",    "-",      "\\.",    ".",     "[ab]",    "[^a]",
+                                        "[a-c]", "[-a]", "[a-]",   "\\d",    "\\D",   "\\w",     "\\W",
+                                        "\\s",   "\\S",  "[\\d_]", "[^\\s]", "\\x41", "\\u0062", "[]",
+                                        "[^]",   "\\/",  "1",      " ",      "\\t"};
+    static const char* const quantifiers[] = {"",    "",      "",     "*",  "+",      "?",
+                                              "{2}", "{1,3}", "{0,}", "+?", "{0,2}?", "{3,}"};
     std::uniform_int_distribution<int> atom(0, std::size(atoms) - 1), quant(0, std::size(quantifiers) - 1),
         count(1, 6), coin(0, 3);
     std::string p;
@@ -54,7 +56,8 @@ TEST(SchemaSimpleRegex, AgreesWithStdRegexOnRandomPatterns) {
         ++patterns;
         for (int k = 0; k < 40; ++k) {
             const std::string s = random_input(rng);
-            ASSERT_EQ(simple->search(s), std::regex_search(s, reference)) << "pattern /" << p << "/ on \"" << s << '"';
+            ASSERT_EQ(simple->search(s), std::regex_search(s, reference))
+                << "pattern /" << p << "/ on \"" << s << '"';
             ++checks;
         }
     }
@@ -68,10 +71,12 @@ TEST(SchemaSimpleRegex, LongPatternsUseTheMultiWordPath) {
         auto simple = simple_regex::parse(p);
         ASSERT_TRUE(simple) << p;
         std::regex reference(p, std::regex_constants::ECMAScript);
-        for (const std::string& s : {std::string(), std::string(50, 'q'), std::string(100, 'q'), std::string(101, 'q'),
-                                     std::string(70, 'a'), std::string(70, 'a') + "b", std::string(70, 'a') + "bb",
-                                     std::string(63, 'x'), "y" + std::string(64, 'x') + "y"})
-            EXPECT_EQ(simple->search(s), std::regex_search(s, reference)) << p << " on " << s.size() << " chars";
+        for (const std::string& s :
+             {std::string(), std::string(50, 'q'), std::string(100, 'q'), std::string(101, 'q'),
+              std::string(70, 'a'), std::string(70, 'a') + "b", std::string(70, 'a') + "bb",
+              std::string(63, 'x'), "y" + std::string(64, 'x') + "y"})
+            EXPECT_EQ(simple->search(s), std::regex_search(s, reference))
+                << p << " on " << s.size() << " chars";
     }
     EXPECT_FALSE(simple_regex::parse("^a{300}$")); // beyond max_items: std::regex takes it
 }
@@ -94,6 +99,6 @@ TEST(SchemaSimpleRegex, MatchesByCodePoint) {
     EXPECT_FALSE(greek->search("ab"));
     auto space = simple_regex::parse("^\\s\\S$");
     ASSERT_TRUE(space);
-    EXPECT_TRUE(space->search("\xC2\xA0x"));  // U+00A0 is white space in ECMA-262
+    EXPECT_TRUE(space->search("\xC2\xA0x")); // U+00A0 is white space in ECMA-262
     EXPECT_FALSE(space->search("x\xC2\xA0"));
 }

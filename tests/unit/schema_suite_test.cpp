@@ -77,7 +77,8 @@ outcome run_suite(const std::string& dir, dialect d, bool assert_format = false)
             }
             for (const auto& test : g.at("tests").as_array()) {
                 const auto& t = test.as_object();
-                const std::string id = fname + " | " + gdesc + " | " + std::string(t.at("description").as_string());
+                const std::string id =
+                    fname + " | " + gdesc + " | " + std::string(t.at("description").as_string());
                 const bool expected = t.at("valid").as_bool();
                 ++out.total;
                 bool ok = false;
@@ -89,22 +90,26 @@ outcome run_suite(const std::string& dir, dialect d, bool assert_format = false)
                 } else {
                     std::cerr << "  [compile error] " << id << ": " << compile_failure << '\n';
                 }
-                if (ok) ++out.passed;
-                else out.failures.insert(id);
+                if (ok)
+                    ++out.passed;
+                else
+                    out.failures.insert(id);
             }
         }
     }
     return out;
 }
 
-void check(const std::string& name, const outcome& o, const std::set<std::string>& known, double min_rate = 0.995) {
+void check(const std::string& name, const outcome& o, const std::set<std::string>& known,
+           double min_rate = 0.995) {
     std::cout << "JSON-Schema-Test-Suite " << name << ": " << o.passed << " / " << o.total << " passed ("
               << (100.0 * static_cast<double>(o.passed) / static_cast<double>(o.total)) << " %), "
               << o.failures.size() << " known failures\n";
     for (const auto& f : o.failures)
         if (!known.count(f)) ADD_FAILURE() << "unexpected failure: " << f;
     for (const auto& k : known)
-        if (!o.failures.count(k)) ADD_FAILURE() << "listed failure now passes (remove it from the list): " << k;
+        if (!o.failures.count(k))
+            ADD_FAILURE() << "listed failure now passes (remove it from the list): " << k;
     EXPECT_GE(static_cast<double>(o.passed), min_rate * static_cast<double>(o.total));
 }
 
@@ -112,14 +117,12 @@ void check(const std::string& name, const outcome& o, const std::set<std::string
 
 TEST(SchemaSuite, Draft2020_12) {
     // Known failures, each with its reason.
-    const std::set<std::string> known = {
-    };
+    const std::set<std::string> known = {};
     check("draft2020-12", run_suite("draft2020-12", dialect::draft2020_12), known);
 }
 
 TEST(SchemaSuite, Draft7) {
-    const std::set<std::string> known = {
-    };
+    const std::set<std::string> known = {};
     check("draft7", run_suite("draft7", dialect::draft07), known);
 }
 
@@ -127,14 +130,13 @@ TEST(SchemaSuite, Draft7) {
 // RFCs. Not required by the specification (format is an annotation by default), but the checks
 // are what users get when they ask for assertion.
 TEST(SchemaSuite, OptionalFormatDraft2020_12) {
-    const std::set<std::string> known = {
-    };
-    check("draft2020-12 optional/format (assert_format)", run_suite("draft2020-12/optional/format", dialect::draft2020_12, true),
-          known, 0.95);
+    const std::set<std::string> known = {};
+    check("draft2020-12 optional/format (assert_format)",
+          run_suite("draft2020-12/optional/format", dialect::draft2020_12, true), known, 0.95);
 }
 
 TEST(SchemaSuite, OptionalFormatDraft7) {
-    const std::set<std::string> known = {
-    };
-    check("draft7 optional/format (assert_format)", run_suite("draft7/optional/format", dialect::draft07, true), known, 0.95);
+    const std::set<std::string> known = {};
+    check("draft7 optional/format (assert_format)",
+          run_suite("draft7/optional/format", dialect::draft07, true), known, 0.95);
 }

@@ -100,14 +100,17 @@ TEST_F(middleware_fixture, the_catalogue_filter_hides_prompts_resources_and_temp
     const auto reader = [](const std::string& uri, mcp::context&) {
         return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "x"}}};
     };
-    const auto treader = [](const std::string& uri, const std::map<std::string, std::string>&, mcp::context&) {
+    const auto treader = [](const std::string& uri, const std::map<std::string, std::string>&,
+                            mcp::context&) {
         return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "t"}}};
     };
     for (const char* name : {"public_prompt", "secret_prompt"})
         srv.add_prompt({.name = name}, [](const std::map<std::string, std::string>&, mcp::context&) {
-            return mcp::get_prompt_result{.messages = {{.role = mcp::role::user, .content = mcp::text("hi")}}};
+            return mcp::get_prompt_result{
+                .messages = {{.role = mcp::role::user, .content = mcp::text("hi")}}};
         });
-    for (const char* uri : {"res://public", "res://secret"}) srv.add_resource({.uri = uri, .name = uri}, reader);
+    for (const char* uri : {"res://public", "res://secret"})
+        srv.add_resource({.uri = uri, .name = uri}, reader);
     srv.add_resource_template({.uri_template = "pub://{x}", .name = "pub"}, treader);
     srv.add_resource_template({.uri_template = "secret://{x}", .name = "secret"}, treader);
     const auto not_secret = [](const std::string&, const std::string& name) {
@@ -148,7 +151,8 @@ TEST_F(middleware_fixture, the_catalogue_filter_hides_prompts_resources_and_temp
                 {"argument", object{{"name", "x"}, {"value", ""}}}},
          object{{"ref", object{{"type", "ref/resource"}, {"uri", "nope://{x}"}}},
                 {"argument", object{{"name", "x"}, {"value", ""}}}});
-    EXPECT_EQ(client->result("resources/read", object{{"uri", "pub://a"}}).at("contents").at(0).at("text"), "t");
+    EXPECT_EQ(client->result("resources/read", object{{"uri", "pub://a"}}).at("contents").at(0).at("text"),
+              "t");
     auto sub = client->request("resources/subscribe", object{{"uri", "res://secret"}});
     ASSERT_TRUE(sub.contains("error"));
     EXPECT_EQ(sub.at("error").at("code"), mcp::error_code::resource_not_found);
@@ -238,7 +242,7 @@ TEST_F(middleware_fixture, metrics_count_refused_requests_apart_from_handled_one
     srv.use(metrics.middleware());
     srv.use(mcp::middleware::rate_limit(std::make_shared<mcp::rate_limiter>(0.001, 2.0)));
     connect();
-    client->initialize(); // one token
+    client->initialize();                                          // one token
     client->result("tools/call", object{{"name", "public_tool"}}); // the other
     auto refused = client->request("tools/call", object{{"name", "public_tool"}});
     ASSERT_EQ(refused.at("error").at("code"), mcp::error_code::rate_limited);
@@ -285,24 +289,28 @@ TEST_F(middleware_fixture, notification_middleware_see_every_incoming_notificati
     });
     std::atomic<int> roots_changed{0};
     srv.on_roots_list_changed([&](mcp::server_session&) { ++roots_changed; });
-    srv.add_tool({.name = "slow", .input_schema = object{{"type", "object"}}}, [](const object&, mcp::context& ctx) {
-        const auto until = std::chrono::steady_clock::now() + 300ms;
-        while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
-        return mcp::call_tool_result{.content = {mcp::text(ctx.cancelled() ? "cancelled" : "finished")}};
-    });
+    srv.add_tool(
+        {.name = "slow", .input_schema = object{{"type", "object"}}}, [](const object&, mcp::context& ctx) {
+            const auto until = std::chrono::steady_clock::now() + 300ms;
+            while (!ctx.cancelled() && std::chrono::steady_clock::now() < until)
+                std::this_thread::sleep_for(5ms);
+            return mcp::call_tool_result{.content = {mcp::text(ctx.cancelled() ? "cancelled" : "finished")}};
+        });
     connect();
     client->initialize(mcp::latest_initialize_revision, object{{"roots", object{{"listChanged", true}}}});
     client->notify("notifications/roots/list_changed");
     client->notify("notifications/dev.example/unknown", object{{"x", 1}}); // no handler: still seen
-    client->send(R"({"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"slow","arguments":{}}})");
+    client->send(
+        R"({"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"slow","arguments":{}}})");
     client->notify("notifications/cancelled", object{{"requestId", 77}, {"reason", "user"}});
     auto r = client->wait_response(77);
     ASSERT_TRUE(r.contains("result")) << mcp::to_json(r);
     EXPECT_EQ(r.at("result").at("content").at(0).at("text"), "finished");
     EXPECT_EQ(roots_changed.load(), 1);
     std::lock_guard l(mu);
-    EXPECT_EQ(seen, (std::vector<std::string>{"notifications/initialized", "notifications/roots/list_changed",
-                                              "notifications/dev.example/unknown", "notifications/cancelled"}));
+    EXPECT_EQ(seen,
+              (std::vector<std::string>{"notifications/initialized", "notifications/roots/list_changed",
+                                        "notifications/dev.example/unknown", "notifications/cancelled"}));
 }
 
 TEST_F(middleware_fixture, notification_middleware_may_rewrite_params) {
@@ -314,15 +322,18 @@ TEST_F(middleware_fixture, notification_middleware_may_rewrite_params) {
         EXPECT_EQ(n.params().at("requestId"), 78);
     });
     std::atomic<int> outcome{0}; // 1 cancelled, 2 ran to the end
-    srv.add_tool({.name = "wait", .input_schema = object{{"type", "object"}}}, [&](const object&, mcp::context& ctx) {
-        const auto until = std::chrono::steady_clock::now() + 3s;
-        while (!ctx.cancelled() && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
-        outcome = ctx.cancelled() ? 1 : 2;
-        return mcp::call_tool_result{};
-    });
+    srv.add_tool({.name = "wait", .input_schema = object{{"type", "object"}}},
+                 [&](const object&, mcp::context& ctx) {
+                     const auto until = std::chrono::steady_clock::now() + 3s;
+                     while (!ctx.cancelled() && std::chrono::steady_clock::now() < until)
+                         std::this_thread::sleep_for(5ms);
+                     outcome = ctx.cancelled() ? 1 : 2;
+                     return mcp::call_tool_result{};
+                 });
     connect();
     client->initialize();
-    client->send(R"({"jsonrpc":"2.0","id":78,"method":"tools/call","params":{"name":"wait","arguments":{}}})");
+    client->send(
+        R"({"jsonrpc":"2.0","id":78,"method":"tools/call","params":{"name":"wait","arguments":{}}})");
     client->notify("notifications/cancelled", object{{"requestId", 1234}}); // names no such request
     const auto deadline = std::chrono::steady_clock::now() + 5s;
     while (outcome == 0 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);

@@ -13,7 +13,9 @@ using mcp::json::value;
 
 namespace {
 
-object obj_schema(object props = {}) { return object{{"type", "object"}, {"properties", std::move(props)}}; }
+object obj_schema(object props = {}) {
+    return object{{"type", "object"}, {"properties", std::move(props)}};
+}
 
 struct server_fixture : ::testing::Test {
     std::unique_ptr<mcp::server> srv;
@@ -22,7 +24,10 @@ struct server_fixture : ::testing::Test {
     std::shared_ptr<mcp::server_session> peer;
 
     void make(mcp::server_options o = {}) {
-        o.info = {.name = "wire", .version = "1.0", .title = "Wire server", .description = "for tests",
+        o.info = {.name = "wire",
+                  .version = "1.0",
+                  .title = "Wire server",
+                  .description = "for tests",
                   .website_url = "https://example.invalid"};
         o.instructions = "be nice";
         srv = std::make_unique<mcp::server>(std::move(o));
@@ -32,10 +37,13 @@ struct server_fixture : ::testing::Test {
         client = std::make_unique<mcp::test::wire_peer>(wire);
     }
     void add_echo() {
-        srv->add_tool({.name = "echo", .title = "Echo", .input_schema = obj_schema({{"text", {{"type", "string"}}}}),
+        srv->add_tool({.name = "echo",
+                       .title = "Echo",
+                       .input_schema = obj_schema({{"text", {{"type", "string"}}}}),
                        .annotations = mcp::tool_annotations{.read_only_hint = true}},
                       [](const object& a, mcp::context&) {
-                          return mcp::call_tool_result{.content = {mcp::text(std::string(a.at("text").as_string()))}};
+                          return mcp::call_tool_result{
+                              .content = {mcp::text(std::string(a.at("text").as_string()))}};
                       });
     }
     void TearDown() override {
@@ -67,7 +75,8 @@ TEST_F(server_fixture, initialize_echoes_each_supported_revision) {
 TEST_F(server_fixture, unknown_version_gets_a_counter_offer_of_the_newest) {
     make();
     connect();
-    auto res = client->result("initialize", object{{"protocolVersion", "1999-01-01"}, {"capabilities", object{}},
+    auto res = client->result("initialize", object{{"protocolVersion", "1999-01-01"},
+                                                   {"capabilities", object{}},
                                                    {"clientInfo", {{"name", "x"}, {"version", "1"}}}});
     EXPECT_EQ(res.at("protocolVersion"), "2025-11-25");
 }
@@ -81,7 +90,8 @@ TEST_F(server_fixture, requests_before_initialize_are_refused_but_ping_works) {
     EXPECT_TRUE(client->request("ping").contains("result"));
     client->initialize();
     EXPECT_TRUE(client->request("tools/list").contains("result"));
-    auto again = client->request("initialize", object{{"protocolVersion", "2025-11-25"}, {"capabilities", object{}},
+    auto again = client->request("initialize", object{{"protocolVersion", "2025-11-25"},
+                                                      {"capabilities", object{}},
                                                       {"clientInfo", {{"name", "x"}, {"version", "1"}}}});
     EXPECT_EQ(again.at("error").at("code"), -32600);
 }
@@ -89,10 +99,14 @@ TEST_F(server_fixture, requests_before_initialize_are_refused_but_ping_works) {
 TEST_F(server_fixture, initialize_with_bad_params_is_invalid_params) {
     make();
     connect();
-    EXPECT_EQ(client->request("initialize", object{{"capabilities", object{}}}).at("error").at("code"), -32602);
-    EXPECT_EQ(client->request("initialize", object{{"protocolVersion", "2025-11-25"}, {"capabilities", 5},
-                                                   {"clientInfo", {{"name", "x"}, {"version", "1"}}}})
-                  .at("error").at("code"),
+    EXPECT_EQ(client->request("initialize", object{{"capabilities", object{}}}).at("error").at("code"),
+              -32602);
+    EXPECT_EQ(client
+                  ->request("initialize", object{{"protocolVersion", "2025-11-25"},
+                                                 {"capabilities", 5},
+                                                 {"clientInfo", {{"name", "x"}, {"version", "1"}}}})
+                  .at("error")
+                  .at("code"),
               -32602);
 }
 
@@ -102,7 +116,8 @@ TEST_F(server_fixture, undeclared_capability_methods_are_not_found) {
     client->initialize();
     EXPECT_EQ(client->request("tools/list").at("error").at("code"), -32601);
     EXPECT_EQ(client->request("prompts/list").at("error").at("code"), -32601);
-    EXPECT_EQ(client->request("resources/subscribe", object{{"uri", "x://y"}}).at("error").at("code"), -32601);
+    EXPECT_EQ(client->request("resources/subscribe", object{{"uri", "x://y"}}).at("error").at("code"),
+              -32601);
 }
 
 TEST_F(server_fixture, tools_list_pages_and_rejects_bad_cursors) {
@@ -130,7 +145,10 @@ TEST_F(server_fixture, tools_list_pages_and_rejects_bad_cursors) {
 
 TEST_F(server_fixture, tool_definitions_follow_the_revision) {
     make();
-    srv->add_tool({.name = "t", .title = "T", .input_schema = obj_schema(), .output_schema = obj_schema(),
+    srv->add_tool({.name = "t",
+                   .title = "T",
+                   .input_schema = obj_schema(),
+                   .output_schema = obj_schema(),
                    .annotations = mcp::tool_annotations{.read_only_hint = true},
                    .icons = {{.src = "https://example.invalid/i.png"}}},
                   [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
@@ -138,7 +156,8 @@ TEST_F(server_fixture, tool_definitions_follow_the_revision) {
     client->initialize(mcp::revision::v2024_11_05);
     auto t = client->result("tools/list").at("tools").at(0).as_object();
     EXPECT_TRUE(t.contains("inputSchema"));
-    for (const char* absent : {"title", "outputSchema", "annotations", "icons"}) EXPECT_FALSE(t.contains(absent)) << absent;
+    for (const char* absent : {"title", "outputSchema", "annotations", "icons"})
+        EXPECT_FALSE(t.contains(absent)) << absent;
 }
 
 TEST_F(server_fixture, tools_call_results_and_errors) {
@@ -152,7 +171,8 @@ TEST_F(server_fixture, tools_call_results_and_errors) {
     });
     srv->add_tool({.name = "structured", .output_schema = obj_schema({{"n", {{"type", "integer"}}}})},
                   [](const object&, mcp::context&) {
-                      return mcp::call_tool_result{.content = {mcp::text(R"({"n":1})")}, .structured_content = object{{"n", 1}}};
+                      return mcp::call_tool_result{.content = {mcp::text(R"({"n":1})")},
+                                                   .structured_content = object{{"n", 1}}};
                   });
     connect();
     client->initialize();
@@ -161,11 +181,14 @@ TEST_F(server_fixture, tools_call_results_and_errors) {
     auto boom = client->result("tools/call", object{{"name", "boom"}});
     EXPECT_EQ(boom.at("isError"), true);
     EXPECT_EQ(boom.at("content").at(0).at("text"), "disk on fire");
-    EXPECT_EQ(client->request("tools/call", object{{"name", "protocol_error"}}).at("error").at("code"), -32602);
+    EXPECT_EQ(client->request("tools/call", object{{"name", "protocol_error"}}).at("error").at("code"),
+              -32602);
     auto unknown = client->request("tools/call", object{{"name", "nope"}});
     EXPECT_EQ(unknown.at("error").at("code"), -32602);
     EXPECT_EQ(unknown.at("error").at("message"), "Unknown tool: nope");
-    EXPECT_EQ(client->request("tools/call", object{{"name", "echo"}, {"arguments", "text"}}).at("error").at("code"), -32602);
+    EXPECT_EQ(
+        client->request("tools/call", object{{"name", "echo"}, {"arguments", "text"}}).at("error").at("code"),
+        -32602);
     EXPECT_EQ(client->request("tools/call", object{{"arguments", object{}}}).at("error").at("code"), -32602);
     auto s = client->result("tools/call", object{{"name", "structured"}});
     EXPECT_EQ(s.at("structuredContent").at("n"), 1);
@@ -174,7 +197,8 @@ TEST_F(server_fixture, tools_call_results_and_errors) {
 TEST_F(server_fixture, structured_content_is_not_sent_to_old_revisions) {
     make();
     srv->add_tool({.name = "structured"}, [](const object&, mcp::context&) {
-        return mcp::call_tool_result{.content = {mcp::text(R"({"n":1})")}, .structured_content = object{{"n", 1}}};
+        return mcp::call_tool_result{.content = {mcp::text(R"({"n":1})")},
+                                     .structured_content = object{{"n", 1}}};
     });
     connect();
     client->initialize(mcp::revision::v2025_03_26);
@@ -194,7 +218,8 @@ TEST_F(server_fixture, progress_and_cancellation_of_a_tool) {
     });
     connect();
     client->initialize();
-    wire->inject(R"({"jsonrpc":"2.0","id":"w1","method":"tools/call","params":{"name":"work","_meta":{"progressToken":"tok"}}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","id":"w1","method":"tools/call","params":{"name":"work","_meta":{"progressToken":"tok"}}})");
     auto p = client->next_message("notifications/progress");
     ASSERT_TRUE(p);
     EXPECT_EQ(p->at("params").at("progressToken"), "tok");
@@ -220,18 +245,23 @@ TEST_F(server_fixture, list_changed_is_sent_when_tools_change) {
 struct resources_fixture : server_fixture {
     void SetUp() override {
         make();
-        srv->add_resource({.uri = "mem://a", .name = "a", .mime_type = "text/plain"}, [](const std::string& uri, mcp::context&) {
-            return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "A"}}};
-        });
+        srv->add_resource({.uri = "mem://a", .name = "a", .mime_type = "text/plain"},
+                          [](const std::string& uri, mcp::context&) {
+                              return mcp::read_resource_result{
+                                  .contents = {mcp::text_resource_contents{.uri = uri, .text = "A"}}};
+                          });
         srv->add_resource({.uri = "mem://bin", .name = "bin"}, [](const std::string& uri, mcp::context&) {
-            return mcp::read_resource_result{.contents = {mcp::blob_resource_contents{.uri = uri, .blob = "AAEC"}}};
+            return mcp::read_resource_result{
+                .contents = {mcp::blob_resource_contents{.uri = uri, .blob = "AAEC"}}};
         });
         srv->add_resource_template(
             {.uri_template = "mem://items/{id}", .name = "item"},
             [](const std::string& uri, const std::map<std::string, std::string>& v, mcp::context&) {
-                return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = "item " + v.at("id")}}};
+                return mcp::read_resource_result{
+                    .contents = {mcp::text_resource_contents{.uri = uri, .text = "item " + v.at("id")}}};
             },
-            {{"id", [](const std::string&, const std::string& value, const std::map<std::string, std::string>&) {
+            {{"id",
+              [](const std::string&, const std::string& value, const std::map<std::string, std::string>&) {
                   mcp::complete_result r;
                   for (int i = 0; i < 150; ++i)
                       if (std::to_string(i).rfind(value, 0) == 0) r.values.push_back(std::to_string(i));
@@ -275,28 +305,34 @@ TEST_F(resources_fixture, subscriptions_deliver_updates) {
 }
 
 TEST_F(resources_fixture, completion_of_template_variables_caps_at_100) {
-    auto r = client->result("completion/complete", object{{"ref", {{"type", "ref/resource"}, {"uri", "mem://items/{id}"}}},
-                                                          {"argument", {{"name", "id"}, {"value", ""}}}});
+    auto r = client->result("completion/complete",
+                            object{{"ref", {{"type", "ref/resource"}, {"uri", "mem://items/{id}"}}},
+                                   {"argument", {{"name", "id"}, {"value", ""}}}});
     const auto& c = r.at("completion").as_object();
     EXPECT_EQ(c.at("values").as_array().size(), 100u);
     EXPECT_EQ(c.at("total"), 150);
     EXPECT_EQ(c.at("hasMore"), true);
-    auto few = client->result("completion/complete", object{{"ref", {{"type", "ref/resource"}, {"uri", "mem://items/{id}"}}},
-                                                            {"argument", {{"name", "id"}, {"value", "14"}}}});
+    auto few = client->result("completion/complete",
+                              object{{"ref", {{"type", "ref/resource"}, {"uri", "mem://items/{id}"}}},
+                                     {"argument", {{"name", "id"}, {"value", "14"}}}});
     EXPECT_EQ(few.at("completion").at("values").as_array().size(), 11u); // 14, 140..149
-    EXPECT_EQ(client->request("completion/complete", object{{"ref", {{"type", "ref/resource"}, {"uri", "zzz"}}},
-                                                            {"argument", {{"name", "id"}, {"value", ""}}}})
-                  .at("error").at("code"),
+    EXPECT_EQ(client
+                  ->request("completion/complete", object{{"ref", {{"type", "ref/resource"}, {"uri", "zzz"}}},
+                                                          {"argument", {{"name", "id"}, {"value", ""}}}})
+                  .at("error")
+                  .at("code"),
               -32602);
 }
 
 struct prompts_fixture : server_fixture {
     void SetUp() override {
         make();
-        srv->add_prompt({.name = "greet", .arguments = {{.name = "who", .required = true}, {.name = "tone"}}},
-                        [](const std::map<std::string, std::string>& a, mcp::context&) {
-                            return mcp::get_prompt_result{.messages = {{.role = mcp::role::user, .content = mcp::text("Hello " + a.at("who"))}}};
-                        });
+        srv->add_prompt(
+            {.name = "greet", .arguments = {{.name = "who", .required = true}, {.name = "tone"}}},
+            [](const std::map<std::string, std::string>& a, mcp::context&) {
+                return mcp::get_prompt_result{
+                    .messages = {{.role = mcp::role::user, .content = mcp::text("Hello " + a.at("who"))}}};
+            });
         connect();
         client->initialize();
     }
@@ -304,11 +340,15 @@ struct prompts_fixture : server_fixture {
 
 TEST_F(prompts_fixture, get_checks_arguments) {
     auto ok = client->result("prompts/get", object{{"name", "greet"}, {"arguments", {{"who", "Ada"}}}});
-    EXPECT_EQ(mcp::to_json(ok), R"({"messages":[{"role":"user","content":{"type":"text","text":"Hello Ada"}}]})");
+    EXPECT_EQ(mcp::to_json(ok),
+              R"({"messages":[{"role":"user","content":{"type":"text","text":"Hello Ada"}}]})");
     auto missing = client->request("prompts/get", object{{"name", "greet"}});
     EXPECT_EQ(missing.at("error").at("code"), -32602);
     EXPECT_NE(std::string(missing.at("error").at("message").as_string()).find("who"), std::string::npos);
-    EXPECT_EQ(client->request("prompts/get", object{{"name", "greet"}, {"arguments", {{"who", 5}}}}).at("error").at("code"), -32602);
+    EXPECT_EQ(client->request("prompts/get", object{{"name", "greet"}, {"arguments", {{"who", 5}}}})
+                  .at("error")
+                  .at("code"),
+              -32602);
     EXPECT_EQ(client->request("prompts/get", object{{"name", "nope"}}).at("error").at("code"), -32602);
     auto list = client->result("prompts/list");
     EXPECT_EQ(list.at("prompts").at(0).at("arguments").at(0).at("required"), true);
@@ -328,7 +368,8 @@ TEST_F(server_fixture, logging_is_filtered_per_peer) {
     client->result("tools/call", object{{"name", "log"}});
     std::vector<std::string> levels;
     for (auto& o : client->others())
-        if (o.at("method") == "notifications/message") levels.emplace_back(o.at("params").at("level").as_string());
+        if (o.at("method") == "notifications/message")
+            levels.emplace_back(o.at("params").at("level").as_string());
     EXPECT_EQ(levels, std::vector<std::string>{"error"});
 }
 
@@ -380,7 +421,8 @@ TEST_F(server_fixture, url_elicitation_and_its_completion_notice) {
     EXPECT_EQ(p.at("url"), "https://example.invalid/login");
     EXPECT_EQ(p.at("elicitationId"), "el-1");
     EXPECT_FALSE(p.contains("requestedSchema"));
-    wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(req->at("id")) + R"(,"result":{"action":"accept"}})");
+    wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(req->at("id")) +
+                 R"(,"result":{"action":"accept"}})");
     auto done = client->next_message("notifications/elicitation/complete");
     ASSERT_TRUE(done);
     EXPECT_EQ(done->at("params").at("elicitationId"), "el-1");

@@ -26,7 +26,8 @@ struct engine : ::testing::Test {
         s->set_request_handler("fail", [](mcp::request_context&) -> value {
             throw mcp::error(-32602, "bad thing", {{"field", "x"}});
         });
-        s->set_request_handler("crash", [](mcp::request_context&) -> value { throw std::runtime_error("secret detail"); });
+        s->set_request_handler(
+            "crash", [](mcp::request_context&) -> value { throw std::runtime_error("secret detail"); });
         s->start();
     }
     void TearDown() override { s->close(); }
@@ -68,9 +69,10 @@ TEST_F(engine, invalid_utf8_is_a_parse_error) {
 }
 
 TEST_F(engine, a_value_that_is_not_a_request_is_invalid) {
-    for (const char* bad : {"42", R"("str")", "null", R"({"id":1,"method":"echo"})",
-                            R"({"jsonrpc":"1.0","id":1,"method":"echo"})", R"({"jsonrpc":"2.0","id":1,"method":7})",
-                            R"({"jsonrpc":"2.0","id":{"x":1},"method":"echo"})"}) {
+    for (const char* bad :
+         {"42", R"("str")", "null", R"({"id":1,"method":"echo"})",
+          R"({"jsonrpc":"1.0","id":1,"method":"echo"})", R"({"jsonrpc":"2.0","id":1,"method":7})",
+          R"({"jsonrpc":"2.0","id":{"x":1},"method":"echo"})"}) {
         wire->inject(bad);
         auto r = wire->next_json();
         EXPECT_EQ(r.at("error").at("code"), -32600) << bad;
@@ -105,8 +107,9 @@ TEST_F(engine, unknown_method_is_method_not_found) {
 
 TEST_F(engine, handler_errors_keep_code_message_and_data) {
     wire->inject(R"({"jsonrpc":"2.0","id":5,"method":"fail"})");
-    EXPECT_EQ(*wire->next(),
-              R"({"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"bad thing","data":{"field":"x"}}})");
+    EXPECT_EQ(
+        *wire->next(),
+        R"({"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"bad thing","data":{"field":"x"}}})");
 }
 
 TEST_F(engine, other_exceptions_become_internal_error_without_leaking) {
@@ -160,7 +163,8 @@ TEST_F(engine, oversize_message_gets_an_error_and_the_session_goes_on) {
     auto s2 = mcp::session::create(w, o);
     s2->start();
     EXPECT_EQ(w->max_size(), 1024u);
-    w->inject(std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":")") + std::string(2000, 'a') + "\"}}");
+    w->inject(std::string(R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":")") +
+              std::string(2000, 'a') + "\"}}");
     auto r = w->next_json();
     EXPECT_EQ(r.at("error").at("code"), -32600);
     w->inject(R"({"jsonrpc":"2.0","id":2,"method":"ping"})");
@@ -175,7 +179,9 @@ TEST(engine_concurrency, a_stuck_request_does_not_block_others) {
         while (!release) std::this_thread::sleep_for(1ms);
         return mcp::json::object{{"done", true}};
     });
-    s->set_request_handler("quick", [](mcp::request_context&) -> value { return mcp::json::object{{"q", 1}}; });
+    s->set_request_handler("quick", [](mcp::request_context&) -> value {
+        return mcp::json::object{{"q", 1}};
+    });
     s->start();
     for (int i = 0; i < 8; ++i) // more stuck requests than the pool has threads
         wire->inject(R"({"jsonrpc":"2.0","id":"s)" + std::to_string(i) + R"(","method":"stuck"})");
@@ -216,7 +222,8 @@ TEST(engine_concurrency, in_flight_limit_gives_a_clear_error) {
         return nullptr;
     });
     s->start();
-    for (int i = 1; i <= 3; ++i) wire->inject(R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"method":"slow"})");
+    for (int i = 1; i <= 3; ++i)
+        wire->inject(R"({"jsonrpc":"2.0","id":)" + std::to_string(i) + R"(,"method":"slow"})");
     auto r = wire->next_json();
     EXPECT_EQ(r.at("id"), 3);
     EXPECT_NE(std::string(r.at("error").at("message").as_string()).find("limit 2"), std::string::npos);
@@ -240,7 +247,8 @@ TEST(engine_cancellation, incoming_cancel_fires_the_token_and_suppresses_the_rep
     s->start();
     wire->inject(R"({"jsonrpc":"2.0","id":"w","method":"wait"})");
     std::this_thread::sleep_for(20ms);
-    wire->inject(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w","reason":"user"}})");
+    wire->inject(
+        R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"w","reason":"user"}})");
     for (int i = 0; i < 500 && !saw_cancel; ++i) std::this_thread::sleep_for(2ms);
     EXPECT_TRUE(saw_cancel);
     EXPECT_EQ(reason, "user");
@@ -378,8 +386,8 @@ TEST(engine_outgoing, progress_resets_the_timeout_up_to_the_hard_maximum) {
     auto start = std::chrono::steady_clock::now();
     for (int i = 1; i <= 20; ++i) {
         std::this_thread::sleep_for(40ms);
-        wire->inject(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":)" + token2 +
-                     R"(,"progress":)" + std::to_string(i) + "}}");
+        wire->inject(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":)" +
+                     token2 + R"(,"progress":)" + std::to_string(i) + "}}");
         if (g.wait_for(0ms) == std::future_status::ready) break;
     }
     EXPECT_THROW(g.get(), mcp::error);
@@ -432,8 +440,9 @@ TEST(engine_progress, handler_reports_progress_only_when_asked) {
     });
     s->start();
     wire->inject(R"({"jsonrpc":"2.0","id":1,"method":"work","params":{"_meta":{"progressToken":"t"}}})");
-    EXPECT_EQ(*wire->next(),
-              R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1.0,"total":2.0,"message":"half"}})");
+    EXPECT_EQ(
+        *wire->next(),
+        R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1.0,"total":2.0,"message":"half"}})");
     EXPECT_EQ(wire->next_json().at("method"), "notifications/progress");
     EXPECT_EQ(wire->next_json().at("id"), 1);
     wire->inject(R"({"jsonrpc":"2.0","id":2,"method":"work"})");
@@ -441,8 +450,9 @@ TEST(engine_progress, handler_reports_progress_only_when_asked) {
     // 2024-11-05 has no `message` in progress notifications.
     s->set_protocol_revision(mcp::revision::v2024_11_05);
     wire->inject(R"({"jsonrpc":"2.0","id":3,"method":"work","params":{"_meta":{"progressToken":5}}})");
-    EXPECT_EQ(*wire->next(),
-              R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1.0,"total":2.0}})");
+    EXPECT_EQ(
+        *wire->next(),
+        R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":5,"progress":1.0,"total":2.0}})");
     s->close();
 }
 
@@ -457,7 +467,8 @@ TEST(engine_notifications, keep_their_order) {
         seen.push_back(static_cast<int>(p.at("i").as_int64()));
     });
     s->start();
-    for (int i = 0; i < 200; ++i) wire->inject(R"({"jsonrpc":"2.0","method":"n","params":{"i":)" + std::to_string(i) + "}}");
+    for (int i = 0; i < 200; ++i)
+        wire->inject(R"({"jsonrpc":"2.0","method":"n","params":{"i":)" + std::to_string(i) + "}}");
     for (int t = 0; t < 1000; ++t) {
         {
             std::lock_guard lock(mu);

@@ -81,7 +81,9 @@ TEST(transport_child_process, round_trips_ten_thousand_lines_through_bin_cat) {
     std::vector<int> seen(10000, 0);
     for (auto& l : c.lines) {
         int v = -1;
-        ASSERT_TRUE(std::sscanf(l.c_str(), "{\"n\":%d}", &v) == 1 || std::sscanf(l.c_str(), "{\"m\":%d}", &v) == 1) << l;
+        ASSERT_TRUE(std::sscanf(l.c_str(), "{\"n\":%d}", &v) == 1 ||
+                    std::sscanf(l.c_str(), "{\"m\":%d}", &v) == 1)
+            << l;
         ++seen[static_cast<std::size_t>(v)];
     }
     for (int v : seen) ASSERT_EQ(v, 1);
@@ -125,7 +127,8 @@ TEST(transport_child_process, environment_without_inheritance) {
 
 TEST(transport_child_process, a_child_that_exits_on_its_own_closes_after_its_last_line_and_is_reaped) {
     collector c;
-    auto t = child_process_transport::spawn({.command = "/bin/sh", .args = {"-c", "for i in 1 2 3; do echo $i; done; exit 7"}});
+    auto t = child_process_transport::spawn(
+        {.command = "/bin/sh", .args = {"-c", "for i in 1 2 3; do echo $i; done; exit 7"}});
     t->start(c.handler());
     ASSERT_TRUE(c.wait_closed());
     EXPECT_EQ(c.lines, (std::vector<std::string>{"1", "2", "3"}));
@@ -173,13 +176,15 @@ TEST(transport_child_process, stderr_tail_is_bounded) {
     collector c;
     auto t = child_process_transport::spawn(
         {.command = "/bin/sh",
-         .args = {"-c", "i=0; while [ $i -lt 3000 ]; do echo \"line $i xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\" >&2; i=$((i+1)); done"},
+         .args = {"-c", "i=0; while [ $i -lt 3000 ]; do echo \"line $i "
+                        "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\" >&2; i=$((i+1)); done"},
          .stderr_handling = child_process_transport::stderr_mode::capture});
     t->start(c.handler());
     ASSERT_TRUE(c.wait_closed());
     t->close();
     const auto deadline = std::chrono::steady_clock::now() + 3s;
-    while (t->stderr_tail().find("line 2999") == std::string::npos && std::chrono::steady_clock::now() < deadline)
+    while (t->stderr_tail().find("line 2999") == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(5ms);
     const auto tail = t->stderr_tail();
     EXPECT_LE(tail.size(), 64u * 1024u);
@@ -203,9 +208,10 @@ TEST(transport_child_process, stderr_discard_and_a_grandchild_holding_stderr_doe
         t->close();
     } // destructor joins the stderr reader
     EXPECT_LT(std::chrono::steady_clock::now() - t0, 3s);
-    auto d = child_process_transport::spawn({.command = "/bin/sh",
-                                             .args = {"-c", "echo to-nowhere >&2; echo ok"},
-                                             .stderr_handling = child_process_transport::stderr_mode::discard});
+    auto d =
+        child_process_transport::spawn({.command = "/bin/sh",
+                                        .args = {"-c", "echo to-nowhere >&2; echo ok"},
+                                        .stderr_handling = child_process_transport::stderr_mode::discard});
     collector c;
     d->start(c.handler());
     ASSERT_TRUE(c.wait_closed());
@@ -218,20 +224,24 @@ TEST(transport_child_process, command_not_found_is_a_clear_synchronous_error) {
         (void)child_process_transport::spawn({.command = "mcpxx-definitely-not-a-command"});
         FAIL() << "no exception";
     } catch (const mcp::error& e) {
-        EXPECT_NE(std::string(e.what()).find("command not found: mcpxx-definitely-not-a-command"), std::string::npos)
+        EXPECT_NE(std::string(e.what()).find("command not found: mcpxx-definitely-not-a-command"),
+                  std::string::npos)
             << e.what();
     }
     EXPECT_THROW((void)child_process_transport::spawn({.command = "/no/such/dir/server"}), mcp::error);
-    EXPECT_THROW((void)child_process_transport::spawn({.command = "/bin/cat", .cwd = "/no/such/dir"}), mcp::error);
+    EXPECT_THROW((void)child_process_transport::spawn({.command = "/bin/cat", .cwd = "/no/such/dir"}),
+                 mcp::error);
     // Not executable.
     EXPECT_THROW((void)child_process_transport::spawn({.command = "/etc/hostname"}), mcp::error);
 }
 
-TEST(transport_child_process, a_child_ignoring_eof_and_sigterm_is_sigkilled_within_twice_the_grace_and_reaped) {
+TEST(transport_child_process,
+     a_child_ignoring_eof_and_sigterm_is_sigkilled_within_twice_the_grace_and_reaped) {
     const auto grace = 300ms;
     collector c;
-    auto t = child_process_transport::spawn(
-        {.command = "/bin/sh", .args = {"-c", "trap '' TERM; echo ready; sleep 100"}, .shutdown_grace = grace});
+    auto t = child_process_transport::spawn({.command = "/bin/sh",
+                                             .args = {"-c", "trap '' TERM; echo ready; sleep 100"},
+                                             .shutdown_grace = grace});
     t->start(c.handler());
     ASSERT_TRUE(c.wait_lines(1)); // the trap is installed
     const int pid = t->pid();
@@ -256,7 +266,8 @@ TEST(transport_child_process, the_process_group_is_terminated_no_orphans) {
     EXPECT_TRUE(running(grandchild));
     t->close();
     const auto deadline = std::chrono::steady_clock::now() + 2s;
-    while (running(grandchild) && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(5ms);
+    while (running(grandchild) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(5ms);
     EXPECT_FALSE(running(grandchild));
 }
 

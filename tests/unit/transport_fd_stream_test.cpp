@@ -77,9 +77,9 @@ struct reading_fixture {
     collector c; // outlives the transport
     pipe_pair in;
     int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    std::shared_ptr<mcp::fd_stream_transport> t =
-        std::make_shared<mcp::fd_stream_transport>(mcp::fd_stream_transport::options{in.release(0), devnull, true, "test"});
-    reading_fixture() { }
+    std::shared_ptr<mcp::fd_stream_transport> t = std::make_shared<mcp::fd_stream_transport>(
+        mcp::fd_stream_transport::options{in.release(0), devnull, true, "test"});
+    reading_fixture() {}
     void start() { t->start(c.handler()); }
     void feed(std::string_view s) { write_all(in.fd[1], s); }
     void eof() { in.close_end(1); }
@@ -123,7 +123,8 @@ TEST(transport_fd_stream, a_ten_mib_line_is_discarded_with_an_error_and_reading_
     writer.join();
     EXPECT_EQ(f.c.lines, (std::vector<std::string>{"{\"before\":1}", "{\"after\":2}"}));
     ASSERT_EQ(f.c.errors.size(), 1u);
-    EXPECT_NE(f.c.errors[0].find("message of 10485760 bytes exceeds the limit of 1048576 bytes"), std::string::npos)
+    EXPECT_NE(f.c.errors[0].find("message of 10485760 bytes exceeds the limit of 1048576 bytes"),
+              std::string::npos)
         << f.c.errors[0];
 }
 
@@ -135,13 +136,15 @@ TEST(transport_fd_stream, eof_in_the_middle_of_a_message_is_an_error_then_close)
     ASSERT_TRUE(f.c.wait_closed());
     EXPECT_EQ(f.c.lines, std::vector<std::string>{"{\"whole\":1}"});
     ASSERT_EQ(f.c.errors.size(), 1u);
-    EXPECT_NE(f.c.errors[0].find("stream ended in the middle of a message"), std::string::npos) << f.c.errors[0];
+    EXPECT_NE(f.c.errors[0].find("stream ended in the middle of a message"), std::string::npos)
+        << f.c.errors[0];
     EXPECT_EQ(f.c.closes, 1);
 }
 
 TEST(transport_fd_stream, coalescing_writer_with_eight_concurrent_senders) {
     pipe_pair out;
-    auto t = std::make_shared<mcp::fd_stream_transport>(mcp::fd_stream_transport::options{-1, out.release(1), true, "w"});
+    auto t = std::make_shared<mcp::fd_stream_transport>(
+        mcp::fd_stream_transport::options{-1, out.release(1), true, "w"});
     // The test reads the other end and counts the read() calls it needed.
     std::string received;
     std::thread reader([&] {
@@ -174,7 +177,8 @@ TEST(transport_fd_stream, coalescing_writer_with_eight_concurrent_senders) {
         ASSERT_EQ(std::sscanf(line.c_str(), "{\"s\":%d,\"i\":%d", &s, &i), 2) << line;
         ASSERT_GE(s, 0);
         ASSERT_LT(s, senders);
-        ASSERT_EQ(i, next[static_cast<std::size_t>(s)]) << "sender " << s; // per-sender order, no loss, no dup
+        ASSERT_EQ(i, next[static_cast<std::size_t>(s)])
+            << "sender " << s; // per-sender order, no loss, no dup
         ASSERT_EQ(line, "{\"s\":" + std::to_string(s) + ",\"i\":" + std::to_string(i) + ",\"pad\":\"" +
                             std::string(static_cast<std::size_t>(i % 300), 'p') + "\"}");
         ++next[static_cast<std::size_t>(s)];
@@ -255,8 +259,9 @@ TEST(transport_fd_stream, close_and_send_from_inside_on_message) {
 TEST(transport_fd_stream, the_last_reference_dropped_inside_on_close) {
     pipe_pair in;
     int devnull = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    auto holder = std::make_shared<std::shared_ptr<mcp::transport>>(
-        std::make_shared<mcp::fd_stream_transport>(mcp::fd_stream_transport::options{in.release(0), devnull, true, "t"}));
+    auto holder =
+        std::make_shared<std::shared_ptr<mcp::transport>>(std::make_shared<mcp::fd_stream_transport>(
+            mcp::fd_stream_transport::options{in.release(0), devnull, true, "t"}));
     std::atomic<bool> done{false};
     mcp::transport_handler h;
     h.on_message = [](std::string_view) {};
@@ -292,8 +297,10 @@ TEST(transport_fd_stream, a_socket_round_trip_and_peer_shutdown) {
     int sv[2];
     ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
     collector ca, cb;
-    auto a = std::make_shared<mcp::fd_stream_transport>(mcp::fd_stream_transport::options{sv[0], sv[0], true, "a"});
-    auto b = std::make_shared<mcp::fd_stream_transport>(mcp::fd_stream_transport::options{sv[1], sv[1], true, "b"});
+    auto a = std::make_shared<mcp::fd_stream_transport>(
+        mcp::fd_stream_transport::options{sv[0], sv[0], true, "a"});
+    auto b = std::make_shared<mcp::fd_stream_transport>(
+        mcp::fd_stream_transport::options{sv[1], sv[1], true, "b"});
     a->start(ca.handler());
     b->start(cb.handler());
     for (int i = 0; i < 1000; ++i) a->send("{\"i\":" + std::to_string(i) + "}");
@@ -320,7 +327,8 @@ TEST(transport_fd_stream, stdio_transport_on_given_descriptors_never_closes_them
         ASSERT_TRUE(c.wait_lines(1));
         char buf[256];
         const auto n = ::read(out.fd[0], buf, sizeof buf);
-        EXPECT_EQ(std::string(buf, static_cast<std::size_t>(n > 0 ? n : 0)), "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n");
+        EXPECT_EQ(std::string(buf, static_cast<std::size_t>(n > 0 ? n : 0)),
+                  "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n");
         t->close(); // stdin stays open: the reader must still stop
         EXPECT_TRUE(c.wait_closed(2000ms));
     }

@@ -74,7 +74,8 @@ TEST(transport_unix_socket, accept_one_and_connect) {
 }
 
 TEST(transport_unix_socket, connect_to_nothing_is_a_clear_error) {
-    EXPECT_THROW((void)example::unix_connect("/tmp/mcpxx-no-such-socket-" + std::to_string(::getpid())), mcp::error);
+    EXPECT_THROW((void)example::unix_connect("/tmp/mcpxx-no-such-socket-" + std::to_string(::getpid())),
+                 mcp::error);
 }
 
 } // namespace

@@ -27,15 +27,11 @@ struct forecast_args {
     std::map<std::string, int> weights;
     std::variant<std::int64_t, std::string> id = std::int64_t{0};
 };
-MCP_DESCRIBE(forecast_args,
-             (city, "City name", mcp::field::min_length(1)),
-             (days, "Days ahead", mcp::field::range(1, 7)),
-             (unit, "Units"),
+MCP_DESCRIBE(forecast_args, (city, "City name", mcp::field::min_length(1)),
+             (days, "Days ahead", mcp::field::range(1, 7)), (unit, "Units"),
              (verbose, "More detail", mcp::field::optional),
-             (tags, "Free tags", mcp::field::optional, mcp::field::max_items(3)),
-             (where, "Coordinates"),
-             (weights, "Per-source weights", mcp::field::optional),
-             (id, "Request id", mcp::field::required))
+             (tags, "Free tags", mcp::field::optional, mcp::field::max_items(3)), (where, "Coordinates"),
+             (weights, "Per-source weights", mcp::field::optional), (id, "Request id", mcp::field::required))
 
 struct boost_only {
     int a;
@@ -71,17 +67,26 @@ TEST(TypeCodec, SchemaOfDescribedStruct) {
     // Built once: the same object every time.
     EXPECT_EQ(&s, &mcp::schema::schema_of<forecast_args>());
     // The generated schema is itself a valid 2020-12 schema that accepts what to_value produces.
-    forecast_args a{.city = "Paris", .days = 2, .unit = units::fahrenheit, .tags = {"x"}, .where = weather::location{1, 2}};
+    forecast_args a{.city = "Paris",
+                    .days = 2,
+                    .unit = units::fahrenheit,
+                    .tags = {"x"},
+                    .where = weather::location{1, 2}};
     EXPECT_TRUE(mcp::schema::validator_of<forecast_args>().is_valid(mcp::to_value(a)));
 }
 
 TEST(TypeCodec, RoundTrip) {
-    forecast_args a{.city = "Paris", .days = 5, .unit = units::celsius, .verbose = true, .tags = {"a", "b"},
-                    .where = weather::location{48.8, 2.3}, .weights = {{"x", 1}}, .id = std::string("r1")};
+    forecast_args a{.city = "Paris",
+                    .days = 5,
+                    .unit = units::celsius,
+                    .verbose = true,
+                    .tags = {"a", "b"},
+                    .where = weather::location{48.8, 2.3},
+                    .weights = {{"x", 1}},
+                    .id = std::string("r1")};
     const json::value v = mcp::to_value(a);
-    EXPECT_EQ(mcp::to_json(v),
-              R"({"city":"Paris","days":5,"unit":"celsius","verbose":true,"tags":["a","b"],)"
-              R"("where":{"lat":48.8,"lon":2.3},"weights":{"x":1},"id":"r1"})");
+    EXPECT_EQ(mcp::to_json(v), R"({"city":"Paris","days":5,"unit":"celsius","verbose":true,"tags":["a","b"],)"
+                               R"("where":{"lat":48.8,"lon":2.3},"weights":{"x":1},"id":"r1"})");
     const auto b = mcp::from_value<forecast_args>(v);
     EXPECT_EQ(b.city, "Paris");
     EXPECT_EQ(b.days, 5);
@@ -94,7 +99,8 @@ TEST(TypeCodec, RoundTrip) {
 }
 
 TEST(TypeCodec, AbsentMembersKeepDefaultsAndOptionalsAreOmitted) {
-    const auto a = mcp::from_value<forecast_args>(json::parse(R"({"city":"Oslo","id":7,"unit":null,"extra":1})"));
+    const auto a =
+        mcp::from_value<forecast_args>(json::parse(R"({"city":"Oslo","id":7,"unit":null,"extra":1})"));
     EXPECT_EQ(a.days, 3);
     EXPECT_FALSE(a.unit);
     EXPECT_EQ(std::get<std::int64_t>(a.id), 7);
@@ -119,12 +125,13 @@ TEST(TypeCodec, ErrorsNameTheLocation) {
     EXPECT_EQ(error_of(R"({"city":"a","id":1,"unit":"kelvin"})"),
               R"(/unit: "kelvin" is not one of celsius, fahrenheit)");
     EXPECT_EQ(error_of(R"({"city":"a","id":1,"tags":["x",2]})"), "/tags/1: expected a string, got integer");
-    EXPECT_EQ(error_of(R"({"city":"a","id":1,"where":{"lat":1}})"), R"(/where: missing required property "lon")");
+    EXPECT_EQ(error_of(R"({"city":"a","id":1,"where":{"lat":1}})"),
+              R"(/where: missing required property "lon")");
     EXPECT_EQ(error_of(R"({"city":"a","id":1,"weights":{"a/b":"x"}})"),
               "/weights/a~1b: expected an integer, got string");
-    EXPECT_EQ(error_of(R"({"city":"a","id":true})"),
-              "/id: matches no alternative ((root): expected an integer, got boolean; (root): expected a string, got "
-              "boolean)");
+    EXPECT_EQ(error_of(R"({"city":"a","id":true})"), "/id: matches no alternative ((root): expected an "
+                                                     "integer, got boolean; (root): expected a string, got "
+                                                     "boolean)");
     EXPECT_EQ(error_of("[]"), "(root): expected an object, got array");
 }
 
@@ -136,7 +143,8 @@ TEST(TypeCodec, IntegersAcceptWholeDoublesAndCheckRange) {
     EXPECT_EQ(mcp::from_value<std::uint64_t>(json::value(std::uint64_t(18446744073709551615ull))),
               18446744073709551615ull);
     EXPECT_DOUBLE_EQ(mcp::from_value<double>(json::value(2)), 2.0);
-    EXPECT_EQ(json::value(mcp::schema::schema_of<unsigned>()), json::parse(R"({"type":"integer","minimum":0})"));
+    EXPECT_EQ(json::value(mcp::schema::schema_of<unsigned>()),
+              json::parse(R"({"type":"integer","minimum":0})"));
 }
 
 TEST(TypeCodec, BoostDescribedStructsWork) {

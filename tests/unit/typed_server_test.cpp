@@ -20,8 +20,8 @@ struct forecast_args {
     int days = 3;
     std::optional<units> unit;
 };
-MCP_DESCRIBE(forecast_args, (city, "City name", mcp::field::min_length(1)), (days, "Days ahead", mcp::field::range(1, 7)),
-             (unit, "Units"))
+MCP_DESCRIBE(forecast_args, (city, "City name", mcp::field::min_length(1)),
+             (days, "Days ahead", mcp::field::range(1, 7)), (unit, "Units"))
 
 struct forecast {
     std::string summary;
@@ -37,8 +37,8 @@ struct review_args {
     bool strict = false;
 };
 // `unit` defaults to the first enumerator, which equals a value-initialised enum: say optional.
-MCP_DESCRIBE(review_args, (language, "Programming language"), (unit, "Units", mcp::field::optional), (lines, "Max lines", mcp::field::minimum(1)),
-             (strict, "Strict mode"))
+MCP_DESCRIBE(review_args, (language, "Programming language"), (unit, "Units", mcp::field::optional),
+             (lines, "Max lines", mcp::field::minimum(1)), (strict, "Strict mode"))
 
 struct contact {
     std::string name;
@@ -58,15 +58,17 @@ struct typed_fixture : ::testing::Test {
     std::atomic<int> handler_runs{0};
 
     void SetUp() override {
-        srv.add_tool({.name = "forecast", .description = "Get the forecast"},
-                     [this](const weather::forecast_args& a, mcp::context&) -> weather::forecast {
-                         ++handler_runs;
-                         std::vector<int> days;
-                         for (int d = 1; d <= a.days; ++d) days.push_back(d);
-                         return {a.city + (a.unit == weather::units::fahrenheit ? " in F" : " in C"), 21.5, days};
-                     });
+        srv.add_tool(
+            {.name = "forecast", .description = "Get the forecast"},
+            [this](const weather::forecast_args& a, mcp::context&) -> weather::forecast {
+                ++handler_runs;
+                std::vector<int> days;
+                for (int d = 1; d <= a.days; ++d) days.push_back(d);
+                return {a.city + (a.unit == weather::units::fahrenheit ? " in F" : " in C"), 21.5, days};
+            });
         srv.add_tool("greet", "Say hello", [](const weather::contact& c) { return "Hello, " + c.name; });
-        srv.add_tool("nothing", "Takes nothing", [](mcp::context&) { return mcp::image("AAAA", "image/png"); });
+        srv.add_tool("nothing", "Takes nothing",
+                     [](mcp::context&) { return mcp::image("AAAA", "image/png"); });
         srv.add_tool("raw_text", "Raw arguments, string result",
                      [](const object& a) { return std::string(a.contains("x") ? "has x" : "no x"); });
         srv.add_tool("ask", "Typed elicitation", [](mcp::context& ctx) -> std::string {
@@ -75,12 +77,11 @@ struct typed_fixture : ::testing::Test {
             return answer.content->name + "/" + std::to_string(answer.content->age.value_or(-1)) + "/" +
                    (answer.content->subscribe ? "sub" : "nosub");
         });
-        srv.add_prompt({.name = "review", .description = "Review code"},
-                       [](const weather::review_args& a, mcp::context&) {
-                           return "Review this " + a.language + " code, at most " + std::to_string(a.lines) +
-                                  " lines" + (a.strict ? ", strictly" : "") +
-                                  (a.unit == weather::units::fahrenheit ? " (F)" : "");
-                       });
+        srv.add_prompt({.name = "review", .description = "Review code"}, [](const weather::review_args& a,
+                                                                            mcp::context&) {
+            return "Review this " + a.language + " code, at most " + std::to_string(a.lines) + " lines" +
+                   (a.strict ? ", strictly" : "") + (a.unit == weather::units::fahrenheit ? " (F)" : "");
+        });
         peer = srv.connect(wire);
         client = std::make_unique<mcp::test::wire_peer>(wire);
         client->initialize(mcp::revision::v2025_11_25, object{{"elicitation", object{}}});
@@ -117,7 +118,8 @@ TEST_F(typed_fixture, schemas_come_from_the_types) {
 TEST_F(typed_fixture, a_struct_result_is_structured_content_with_a_text_copy) {
     auto r = call("forecast", object{{"city", "Paris"}, {"days", 2}, {"unit", "fahrenheit"}});
     EXPECT_FALSE(r.contains("isError"));
-    EXPECT_EQ(r.at("structuredContent"), json::parse(R"({"summary":"Paris in F","temp_c":21.5,"days":[1,2]})"));
+    EXPECT_EQ(r.at("structuredContent"),
+              json::parse(R"({"summary":"Paris in F","temp_c":21.5,"days":[1,2]})"));
     EXPECT_EQ(json::parse(r.at("content").at(0).at("text").as_string()), r.at("structuredContent"));
     // Defaults apply to absent members.
     r = call("forecast", object{{"city", "Oslo"}});
@@ -140,17 +142,21 @@ TEST_F(typed_fixture, invalid_arguments_are_an_error_result_and_the_handler_does
         EXPECT_EQ(r.at("isError"), true) << mcp::to_json(c.args);
         const std::string text(r.at("content").at(0).at("text").as_string());
         EXPECT_NE(text.find("Invalid arguments for tool \"forecast\""), std::string::npos) << text;
-        if (std::string_view(c.expect) != "/: ") EXPECT_NE(text.find(c.expect), std::string::npos) << text;
-        else EXPECT_NE(text.find("city"), std::string::npos) << text;
+        if (std::string_view(c.expect) != "/: ")
+            EXPECT_NE(text.find(c.expect), std::string::npos) << text;
+        else
+            EXPECT_NE(text.find("city"), std::string::npos) << text;
     }
     EXPECT_EQ(handler_runs.load(), 0);
 }
 
 TEST_F(typed_fixture, raw_tools_are_validated_too_and_other_results_convert) {
-    srv.add_tool({.name = "strict_raw",
-                  .input_schema = object{{"type", "object"}, {"required", json::array{"n"}},
-                                         {"properties", object{{"n", object{{"type", "integer"}}}}}}},
-                 [](const object&, mcp::context&) { return mcp::call_tool_result{.content = {mcp::text("ran")}}; });
+    srv.add_tool(
+        {.name = "strict_raw",
+         .input_schema = object{{"type", "object"},
+                                {"required", json::array{"n"}},
+                                {"properties", object{{"n", object{{"type", "integer"}}}}}}},
+        [](const object&, mcp::context&) { return mcp::call_tool_result{.content = {mcp::text("ran")}}; });
     auto r = call("strict_raw", object{{"n", "no"}});
     EXPECT_EQ(r.at("isError"), true);
     EXPECT_EQ(call("strict_raw", object{{"n", 1}}).at("content").at(0).at("text"), "ran");
@@ -176,14 +182,17 @@ TEST_F(typed_fixture, typed_prompts_declare_and_convert_their_arguments) {
         {"name":"unit","description":"Units","required":false},
         {"name":"lines","description":"Max lines","required":false},
         {"name":"strict","description":"Strict mode","required":false}])"));
-    auto r = client->result("prompts/get", object{{"name", "review"},
-                                                  {"arguments", object{{"language", "C++"}, {"lines", "5"},
-                                                                       {"strict", "true"}, {"unit", "fahrenheit"}}}});
-    EXPECT_EQ(r.at("messages").at(0).at("content").at("text"), "Review this C++ code, at most 5 lines, strictly (F)");
+    auto r = client->result(
+        "prompts/get",
+        object{{"name", "review"},
+               {"arguments",
+                object{{"language", "C++"}, {"lines", "5"}, {"strict", "true"}, {"unit", "fahrenheit"}}}});
+    EXPECT_EQ(r.at("messages").at(0).at("content").at("text"),
+              "Review this C++ code, at most 5 lines, strictly (F)");
     // Bad values are -32602 with a message naming the argument.
     for (auto bad : {object{{"language", "C"}, {"lines", "many"}}, object{{"language", "C"}, {"lines", "0"}},
-                     object{{"language", "C"}, {"unit", "kelvin"}}, object{{"language", "C"}, {"strict", "yes"}},
-                     object{{"lines", "3"}}}) {
+                     object{{"language", "C"}, {"unit", "kelvin"}},
+                     object{{"language", "C"}, {"strict", "yes"}}, object{{"lines", "3"}}}) {
         auto e = client->request("prompts/get", object{{"name", "review"}, {"arguments", bad}});
         ASSERT_TRUE(e.contains("error")) << mcp::to_json(bad);
         EXPECT_EQ(e.at("error").at("code"), -32602);
@@ -205,15 +214,18 @@ TEST_F(typed_fixture, typed_elicitation_sends_the_schema_and_returns_a_struct) {
             "name":{"type":"string","description":"Your name"},
             "age":{"type":"integer","description":"Age","minimum":0},
             "subscribe":{"type":"boolean","description":"Newsletter","default":true}},"required":["name"]})"));
-        wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(req->at("id")) + R"(,"result":)" + result + "}");
+        wire->inject(R"({"jsonrpc":"2.0","id":)" + mcp::to_json(req->at("id")) + R"(,"result":)" + result +
+                     "}");
         return client->wait_response(90).at("result").as_object();
     };
-    EXPECT_EQ(answer(R"({"action":"accept","content":{"name":"Ada","age":36}})").at("content").at(0).at("text"),
-              "Ada/36/sub");
+    EXPECT_EQ(
+        answer(R"({"action":"accept","content":{"name":"Ada","age":36}})").at("content").at(0).at("text"),
+        "Ada/36/sub");
     EXPECT_EQ(answer(R"({"action":"decline"})").at("content").at(0).at("text"), "decline");
     auto bad = answer(R"({"action":"accept","content":{"age":-1}})");
     EXPECT_EQ(bad.at("isError"), true);
-    EXPECT_NE(std::string(bad.at("content").at(0).at("text").as_string()).find("does not match the requested schema"),
+    EXPECT_NE(std::string(bad.at("content").at(0).at("text").as_string())
+                  .find("does not match the requested schema"),
               std::string::npos);
 }
 
@@ -230,17 +242,20 @@ TEST(typed_server, emitted_messages_conform_to_every_revision_schema) {
         client.initialize(r);
         const mcp::test::wire_schema schema(r);
         const auto list = client.request("tools/list");
-        const auto result = client.request("tools/call", object{{"name", "forecast"}, {"arguments", object{{"city", "x"}}}});
-        const auto bad = client.request("tools/call", object{{"name", "forecast"}, {"arguments", object{{"days", 0}}}});
+        const auto result =
+            client.request("tools/call", object{{"name", "forecast"}, {"arguments", object{{"city", "x"}}}});
+        const auto bad =
+            client.request("tools/call", object{{"name", "forecast"}, {"arguments", object{{"days", 0}}}});
         EXPECT_EQ(bad.at("result").at("isError"), true);
-        for (const auto& [method, msg] : {std::pair{"tools/list", list}, std::pair{"tools/call", result},
-                                          std::pair{"tools/call", bad}}) {
+        for (const auto& [method, msg] :
+             {std::pair{"tools/list", list}, std::pair{"tools/call", result}, std::pair{"tools/call", bad}}) {
             auto problems = schema.check(value(msg), std::string(method));
             EXPECT_TRUE(problems.empty()) << mcp::to_string(r) << " " << mcp::to_json(msg) << ": "
                                           << (problems.empty() ? "" : problems.front());
         }
         // Older revisions get the text copy only.
-        EXPECT_EQ(result.at("result").as_object().contains("structuredContent"), r >= mcp::revision::v2025_06_18);
+        EXPECT_EQ(result.at("result").as_object().contains("structuredContent"),
+                  r >= mcp::revision::v2025_06_18);
         EXPECT_EQ(list.at("result").at("tools").at(0).as_object().contains("outputSchema"),
                   r >= mcp::revision::v2025_06_18);
         peer->close();

@@ -10,43 +10,62 @@
 
 #include <set>
 
-using mcp::json::object;
 using mcp::revision;
+using mcp::json::object;
 
 namespace {
 
-const char* png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const char* png =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
-object obj_schema(object props = {}) { return object{{"type", "object"}, {"properties", std::move(props)}}; }
+object obj_schema(object props = {}) {
+    return object{{"type", "object"}, {"properties", std::move(props)}};
+}
 
 std::unique_ptr<mcp::server> full_server() {
-    auto srv = std::make_unique<mcp::server>(mcp::server_options{
-        .info = {.name = "schema", .version = "1", .title = "Schema", .description = "d",
-                 .icons = {{.src = "https://example.invalid/i.png", .mime_type = "image/png", .sizes = {"16x16"}}},
-                 .website_url = "https://example.invalid"},
-        .instructions = "hi",
-        .page_size = 2});
+    auto srv = std::make_unique<mcp::server>(
+        mcp::server_options{.info = {.name = "schema",
+                                     .version = "1",
+                                     .title = "Schema",
+                                     .description = "d",
+                                     .icons = {{.src = "https://example.invalid/i.png",
+                                                .mime_type = "image/png",
+                                                .sizes = {"16x16"}}},
+                                     .website_url = "https://example.invalid"},
+                            .instructions = "hi",
+                            .page_size = 2});
     auto& s = *srv;
-    s.add_tool({.name = "echo", .title = "Echo", .description = "echo", .input_schema = obj_schema({{"text", {{"type", "string"}}}}),
+    s.add_tool({.name = "echo",
+                .title = "Echo",
+                .description = "echo",
+                .input_schema = obj_schema({{"text", {{"type", "string"}}}}),
                 .annotations = mcp::tool_annotations{.title = "Echo", .read_only_hint = true},
                 .icons = {{.src = "https://example.invalid/e.png"}}},
                [](const object& a, mcp::context&) {
-                   return mcp::call_tool_result{.content = {mcp::text(std::string(a.at("text").as_string()))}};
+                   return mcp::call_tool_result{
+                       .content = {mcp::text(std::string(a.at("text").as_string()))}};
                });
-    s.add_tool({.name = "add", .input_schema = obj_schema(), .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
+    s.add_tool({.name = "add",
+                .input_schema = obj_schema(),
+                .output_schema = obj_schema({{"sum", {{"type", "number"}}}})},
                [](const object&, mcp::context&) {
-                   return mcp::call_tool_result{.content = {mcp::text(R"({"sum":3})")}, .structured_content = object{{"sum", 3}}};
+                   return mcp::call_tool_result{.content = {mcp::text(R"({"sum":3})")},
+                                                .structured_content = object{{"sum", 3}}};
                });
     s.add_tool({.name = "all_content", .input_schema = obj_schema()}, [](const object&, mcp::context&) {
         mcp::text_content t{.text = "annotated",
-                            .annotations = mcp::annotations{.audience = {mcp::role::user, mcp::role::assistant},
-                                                            .priority = 0.5, .last_modified = "2026-01-01T00:00:00Z"}};
-        return mcp::call_tool_result{.content = {t, mcp::image(png, "image/png"), mcp::audio("UklGRg==", "audio/wav"),
-                                                 mcp::link_to("mem://a", "A", "text/plain"), mcp::embedded_text("mem://a", "A"),
-                                                 mcp::embedded_blob("mem://b", "AAEC", "application/octet-stream")}};
+                            .annotations =
+                                mcp::annotations{.audience = {mcp::role::user, mcp::role::assistant},
+                                                 .priority = 0.5,
+                                                 .last_modified = "2026-01-01T00:00:00Z"}};
+        return mcp::call_tool_result{
+            .content = {t, mcp::image(png, "image/png"), mcp::audio("UklGRg==", "audio/wav"),
+                        mcp::link_to("mem://a", "A", "text/plain"), mcp::embedded_text("mem://a", "A"),
+                        mcp::embedded_blob("mem://b", "AAEC", "application/octet-stream")}};
     });
-    s.add_tool({.name = "fail", .input_schema = obj_schema()},
-               [](const object&, mcp::context&) -> mcp::call_tool_result { throw std::runtime_error("nope"); });
+    s.add_tool(
+        {.name = "fail", .input_schema = obj_schema()},
+        [](const object&, mcp::context&) -> mcp::call_tool_result { throw std::runtime_error("nope"); });
     s.add_tool({.name = "chatty", .input_schema = obj_schema()}, [](const object&, mcp::context& ctx) {
         ctx.progress(1, 2, "half");
         ctx.log(mcp::logging_level::warning, object{{"m", "careful"}}, "chatty");
@@ -69,33 +88,46 @@ std::unique_ptr<mcp::server> full_server() {
         for (auto& r : ctx.roots()) out += " " + r.uri;
         return mcp::call_tool_result{.content = {mcp::text(out)}};
     });
-    s.add_resource({.uri = "mem://a", .name = "a", .title = "A", .description = "d", .mime_type = "text/plain", .size = 1,
+    s.add_resource({.uri = "mem://a",
+                    .name = "a",
+                    .title = "A",
+                    .description = "d",
+                    .mime_type = "text/plain",
+                    .size = 1,
                     .annotations = mcp::annotations{.audience = {mcp::role::user}, .priority = 1.0}},
                    [](const std::string& uri, mcp::context&) {
-                       return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .mime_type = "text/plain", .text = "A"}}};
+                       return mcp::read_resource_result{
+                           .contents = {mcp::text_resource_contents{
+                               .uri = uri, .mime_type = "text/plain", .text = "A"}}};
                    });
     s.add_resource({.uri = "mem://b", .name = "b"}, [](const std::string& uri, mcp::context&) {
-        return mcp::read_resource_result{.contents = {mcp::blob_resource_contents{.uri = uri, .blob = "AAEC"}}};
+        return mcp::read_resource_result{
+            .contents = {mcp::blob_resource_contents{.uri = uri, .blob = "AAEC"}}};
     });
     s.add_resource_template(
         {.uri_template = "mem://items/{id}", .name = "item", .title = "Item", .mime_type = "text/plain"},
         [](const std::string& uri, const std::map<std::string, std::string>& v, mcp::context&) {
-            return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = uri, .text = v.at("id")}}};
+            return mcp::read_resource_result{
+                .contents = {mcp::text_resource_contents{.uri = uri, .text = v.at("id")}}};
         },
         {{"id", [](const std::string&, const std::string&, const std::map<std::string, std::string>&) {
               return mcp::complete_result{.values = {"1", "2"}, .total = 2, .has_more = false};
           }}});
-    s.add_prompt({.name = "p", .title = "P", .description = "d",
-                  .arguments = {{.name = "who", .title = "Who", .description = "d", .required = true}}},
-                 [](const std::map<std::string, std::string>& a, mcp::context&) {
-                     return mcp::get_prompt_result{.description = "d",
-                                                   .messages = {{.role = mcp::role::user, .content = mcp::text("hi " + a.at("who"))},
-                                                                {.role = mcp::role::assistant, .content = mcp::image(png, "image/png")},
-                                                                {.role = mcp::role::user, .content = mcp::embedded_text("mem://a", "A")}}};
-                 },
-                 {{"who", [](const std::string&, const std::string&, const std::map<std::string, std::string>&) {
-                       return mcp::complete_result{.values = {"ada", "alan"}};
-                   }}});
+    s.add_prompt(
+        {.name = "p",
+         .title = "P",
+         .description = "d",
+         .arguments = {{.name = "who", .title = "Who", .description = "d", .required = true}}},
+        [](const std::map<std::string, std::string>& a, mcp::context&) {
+            return mcp::get_prompt_result{
+                .description = "d",
+                .messages = {{.role = mcp::role::user, .content = mcp::text("hi " + a.at("who"))},
+                             {.role = mcp::role::assistant, .content = mcp::image(png, "image/png")},
+                             {.role = mcp::role::user, .content = mcp::embedded_text("mem://a", "A")}}};
+        },
+        {{"who", [](const std::string&, const std::string&, const std::map<std::string, std::string>&) {
+              return mcp::complete_result{.values = {"ada", "alan"}};
+          }}});
     return srv;
 }
 
@@ -116,7 +148,8 @@ TEST_P(server_schema, every_emitted_message_conforms) {
     client.result("ping");
     // tools, two pages at a time
     auto page = client.result("tools/list");
-    while (page.contains("nextCursor")) page = client.result("tools/list", object{{"cursor", page.at("nextCursor")}});
+    while (page.contains("nextCursor"))
+        page = client.result("tools/list", object{{"cursor", page.at("nextCursor")}});
     client.result("tools/call", object{{"name", "echo"}, {"arguments", {{"text", "x"}}}});
     client.result("tools/call", object{{"name", "add"}, {"arguments", object{}}});
     client.result("tools/call", object{{"name", "all_content"}});
@@ -145,7 +178,8 @@ TEST_P(server_schema, every_emitted_message_conforms) {
     EXPECT_TRUE(ask.contains("result")) << mcp::to_json(ask);
     // resources
     page = client.result("resources/list");
-    while (page.contains("nextCursor")) page = client.result("resources/list", object{{"cursor", page.at("nextCursor")}});
+    while (page.contains("nextCursor"))
+        page = client.result("resources/list", object{{"cursor", page.at("nextCursor")}});
     client.result("resources/templates/list");
     client.result("resources/read", object{{"uri", "mem://a"}});
     client.result("resources/read", object{{"uri", "mem://b"}});
@@ -161,10 +195,12 @@ TEST_P(server_schema, every_emitted_message_conforms) {
     client.request("prompts/get", object{{"name", "p"}});
     client.result("completion/complete", object{{"ref", {{"type", "ref/prompt"}, {"name", "p"}}},
                                                 {"argument", {{"name", "who"}, {"value", "a"}}}});
-    client.result("completion/complete", object{{"ref", {{"type", "ref/resource"}, {"uri", "mem://items/{id}"}}},
-                                                {"argument", {{"name", "id"}, {"value", ""}}}});
+    client.result("completion/complete",
+                  object{{"ref", {{"type", "ref/resource"}, {"uri", "mem://items/{id}"}}},
+                         {"argument", {{"name", "id"}, {"value", ""}}}});
     // list_changed
-    srv->add_tool({.name = "late", .input_schema = obj_schema()}, [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    srv->add_tool({.name = "late", .input_schema = obj_schema()},
+                  [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
     EXPECT_TRUE(client.next_message("notifications/tools/list_changed"));
     // errors of every kind (deliberately broken input is not recorded; the replies are)
     client.wire().inject("{oops");
@@ -176,18 +212,20 @@ TEST_P(server_schema, every_emitted_message_conforms) {
     EXPECT_GT(rec.messages(), 60u);
     std::set<std::string> methods;
     for (auto& m : rec.methods()) methods.insert(m);
-    for (const char* m : {"notifications/progress", "notifications/message", "sampling/createMessage", "roots/list",
-                          "notifications/resources/updated", "notifications/tools/list_changed"})
+    for (const char* m :
+         {"notifications/progress", "notifications/message", "sampling/createMessage", "roots/list",
+          "notifications/resources/updated", "notifications/tools/list_changed"})
         EXPECT_TRUE(methods.count(m)) << m;
     peer->close();
 }
 
 INSTANTIATE_TEST_SUITE_P(revisions, server_schema,
-                         ::testing::Values(revision::v2024_11_05, revision::v2025_03_26, revision::v2025_06_18,
-                                           revision::v2025_11_25),
+                         ::testing::Values(revision::v2024_11_05, revision::v2025_03_26,
+                                           revision::v2025_06_18, revision::v2025_11_25),
                          [](const auto& info) {
                              std::string s(mcp::to_string(info.param));
-                             for (auto& c : s) if (c == '-') c = '_';
+                             for (auto& c : s)
+                                 if (c == '-') c = '_';
                              return "r" + s;
                          });
 

@@ -54,7 +54,8 @@ struct call_options {
 /// rejects a sampling request); in the stateless era, where an answer can only be a result, the
 /// call that needed the input fails with it. In the stateless era the request_context has no
 /// peer (has_peer() is false) and its cancellation is the call's.
-using sampling_handler = std::function<create_message_result(const create_message_request&, request_context&)>;
+using sampling_handler =
+    std::function<create_message_result(const create_message_request&, request_context&)>;
 using elicitation_handler = std::function<elicit_result(const elicit_request&, request_context&)>;
 using roots_handler = std::function<std::vector<root>()>;
 /// A roots handler that sees the request (its _meta, its cancellation): for a host that answers
@@ -120,7 +121,8 @@ public:
     // --- handlers for the server's requests for input; they decide the capabilities declared
     // (in initialize, or in every request's _meta in the stateless era). Set them before
     // connect() for the initialize era; in the stateless era a change applies from the next call.
-    void set_sampling_handler(sampling_handler handler, bool supports_tools = true, bool supports_context = false);
+    void set_sampling_handler(sampling_handler handler, bool supports_tools = true,
+                              bool supports_context = false);
     void set_elicitation_handler(elicitation_handler handler, bool form = true, bool url = false);
     /// Offer roots. `list_changed` declares roots.listChanged; call notify_roots_changed() after a change.
     void set_roots_handler(roots_handler handler, bool list_changed = true);
@@ -246,8 +248,10 @@ public:
     /// stale) makes the client list every page of tools/list anew and send the call once more,
     /// as the Streamable HTTP page advises; a second -32020 fails the call ("... the server
     /// refused the request's headers again after the tools were listed anew: ...").
-    call_tool_result call_tool(const std::string& name, json::object arguments = {}, call_options options = {});
-    list_resources_result list_resources(std::optional<std::string> cursor = std::nullopt, call_options options = {});
+    call_tool_result call_tool(const std::string& name, json::object arguments = {},
+                               call_options options = {});
+    list_resources_result list_resources(std::optional<std::string> cursor = std::nullopt,
+                                         call_options options = {});
     std::vector<resource> list_all_resources(call_options options = {});
     list_resource_templates_result list_resource_templates(std::optional<std::string> cursor = std::nullopt,
                                                            call_options options = {});
@@ -263,7 +267,8 @@ public:
     /// resources/unsubscribe (initialize era); in the stateless era the URI leaves the listen
     /// stream's set (the stream is opened again without it, or closed when nothing is left).
     void unsubscribe(const std::string& uri, call_options options = {});
-    list_prompts_result list_prompts(std::optional<std::string> cursor = std::nullopt, call_options options = {});
+    list_prompts_result list_prompts(std::optional<std::string> cursor = std::nullopt,
+                                     call_options options = {});
     std::vector<prompt> list_all_prompts(call_options options = {});
     /// prompts/get (in the stateless era it may take rounds of input, as call_tool).
     get_prompt_result get_prompt(const std::string& name, std::map<std::string, std::string> arguments = {},

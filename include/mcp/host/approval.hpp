@@ -22,9 +22,9 @@ namespace mcp::host {
 struct approval_request {
     std::string server;
     std::string tool;
-    std::string qualified_name;            ///< its catalogue name (server__tool)
+    std::string qualified_name; ///< its catalogue name (server__tool)
     json::object arguments;
-    std::optional<mcp::tool> definition;   ///< as listed (nullopt if the tool was not listed)
+    std::optional<mcp::tool> definition; ///< as listed (nullopt if the tool was not listed)
     bool server_trusted = false;
 };
 
@@ -52,7 +52,8 @@ enum class approval_kind { not_needed_all, not_needed_trusted_read_only, user, d
 std::string_view to_string(approval_kind k) noexcept;
 
 /// Whether the policy alone allows the call (and why); nullopt: the user must be asked.
-std::optional<approval_kind> policy_decision(const approval_policy& policy, const approval_request& request) noexcept;
+std::optional<approval_kind> policy_decision(const approval_policy& policy,
+                                             const approval_request& request) noexcept;
 
 /// A call the user (or the lack of an approver) refused.
 class call_denied : public std::runtime_error {

@@ -21,6 +21,7 @@ inline constexpr std::size_t max_tool_name_length = 64;
 std::string sanitize_name(std::string_view s);
 
 /// Qualified names for (server, tool) pairs, in the order given. Unique, sanitised, <= 64 chars.
-std::vector<std::string> qualify_tool_names(const std::vector<std::pair<std::string, std::string>>& server_tool);
+std::vector<std::string>
+qualify_tool_names(const std::vector<std::pair<std::string, std::string>>& server_tool);
 
 } // namespace mcp::host

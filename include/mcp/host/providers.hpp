@@ -25,7 +25,8 @@ public:
     virtual ~sampling_provider() = default;
     /// Answer sampling/createMessage for `server`, or throw mcp::error (e.g. code -1 when the
     /// user or the provider declines).
-    virtual create_message_result create_message(const std::string& server, const create_message_request& request) = 0;
+    virtual create_message_result create_message(const std::string& server,
+                                                 const create_message_request& request) = 0;
     /// Whether requests may carry `tools` and `toolChoice` (declared as sampling.tools).
     virtual bool supports_tools() const { return false; }
 };
@@ -33,9 +34,11 @@ public:
 /// Declines every request with mcp::error(-1, message).
 class declining_sampling_provider : public sampling_provider {
 public:
-    explicit declining_sampling_provider(std::string reason = "sampling is not available: this host has no model "
-                                                              "provider configured");
-    create_message_result create_message(const std::string& server, const create_message_request& request) override;
+    explicit declining_sampling_provider(std::string reason =
+                                             "sampling is not available: this host has no model "
+                                             "provider configured");
+    create_message_result create_message(const std::string& server,
+                                         const create_message_request& request) override;
 
 private:
     std::string reason_;

@@ -26,10 +26,10 @@ public:
 };
 
 struct expansion_options {
-    env_lookup environment;        ///< empty: the process environment
-    std::string user_home;         ///< for ${userHome}
-    std::string workspace_folder;  ///< for ${workspaceFolder}
-    bool bare_dollar = false;      ///< also expand $VAR
+    env_lookup environment;       ///< empty: the process environment
+    std::string user_home;        ///< for ${userHome}
+    std::string workspace_folder; ///< for ${workspaceFolder}
+    bool bare_dollar = false;     ///< also expand $VAR
 };
 
 /// Expand every variable in `text`. Throws expansion_error, e.g. `variable "API_KEY" is not set`.

@@ -52,8 +52,8 @@ namespace mcp {
 /// What the attributes of one member say, beyond its type: extra JSON Schema keywords and
 /// whether it is required.
 struct field_spec {
-    json::object keywords;         ///< merged into the member's property schema
-    std::optional<bool> required;  ///< unset: decided by the rule in the header comment
+    json::object keywords;        ///< merged into the member's property schema
+    std::optional<bool> required; ///< unset: decided by the rule in the header comment
 };
 
 /// Attributes for MCP_DESCRIBE entries. Each adds JSON Schema keywords to the member's property
@@ -73,20 +73,46 @@ struct keyword {
     json::value value;
     void apply(field_spec& s) const { s.keywords[name] = value; }
 };
-inline keyword minimum(double v) { return {"minimum", number(v)}; }
-inline keyword maximum(double v) { return {"maximum", number(v)}; }
-inline keyword exclusive_minimum(double v) { return {"exclusiveMinimum", number(v)}; }
-inline keyword exclusive_maximum(double v) { return {"exclusiveMaximum", number(v)}; }
-inline keyword multiple_of(double v) { return {"multipleOf", number(v)}; }
-inline keyword min_length(std::size_t n) { return {"minLength", n}; }
-inline keyword max_length(std::size_t n) { return {"maxLength", n}; }
-inline keyword min_items(std::size_t n) { return {"minItems", n}; }
-inline keyword max_items(std::size_t n) { return {"maxItems", n}; }
-inline keyword pattern(const char* ecma_regex) { return {"pattern", ecma_regex}; }
+inline keyword minimum(double v) {
+    return {"minimum", number(v)};
+}
+inline keyword maximum(double v) {
+    return {"maximum", number(v)};
+}
+inline keyword exclusive_minimum(double v) {
+    return {"exclusiveMinimum", number(v)};
+}
+inline keyword exclusive_maximum(double v) {
+    return {"exclusiveMaximum", number(v)};
+}
+inline keyword multiple_of(double v) {
+    return {"multipleOf", number(v)};
+}
+inline keyword min_length(std::size_t n) {
+    return {"minLength", n};
+}
+inline keyword max_length(std::size_t n) {
+    return {"maxLength", n};
+}
+inline keyword min_items(std::size_t n) {
+    return {"minItems", n};
+}
+inline keyword max_items(std::size_t n) {
+    return {"maxItems", n};
+}
+inline keyword pattern(const char* ecma_regex) {
+    return {"pattern", ecma_regex};
+}
 /// A `format` name (e.g. "email", "uri", "date", "date-time").
-inline keyword format(const char* name) { return {"format", name}; }
-inline keyword title(const char* text) { return {"title", text}; }
-inline keyword examples(json::array values) { return {"examples", std::move(values)}; }
+inline keyword format(const char* name) {
+    return {"format", name};
+}
+inline keyword title(const char* text) {
+    return {"title", text};
+}
+inline keyword examples(json::array values) {
+    return {"examples", std::move(values)};
+}
 
 /// minimum and maximum at once (inclusive).
 struct range {
@@ -114,8 +140,7 @@ inline constexpr required_t required{};
 namespace detail {
 
 /// One described member: pointer, name, description and attribute list.
-template <class T, class M, class... Attrs>
-struct described_field {
+template <class T, class M, class... Attrs> struct described_field {
     using owner_type = T;
     using member_type = M;
     M T::*pointer;
@@ -140,8 +165,8 @@ described_field<T, M, std::decay_t<Attrs>...> make_field(M T::*p, const char* na
 
 /// True for a struct described with MCP_DESCRIBE (or BOOST_DESCRIBE_STRUCT).
 template <class T>
-concept described_struct = std::is_class_v<T> && (requires { mcp_describe(static_cast<const T*>(nullptr)); } ||
-                                                  boost::describe::has_describe_members<T>::value);
+concept described_struct = std::is_class_v<T> &&(requires { mcp_describe(static_cast<const T*>(nullptr)); } ||
+                                                 boost::describe::has_describe_members<T>::value);
 
 /// True for an enumeration described with MCP_DESCRIBE_ENUM (or BOOST_DESCRIBE_ENUM).
 template <class T>
@@ -149,10 +174,10 @@ concept described_enum = std::is_enum_v<T> && boost::describe::has_describe_enum
 
 /// Call `f(field)` for every described member of T, in declaration order of the description.
 /// `field` has `.pointer`, `.name`, `.description` and `.spec()`.
-template <described_struct T, class F>
-void for_each_field(F&& f) {
+template <described_struct T, class F> void for_each_field(F&& f) {
     if constexpr (requires { mcp_describe(static_cast<const T*>(nullptr)); }) {
-        std::apply([&](const auto&... fields) { (f(fields), ...); }, mcp_describe(static_cast<const T*>(nullptr)));
+        std::apply([&](const auto&... fields) { (f(fields), ...); },
+                   mcp_describe(static_cast<const T*>(nullptr)));
     } else {
         using members = boost::describe::describe_members<T, boost::describe::mod_public>;
         boost::mp11::mp_for_each<members>([&](auto d) {
@@ -167,15 +192,16 @@ void for_each_field(F&& f) {
 // ---------------------------------------------------------------------------------------------
 // The macros. An entry `(member, "description", attrs...)` becomes
 // `mcp::detail::make_field(&T::member, "member", "description", attrs...)`.
-#define MCP_DETAIL_DESCRIBE_FIELD(s, T, entry)                                                                    \
-    ::mcp::detail::make_field(&T::BOOST_PP_TUPLE_ELEM(0, entry), BOOST_PP_STRINGIZE(BOOST_PP_TUPLE_ELEM(0, entry)), \
-                              BOOST_PP_TUPLE_ENUM(BOOST_PP_TUPLE_POP_FRONT(entry)))
+#define MCP_DETAIL_DESCRIBE_FIELD(s, T, entry)                                                               \
+    ::mcp::detail::make_field(&T::BOOST_PP_TUPLE_ELEM(0, entry),                                             \
+                              BOOST_PP_STRINGIZE(BOOST_PP_TUPLE_ELEM(0, entry)),                             \
+                                                 BOOST_PP_TUPLE_ENUM(BOOST_PP_TUPLE_POP_FRONT(entry)))
 
 /// Describe the members of struct T: MCP_DESCRIBE(T, (member, "description", attributes...)...).
-#define MCP_DESCRIBE(T, ...)                                                                                  \
-    [[maybe_unused]] inline auto mcp_describe(const T*) {                                                     \
-        return std::make_tuple(BOOST_PP_SEQ_ENUM(                                                             \
-            BOOST_PP_SEQ_TRANSFORM(MCP_DETAIL_DESCRIBE_FIELD, T, BOOST_PP_VARIADIC_TO_SEQ(__VA_ARGS__))));     \
+#define MCP_DESCRIBE(T, ...)                                                                                 \
+    [[maybe_unused]] inline auto mcp_describe(const T*) {                                                    \
+        return std::make_tuple(BOOST_PP_SEQ_ENUM(                                                            \
+            BOOST_PP_SEQ_TRANSFORM(MCP_DETAIL_DESCRIBE_FIELD, T, BOOST_PP_VARIADIC_TO_SEQ(__VA_ARGS__))));   \
     }
 
 /// Describe an enumeration: MCP_DESCRIBE_ENUM(E, a, b, c). Its values travel as "a", "b", "c".

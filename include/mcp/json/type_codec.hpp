@@ -53,8 +53,7 @@ private:
 ///   static T from_value(const json::value&);          // throws conversion_error("", reason)
 ///   static json::object schema();                      // the type's JSON Schema
 ///   static constexpr bool optional;                    // (optional) absent allowed in structs
-template <class T, class Enable = void>
-struct type_codec;
+template <class T, class Enable = void> struct type_codec;
 
 template <class T>
 concept json_convertible = requires(const T& t, const json::value& v) {
@@ -63,12 +62,10 @@ concept json_convertible = requires(const T& t, const json::value& v) {
     { type_codec<T>::schema() } -> std::convertible_to<json::object>;
 };
 
-template <json_convertible T>
-json::value to_value(const T& x) {
+template <json_convertible T> json::value to_value(const T& x) {
     return type_codec<T>::to_value(x);
 }
-template <json_convertible T>
-T from_value(const json::value& v) {
+template <json_convertible T> T from_value(const json::value& v) {
     return type_codec<T>::from_value(v);
 }
 
@@ -80,8 +77,7 @@ std::string pointer_escape(std::string_view name);
 [[noreturn]] void throw_expected(std::string_view what, const json::value& got);
 
 /// Run `f`; a conversion_error from it gets `segment` prepended to its location.
-template <class F>
-decltype(auto) at_location(std::string_view segment, F&& f) {
+template <class F> decltype(auto) at_location(std::string_view segment, F&& f) {
     try {
         return f();
     } catch (const conversion_error& e) {
@@ -89,18 +85,20 @@ decltype(auto) at_location(std::string_view segment, F&& f) {
     }
 }
 
-template <class T>
-constexpr bool is_optional_member() {
-    if constexpr (requires { type_codec<T>::optional; }) return type_codec<T>::optional;
-    else return false;
+template <class T> constexpr bool is_optional_member() {
+    if constexpr (requires { type_codec<T>::optional; })
+        return type_codec<T>::optional;
+    else
+        return false;
 }
 
 /// Types whose value-initialised value is a natural "absent" (false, an empty list or map):
 /// such members are not required and default to that value.
-template <class T>
-constexpr bool has_natural_default() {
-    if constexpr (requires { type_codec<T>::natural_default; }) return type_codec<T>::natural_default;
-    else return false;
+template <class T> constexpr bool has_natural_default() {
+    if constexpr (requires { type_codec<T>::natural_default; })
+        return type_codec<T>::natural_default;
+    else
+        return false;
 }
 
 /// Guards schema construction against recursive types (which cannot be inlined).
@@ -109,8 +107,9 @@ struct schema_depth_guard {
     schema_depth_guard() {
         if (++depth > 32) {
             depth = 0;
-            throw std::logic_error("mcp: a described type nests more than 32 levels deep (a recursive type?); "
-                                   "give it a type_codec with a hand-written schema");
+            throw std::logic_error(
+                "mcp: a described type nests more than 32 levels deep (a recursive type?); "
+                "give it a type_codec with a hand-written schema");
         }
     }
     ~schema_depth_guard() { --depth; }
@@ -122,8 +121,7 @@ struct schema_depth_guard {
 
 // --------------------------------------------------------------------------- scalars
 
-template <>
-struct type_codec<bool> {
+template <> struct type_codec<bool> {
     static constexpr bool natural_default = true;
     static json::value to_value(bool b) { return b; }
     static bool from_value(const json::value& v) {
@@ -134,10 +132,13 @@ struct type_codec<bool> {
 };
 
 template <class T>
-struct type_codec<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>>> {
+struct type_codec<
+    T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>>> {
     static json::value to_value(T x) {
-        if constexpr (std::is_signed_v<T>) return static_cast<std::int64_t>(x);
-        else return static_cast<std::uint64_t>(x);
+        if constexpr (std::is_signed_v<T>)
+            return static_cast<std::int64_t>(x);
+        else
+            return static_cast<std::uint64_t>(x);
     }
     static T from_value(const json::value& v) {
         if (v.is_int64()) return checked(v.get_int64());
@@ -167,19 +168,19 @@ private:
                 i > static_cast<std::int64_t>(std::numeric_limits<T>::max()))
                 out_of_range();
         } else {
-            if (i < 0 || static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
+            if (i < 0 ||
+                static_cast<std::uint64_t>(i) > static_cast<std::uint64_t>(std::numeric_limits<T>::max()))
                 out_of_range();
         }
         return static_cast<T>(i);
     }
     [[noreturn]] static void out_of_range() {
-        throw conversion_error("", "integer out of range [" + std::to_string(std::numeric_limits<T>::min()) + ", " +
-                                       std::to_string(std::numeric_limits<T>::max()) + "]");
+        throw conversion_error("", "integer out of range [" + std::to_string(std::numeric_limits<T>::min()) +
+                                       ", " + std::to_string(std::numeric_limits<T>::max()) + "]");
     }
 };
 
-template <class T>
-struct type_codec<T, std::enable_if_t<std::is_floating_point_v<T>>> {
+template <class T> struct type_codec<T, std::enable_if_t<std::is_floating_point_v<T>>> {
     static json::value to_value(T x) { return static_cast<double>(x); }
     static T from_value(const json::value& v) {
         if (v.is_double()) return static_cast<T>(v.get_double());
@@ -190,8 +191,7 @@ struct type_codec<T, std::enable_if_t<std::is_floating_point_v<T>>> {
     static json::object schema() { return {{"type", "number"}}; }
 };
 
-template <>
-struct type_codec<std::string> {
+template <> struct type_codec<std::string> {
     static json::value to_value(const std::string& s) { return json::string(s); }
     static std::string from_value(const json::value& v) {
         if (!v.is_string()) detail::throw_expected("a string", v);
@@ -200,24 +200,26 @@ struct type_codec<std::string> {
     static json::object schema() { return {{"type", "string"}}; }
 };
 
-template <described_enum E>
-struct type_codec<E> {
+template <described_enum E> struct type_codec<E> {
     static json::value to_value(E e) {
         const char* name = boost::describe::enum_to_string(e, nullptr);
-        if (!name) throw conversion_error("", "value " + std::to_string(static_cast<long long>(e)) +
-                                                  " is not an enumerator of its described enumeration");
+        if (!name)
+            throw conversion_error("", "value " + std::to_string(static_cast<long long>(e)) +
+                                           " is not an enumerator of its described enumeration");
         return json::string(name);
     }
     static E from_value(const json::value& v) {
         if (!v.is_string()) detail::throw_expected("a string", v);
         E e{};
         if (!boost::describe::enum_from_string(std::string(v.get_string()).c_str(), e))
-            throw conversion_error("", "\"" + std::string(v.get_string()) + "\" is not one of " + names_list());
+            throw conversion_error("",
+                                   "\"" + std::string(v.get_string()) + "\" is not one of " + names_list());
         return e;
     }
     static json::object schema() {
         json::array names;
-        boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>([&](auto d) { names.emplace_back(d.name); });
+        boost::mp11::mp_for_each<boost::describe::describe_enumerators<E>>(
+            [&](auto d) { names.emplace_back(d.name); });
         return {{"type", "string"}, {"enum", std::move(names)}};
     }
 
@@ -234,14 +236,12 @@ private:
 
 // --------------------------------------------------------------------------- JSON itself
 
-template <>
-struct type_codec<json::value> {
+template <> struct type_codec<json::value> {
     static json::value to_value(const json::value& v) { return v; }
     static json::value from_value(const json::value& v) { return v; }
     static json::object schema() { return {}; }
 };
-template <>
-struct type_codec<json::object> {
+template <> struct type_codec<json::object> {
     static json::value to_value(const json::object& o) { return o; }
     static json::object from_value(const json::value& v) {
         if (!v.is_object()) detail::throw_expected("an object", v);
@@ -249,8 +249,7 @@ struct type_codec<json::object> {
     }
     static json::object schema() { return {{"type", "object"}}; }
 };
-template <>
-struct type_codec<json::array> {
+template <> struct type_codec<json::array> {
     static json::value to_value(const json::array& a) { return a; }
     static json::array from_value(const json::value& v) {
         if (!v.is_array()) detail::throw_expected("an array", v);
@@ -261,10 +260,11 @@ struct type_codec<json::array> {
 
 // --------------------------------------------------------------------------- wrappers
 
-template <json_convertible T>
-struct type_codec<std::optional<T>> {
+template <json_convertible T> struct type_codec<std::optional<T>> {
     static constexpr bool optional = true;
-    static json::value to_value(const std::optional<T>& x) { return x ? type_codec<T>::to_value(*x) : json::value(); }
+    static json::value to_value(const std::optional<T>& x) {
+        return x ? type_codec<T>::to_value(*x) : json::value();
+    }
     static std::optional<T> from_value(const json::value& v) {
         if (v.is_null()) return std::nullopt;
         return type_codec<T>::from_value(v);
@@ -275,8 +275,7 @@ struct type_codec<std::optional<T>> {
 };
 
 namespace detail {
-template <class Seq, class Elem, bool Unique>
-struct sequence_codec {
+template <class Seq, class Elem, bool Unique> struct sequence_codec {
     static constexpr bool natural_default = true;
     static json::value to_value(const Seq& s) {
         json::array a;
@@ -290,8 +289,10 @@ struct sequence_codec {
         std::size_t i = 0;
         for (const auto& e : v.get_array()) {
             auto x = at_location(std::to_string(i++), [&] { return type_codec<Elem>::from_value(e); });
-            if constexpr (Unique) out.insert(std::move(x));
-            else out.push_back(std::move(x));
+            if constexpr (Unique)
+                out.insert(std::move(x));
+            else
+                out.push_back(std::move(x));
         }
         return out;
     }
@@ -303,8 +304,7 @@ struct sequence_codec {
     }
 };
 
-template <class Map, class Elem>
-struct map_codec {
+template <class Map, class Elem> struct map_codec {
     static constexpr bool natural_default = true;
     static json::value to_value(const Map& m) {
         json::object o;
@@ -337,8 +337,7 @@ template <json_convertible T, class H, class E, class A>
 struct type_codec<std::unordered_map<std::string, T, H, E, A>>
     : detail::map_codec<std::unordered_map<std::string, T, H, E, A>, T> {};
 
-template <json_convertible... Ts>
-struct type_codec<std::variant<Ts...>> {
+template <json_convertible... Ts> struct type_codec<std::variant<Ts...>> {
     static json::value to_value(const std::variant<Ts...>& x) {
         return std::visit([](const auto& alt) { return mcp::to_value(alt); }, x);
     }
@@ -372,8 +371,7 @@ private:
 namespace detail {
 /// Whether member `f` of T has a default: its value in `T{}` differs from a value-initialised
 /// member (compared as JSON, so it works for any convertible member type).
-template <class T, class Field>
-std::optional<json::value> default_of(const Field& f) {
+template <class T, class Field> std::optional<json::value> default_of(const Field& f) {
     using M = typename Field::member_type;
     static_assert(std::is_default_constructible_v<T>, "a described struct must be default-constructible");
     const T defaults{};
@@ -383,8 +381,7 @@ std::optional<json::value> default_of(const Field& f) {
 }
 } // namespace detail
 
-template <described_struct T>
-struct type_codec<T> {
+template <described_struct T> struct type_codec<T> {
     static json::value to_value(const T& x) {
         json::object o;
         for_each_field<T>([&](const auto& f) {
@@ -407,7 +404,8 @@ struct type_codec<T> {
             const bool is_required = required_flags()[index++];
             const json::value* member = o.if_contains(f.name);
             if (!member || (member->is_null() && detail::is_optional_member<M>())) {
-                if (is_required) throw conversion_error("", std::string("missing required property \"") + f.name + "\"");
+                if (is_required)
+                    throw conversion_error("", std::string("missing required property \"") + f.name + "\"");
                 return;
             }
             out.*f.pointer = detail::at_location(f.name, [&] { return type_codec<M>::from_value(*member); });
@@ -425,7 +423,8 @@ struct type_codec<T> {
             auto spec = f.spec();
             for (auto& kv : spec.keywords) p[kv.key()] = kv.value();
             if constexpr (!detail::is_optional_member<M>()) {
-                if (auto d = detail::default_of<T>(f)) p["default"] = *d;
+                if (auto d = detail::default_of<T>(f))
+                    p["default"] = *d;
                 else if (spec.required == false || (!spec.required && detail::has_natural_default<M>()))
                     p["default"] = type_codec<M>::to_value(M{});
             }
@@ -447,12 +446,13 @@ private:
         }();
         return flags;
     }
-    template <class Field>
-    static bool required(const Field& f) {
+    template <class Field> static bool required(const Field& f) {
         using M = typename Field::member_type;
         if (auto r = f.spec().required) return *r;
-        if constexpr (detail::is_optional_member<M>() || detail::has_natural_default<M>()) return false;
-        else return !detail::default_of<T>(f).has_value();
+        if constexpr (detail::is_optional_member<M>() || detail::has_natural_default<M>())
+            return false;
+        else
+            return !detail::default_of<T>(f).has_value();
     }
 };
 

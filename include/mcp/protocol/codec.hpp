@@ -24,40 +24,43 @@ namespace mcp {
 
 /// Parse a protocol type from its wire form. Specialized for every type of mcp/protocol; throws
 /// mcp::error(invalid_params) naming the offending member.
-template <class T>
-T from_json(const json::value& v);
+template <class T> T from_json(const json::value& v);
 
 /// A field (or feature) of the wire format that not every revision defines. The one place where
 /// revision differences of the data model are recorded; the codec asks `defines(r, f)`.
 enum class wire_field {
-    title,                       ///< `title` on Tool, Resource, ResourceTemplate, Prompt, PromptArgument, PromptReference, Implementation
-    icons,                       ///< `icons` on Tool, Resource, ResourceTemplate, Prompt, ResourceLink, Implementation
-    implementation_details,      ///< Implementation `description`, `websiteUrl`
-    entity_meta,                 ///< `_meta` on content blocks, resource contents, Tool, Resource, ResourceTemplate, Prompt, Root
-    annotations_last_modified,   ///< Annotations `lastModified`
-    audio_content,               ///< content type "audio"
-    resource_link_content,       ///< content type "resource_link"
-    tool_annotations,            ///< Tool `annotations` (ToolAnnotations)
-    tool_output_schema,          ///< Tool `outputSchema`
-    structured_content,          ///< CallToolResult `structuredContent`
-    structured_content_any,      ///< `structuredContent` may be any JSON value (before: object only)
-    completions_capability,      ///< ServerCapabilities `completions`
-    completion_context,          ///< CompleteRequest `context`
-    progress_message,            ///< ProgressNotification `message`
-    elicitation,                 ///< `elicitation/create`, ClientCapabilities `elicitation`
-    elicitation_modes,           ///< ElicitRequest `mode`, URL mode, ClientCapabilities elicitation `form`/`url`, multi-select values
-    elicitation_id,              ///< URL-mode `elicitationId`, notifications/elicitation/complete
-    sampling_tools,              ///< sampling `tools`, `toolChoice`, tool_use/tool_result content, content arrays, SamplingMessage `_meta`, sampling `context`/`tools` capabilities
-    server_request_meta,         ///< `_meta` in params of server->client requests (sampling, elicitation)
-    client_result_meta,          ///< `_meta` on ListRootsResult and ElicitResult
-    roots_list_changed,          ///< ClientCapabilities roots `listChanged`, notifications/roots/list_changed
-    tasks,                       ///< tasks capabilities, Tool `execution`, task-augmented params
-    extensions,                  ///< ClientCapabilities/ServerCapabilities `extensions`
-    initialize,                  ///< initialize / notifications/initialized / InitializeResult
-    discover,                    ///< server/discover
-    result_type,                 ///< `resultType` on server results (required there)
-    cacheable_result,            ///< `ttlMs`, `cacheScope` on list/read/discover results (required there)
-    input_responses,             ///< `inputResponses`, `requestState` on tools/call, prompts/get, resources/read
+    title, ///< `title` on Tool, Resource, ResourceTemplate, Prompt, PromptArgument, PromptReference,
+           ///< Implementation
+    icons, ///< `icons` on Tool, Resource, ResourceTemplate, Prompt, ResourceLink, Implementation
+    implementation_details, ///< Implementation `description`, `websiteUrl`
+    entity_meta, ///< `_meta` on content blocks, resource contents, Tool, Resource, ResourceTemplate, Prompt,
+                 ///< Root
+    annotations_last_modified, ///< Annotations `lastModified`
+    audio_content,             ///< content type "audio"
+    resource_link_content,     ///< content type "resource_link"
+    tool_annotations,          ///< Tool `annotations` (ToolAnnotations)
+    tool_output_schema,        ///< Tool `outputSchema`
+    structured_content,        ///< CallToolResult `structuredContent`
+    structured_content_any,    ///< `structuredContent` may be any JSON value (before: object only)
+    completions_capability,    ///< ServerCapabilities `completions`
+    completion_context,        ///< CompleteRequest `context`
+    progress_message,          ///< ProgressNotification `message`
+    elicitation,               ///< `elicitation/create`, ClientCapabilities `elicitation`
+    elicitation_modes,   ///< ElicitRequest `mode`, URL mode, ClientCapabilities elicitation `form`/`url`,
+                         ///< multi-select values
+    elicitation_id,      ///< URL-mode `elicitationId`, notifications/elicitation/complete
+    sampling_tools,      ///< sampling `tools`, `toolChoice`, tool_use/tool_result content, content arrays,
+                         ///< SamplingMessage `_meta`, sampling `context`/`tools` capabilities
+    server_request_meta, ///< `_meta` in params of server->client requests (sampling, elicitation)
+    client_result_meta,  ///< `_meta` on ListRootsResult and ElicitResult
+    roots_list_changed,  ///< ClientCapabilities roots `listChanged`, notifications/roots/list_changed
+    tasks,               ///< tasks capabilities, Tool `execution`, task-augmented params
+    extensions,          ///< ClientCapabilities/ServerCapabilities `extensions`
+    initialize,          ///< initialize / notifications/initialized / InitializeResult
+    discover,            ///< server/discover
+    result_type,         ///< `resultType` on server results (required there)
+    cacheable_result,    ///< `ttlMs`, `cacheScope` on list/read/discover results (required there)
+    input_responses,     ///< `inputResponses`, `requestState` on tools/call, prompts/get, resources/read
 };
 
 /// One row of the revision table: `f` is defined from `first` through `last` inclusive.

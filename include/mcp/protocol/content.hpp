@@ -90,7 +90,8 @@ struct resource_link {
 };
 
 /// ContentBlock: what tool results and prompt messages carry.
-using content_block = std::variant<text_content, image_content, audio_content, resource_link, embedded_resource>;
+using content_block =
+    std::variant<text_content, image_content, audio_content, resource_link, embedded_resource>;
 
 /// A model's request to call a tool, inside sampling (type "tool_use", 2025-11-25+).
 struct tool_use_content {
@@ -158,7 +159,8 @@ content_block audio(std::string data_base64, std::string mime_type);
 content_block link_to(std::string uri, std::string name, std::optional<std::string> mime_type = std::nullopt,
                       std::optional<std::string> description = std::nullopt);
 /// An embedded text resource.
-content_block embedded_text(std::string uri, std::string text, std::optional<std::string> mime_type = std::nullopt);
+content_block embedded_text(std::string uri, std::string text,
+                            std::optional<std::string> mime_type = std::nullopt);
 /// An embedded binary resource from base64 data.
 content_block embedded_blob(std::string uri, std::string blob_base64,
                             std::optional<std::string> mime_type = std::nullopt);

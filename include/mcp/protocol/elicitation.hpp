@@ -21,7 +21,7 @@ struct elicit_request {
     elicitation_mode mode = elicitation_mode::form;
     std::string message;
     json::object requested_schema{{"type", "object"}, {"properties", json::object{}}}; ///< form mode
-    std::optional<std::string> url;            ///< URL mode
+    std::optional<std::string> url;                                                    ///< URL mode
     std::optional<std::string> elicitation_id; ///< URL mode (2025-11-25)
     std::optional<json::object> meta;          ///< not in 2026-07-28
     bool operator==(const elicit_request&) const = default;
@@ -55,6 +55,7 @@ struct elicitation_complete_notification {
     bool operator==(const elicitation_complete_notification&) const = default;
 };
 json::object to_json(const elicitation_complete_notification& x, revision r);
-template <> elicitation_complete_notification from_json<elicitation_complete_notification>(const json::value& v);
+template <>
+elicitation_complete_notification from_json<elicitation_complete_notification>(const json::value& v);
 
 } // namespace mcp

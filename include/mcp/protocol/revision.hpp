@@ -26,11 +26,16 @@ inline constexpr revision latest_revision = revision::v2026_07_28;
 
 constexpr std::string_view to_string(revision r) noexcept {
     switch (r) {
-    case revision::v2024_11_05: return "2024-11-05";
-    case revision::v2025_03_26: return "2025-03-26";
-    case revision::v2025_06_18: return "2025-06-18";
-    case revision::v2025_11_25: return "2025-11-25";
-    case revision::v2026_07_28: return "2026-07-28";
+    case revision::v2024_11_05:
+        return "2024-11-05";
+    case revision::v2025_03_26:
+        return "2025-03-26";
+    case revision::v2025_06_18:
+        return "2025-06-18";
+    case revision::v2025_11_25:
+        return "2025-11-25";
+    case revision::v2026_07_28:
+        return "2026-07-28";
     }
     return "";
 }
@@ -42,11 +47,17 @@ constexpr std::optional<revision> parse_revision(std::string_view s) noexcept {
 }
 
 /// True for revisions that open with initialize (2024-11-05 .. 2025-11-25).
-constexpr bool is_initialize_era(revision r) noexcept { return r <= revision::v2025_11_25; }
+constexpr bool is_initialize_era(revision r) noexcept {
+    return r <= revision::v2025_11_25;
+}
 /// JSON-RPC batches may be received only under 2025-03-26.
-constexpr bool allows_batches(revision r) noexcept { return r == revision::v2025_03_26; }
+constexpr bool allows_batches(revision r) noexcept {
+    return r == revision::v2025_03_26;
+}
 /// From 2025-11-25 on, an error reply whose request id could not be read omits `id`;
 /// earlier schemas require the member, so it is sent as null.
-constexpr bool omits_unknown_error_id(revision r) noexcept { return r >= revision::v2025_11_25; }
+constexpr bool omits_unknown_error_id(revision r) noexcept {
+    return r >= revision::v2025_11_25;
+}
 
 } // namespace mcp

@@ -63,9 +63,9 @@ struct create_message_request {
     std::int64_t max_tokens = 0;
     std::optional<std::vector<std::string>> stop_sequences;
     std::optional<json::object> metadata;
-    std::vector<tool> tools;                      ///< 2025-11-25+; empty = omitted
-    std::optional<mcp::tool_choice> tool_choice;  ///< 2025-11-25+
-    std::optional<json::object> meta;             ///< not in 2026-07-28 (embedded input request)
+    std::vector<tool> tools;                     ///< 2025-11-25+; empty = omitted
+    std::optional<mcp::tool_choice> tool_choice; ///< 2025-11-25+
+    std::optional<json::object> meta;            ///< not in 2026-07-28 (embedded input request)
     bool operator==(const create_message_request&) const = default;
 };
 json::object to_json(const create_message_request& x, revision r);

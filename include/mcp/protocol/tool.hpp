@@ -38,11 +38,11 @@ struct tool {
     std::optional<std::string> description;
     /// JSON Schema of the arguments (an object schema; never null on the wire).
     json::object input_schema{{"type", "object"}};
-    std::optional<json::object> output_schema;         ///< 2025-06-18+
-    std::optional<tool_annotations> annotations;       ///< 2025-03-26+
-    std::vector<icon> icons;                           ///< 2025-11-25+
-    std::optional<tool_execution> execution;           ///< 2025-11-25 only
-    std::optional<json::object> meta;                  ///< 2025-06-18+
+    std::optional<json::object> output_schema;   ///< 2025-06-18+
+    std::optional<tool_annotations> annotations; ///< 2025-03-26+
+    std::vector<icon> icons;                     ///< 2025-11-25+
+    std::optional<tool_execution> execution;     ///< 2025-11-25 only
+    std::optional<json::object> meta;            ///< 2025-06-18+
     bool operator==(const tool&) const = default;
 };
 json::object to_json(const tool& x, revision r);
@@ -53,9 +53,9 @@ struct call_tool_request {
     std::string name;
     std::optional<json::object> arguments;
     std::optional<json::object> meta;
-    std::optional<json::object> task;             ///< TaskMetadata {ttl}, 2025-11-25 only
-    std::optional<json::object> input_responses;  ///< MRTR retry, 2026-07-28+
-    std::optional<std::string> request_state;     ///< MRTR retry, 2026-07-28+
+    std::optional<json::object> task;            ///< TaskMetadata {ttl}, 2025-11-25 only
+    std::optional<json::object> input_responses; ///< MRTR retry, 2026-07-28+
+    std::optional<std::string> request_state;    ///< MRTR retry, 2026-07-28+
     bool operator==(const call_tool_request&) const = default;
 };
 json::object to_json(const call_tool_request& x, revision r);
@@ -81,8 +81,8 @@ call_tool_result error_result(std::string message);
 struct list_tools_result {
     std::vector<tool> tools;
     std::optional<std::string> next_cursor;
-    std::optional<std::int64_t> ttl_ms;       ///< 2026-07-28+ (required there; 0 when unset)
-    std::optional<std::string> cache_scope;   ///< "public" | "private", 2026-07-28+ ("private" when unset)
+    std::optional<std::int64_t> ttl_ms;     ///< 2026-07-28+ (required there; 0 when unset)
+    std::optional<std::string> cache_scope; ///< "public" | "private", 2026-07-28+ ("private" when unset)
     std::optional<json::object> meta;
     bool operator==(const list_tools_result&) const = default;
 };

@@ -173,9 +173,9 @@ using request_filter = std::function<std::optional<mcp::error>(std::string_view 
 /// notification on (cancellation and progress are acted on at once, the others are queued for
 /// their handler); not calling it drops the notification. `origin` is null when the transport
 /// tells none.
-using notification_interceptor =
-    std::function<void(std::string_view method, json::object& params,
-                       const std::shared_ptr<const message_origin>& origin, const std::function<void()>& deliver)>;
+using notification_interceptor = std::function<void(std::string_view method, json::object& params,
+                                                    const std::shared_ptr<const message_origin>& origin,
+                                                    const std::function<void()>& deliver)>;
 
 /// A message as seen by tracing: direction and the JSON text.
 struct trace_event {

@@ -28,10 +28,10 @@ public:
         discard, ///< /dev/null
     };
     struct options {
-        std::string command;             ///< a path, or a name searched on PATH
-        std::vector<std::string> args;   ///< arguments after the command
+        std::string command;                    ///< a path, or a name searched on PATH
+        std::vector<std::string> args;          ///< arguments after the command
         std::map<std::string, std::string> env; ///< added to (or replacing) the environment
-        bool inherit_environment = true; ///< start from our environment, else from `env` only
+        bool inherit_environment = true;        ///< start from our environment, else from `env` only
         std::optional<std::string> cwd;
         stderr_mode stderr_handling = stderr_mode::inherit;
         std::function<void(std::string_view line)> on_stderr_line; ///< with stderr_mode::capture

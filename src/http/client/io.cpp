@@ -423,18 +423,18 @@ private:
 
     void connect_to(std::vector<tcp::endpoint> eps) {
         conn_->connect(eps, [self = shared_from_this()](const error_code& ec, const tcp::endpoint&) {
-                if (self->done_) return;
-                if (ec) {
-                    self->fail("cannot connect to " + self->req_.url.display + ": " + describe(ec));
-                    return;
-                }
-                error_code ignored;
-                self->conn_->sock.set_option(tcp::no_delay(true), ignored);
-                if (self->req_.url.tls)
-                    self->handshake();
-                else
-                    self->connected();
-            });
+            if (self->done_) return;
+            if (ec) {
+                self->fail("cannot connect to " + self->req_.url.display + ": " + describe(ec));
+                return;
+            }
+            error_code ignored;
+            self->conn_->sock.set_option(tcp::no_delay(true), ignored);
+            if (self->req_.url.tls)
+                self->handshake();
+            else
+                self->connected();
+        });
     }
 
     void handshake() {
