@@ -23,6 +23,8 @@ struct harness {
     harness() {
         mcp::session_options o;
         o.handler_executor = nullptr;
+        // Error responses without an id are reported; at fuzzing rates stderr would be the cost.
+        o.diagnostic_sink = [](std::string_view) {};
         s = mcp::session::create(wire, o);
         s->set_request_handler("echo",
                                [](mcp::request_context& ctx) -> mcp::json::value { return ctx.params(); });

@@ -404,6 +404,10 @@ struct session::impl {
     }
 
     void log_internal(const std::string& what) {
+        if (opts.diagnostic_sink) {
+            opts.diagnostic_sink(what);
+            return;
+        }
         std::string line = "mcpxx";
         if (!opts.name.empty()) line += "[" + opts.name + "]";
         line += ": " + what + "\n";

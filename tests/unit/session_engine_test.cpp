@@ -7,7 +7,11 @@
 
 #include <atomic>
 #include <future>
+#include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 using namespace std::chrono_literals;
 using mcp::json::value;
@@ -17,10 +21,21 @@ namespace {
 struct engine : ::testing::Test {
     std::shared_ptr<mcp::test::scripted_transport> wire = std::make_shared<mcp::test::scripted_transport>();
     std::shared_ptr<mcp::session> s;
+    std::mutex diagnostics_mu;
+    std::vector<std::string> diagnostics; // what the session reported through its sink
+
+    std::vector<std::string> reported() {
+        std::lock_guard lock(diagnostics_mu);
+        return diagnostics;
+    }
 
     void SetUp() override {
         mcp::session_options o;
         o.name = "test";
+        o.diagnostic_sink = [this](std::string_view line) {
+            std::lock_guard lock(diagnostics_mu);
+            diagnostics.emplace_back(line);
+        };
         s = mcp::session::create(wire, o);
         s->set_request_handler("echo", [](mcp::request_context& ctx) -> value { return ctx.params(); });
         s->set_request_handler("fail", [](mcp::request_context&) -> value {
@@ -117,6 +132,8 @@ TEST_F(engine, other_exceptions_become_internal_error_without_leaking) {
     auto text = *wire->next();
     EXPECT_NE(text.find("-32603"), std::string::npos);
     EXPECT_EQ(text.find("secret"), std::string::npos);
+    // The detail goes to the operator instead, through the diagnostic sink (not stderr).
+    EXPECT_EQ(reported(), std::vector<std::string>{"handler for crash threw: secret detail"});
 }
 
 TEST_F(engine, ping_is_answered_with_an_empty_result) {

@@ -215,6 +215,11 @@ struct session_options {
     std::function<void(const trace_event&)> trace_sink;
     /// A label for trace lines and errors, e.g. "server" or the server's name.
     std::string name;
+    /// Where the session reports problems no caller can be told about: a request handler that
+    /// threw, a notification interceptor that failed, an error response without an id. One
+    /// line each, without a newline; the session may call it from any of its threads.
+    /// Default: stderr, as "mcpxx[name]: <line>".
+    std::function<void(std::string_view)> diagnostic_sink;
 };
 
 class session : public std::enable_shared_from_this<session> {
