@@ -1,4 +1,5 @@
 #include "host_session.hpp"
+#include "audit_option.hpp"
 #include "config_discovery.hpp"
 #include "read_file.hpp"
 #include "timeout_option.hpp"
@@ -34,9 +35,7 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
     add_timeout_option(cmd, o.timeout_seconds,
                        "Seconds to wait for each server to start and for each request (instead of the "
                        "entries' own \"timeout\", in ms; default 30 to start, 60 per request)");
-    cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
-    cmd->add_flag("--redact", o.redact,
-                  "In the audit log, write the SHA-256 of the arguments instead of them");
+    add_audit_options(cmd, o.audit_log, o.redact);
     cmd->add_flag("--verbose,-v", o.verbose, "Show what servers write to stderr");
     cmd->add_option("--sampling-url", o.sampling_url,
                     "Answer servers' sampling requests with this OpenAI-compatible API (base URL, e.g. "
@@ -214,13 +213,10 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     if (!options_.yes && !options_.sampling_url.empty())
         mo.sampling = std::make_shared<mcp::host::reviewed_sampling_provider>(
             mo.sampling, std::make_shared<terminal_sampling_reviewer>(hooks.io));
-    if (!options_.audit_log.empty()) {
-        try {
-            mo.audit = std::make_shared<mcp::host::audit_log>(
-                options_.audit_log, mcp::host::audit_options{.redact_arguments = options_.redact});
-        } catch (const std::exception& e) {
-            return fail(exit_usage, e.what());
-        }
+    try {
+        mo.audit = open_audit_log(options_.audit_log, options_.redact);
+    } catch (const input_error& e) {
+        return fail(exit_usage, e.what());
     }
     mo.roots = root_paths();
     if (options_.verbose) {

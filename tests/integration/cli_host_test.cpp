@@ -1,6 +1,7 @@
 // The host commands of `mcpxx` run as a child process against real servers: servers, tools,
 // resources, prompts, call, read, prompt, complete, ping; --config, --json, exit codes,
 // approval from stdin, and Ctrl-C during a long call.
+#include "crypto/crypto.hpp"
 #include "support/child_server.hpp"
 #include "support/host_fixture.hpp"
 #include "support/http_test_server.hpp"
@@ -715,7 +716,32 @@ TEST_F(cli_host_test, approval_on_a_terminal_and_audit_log) {
     EXPECT_EQ(parse(l1).at("arguments").at("a").as_int64(), 1);
     EXPECT_EQ(parse(l2).at("outcome"), "ok");
     EXPECT_EQ(parse(l2).at("approval"), "user");
-    EXPECT_TRUE(parse(l2).contains("argumentsSha256"));
+    // --redact: an HMAC of the arguments under the installation's key, which the first use made
+    // in $XDG_CONFIG_HOME/mcpxx, readable by its owner alone.
+    EXPECT_FALSE(parse(l2).contains("arguments"));
+    const auto key_file = xdg_config_home() / "mcpxx" / "audit-key";
+    ASSERT_TRUE(fs::is_regular_file(key_file));
+    EXPECT_EQ(fs::status(key_file).permissions(), fs::perms::owner_read | fs::perms::owner_write);
+    std::string key = slurp(key_file);
+    ASSERT_EQ(key.size(), 65u) << key;
+    key.pop_back(); // the line break
+    const std::string digest =
+        "hmac-sha256:" + mcp::detail::to_hex(mcp::detail::hmac_sha256(key, R"({"a":1,"b":1})"));
+    EXPECT_EQ(parse(l2).at("argumentsDigest").as_string(), digest);
+    // The next run uses the same key: equal arguments, equal digests.
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit,
+                 "--redact", "--yes"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::string l3;
+    std::getline(in, l3);
+    EXPECT_EQ(parse(l3).at("argumentsDigest").as_string(), digest);
+    // A key others could read is refused: a usage error that names it.
+    fs::permissions(key_file, fs::perms::group_read, fs::perm_options::add);
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit,
+                 "--redact", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: the audit key " + key_file.string() +
+                         " may be read or changed by other users; make it yours alone (chmod 600)\n");
 }
 
 TEST_F(cli_host_test, json_failures_are_json_on_stdout) {
