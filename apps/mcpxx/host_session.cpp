@@ -25,11 +25,15 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
         "--json", o.json,
         "Machine-readable output: one JSON object on stdout, a failure too ({\"error\": {\"message\", "
         "\"exitCode\", \"code\"?, \"data\"?}})");
-    cmd->add_option("--root", o.roots,
-                    "Offer this directory to servers as an MCP root (repeatable; --root . for the current "
-                    "directory). None is offered by default: servers may take roots as the directories "
-                    "they may use")
-        ->type_name("DIR");
+    auto* root = cmd->add_option("--root", o.roots,
+                                 "Offer this directory to servers as an MCP root, instead of the current "
+                                 "directory (repeatable). Servers may take roots as the directories they may "
+                                 "use: server-filesystem replaces its own with them")
+                     ->type_name("DIR");
+    cmd->add_flag("--no-roots", o.no_roots,
+                  "Offer no root to servers (by default the current directory is offered), e.g. to keep "
+                  "server-filesystem to the directories its config gives it")
+        ->excludes(root);
     cmd->add_option("--trust", o.trusted,
                     "Trust this server: its read-only tools run without asking (repeatable)");
     add_timeout_option(cmd, o.timeout_seconds,
@@ -177,9 +181,16 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
 }
 
 std::vector<std::filesystem::path> host_session::root_paths() const {
-    std::vector<std::filesystem::path> roots;
-    for (const auto& r : options_.roots) roots.emplace_back(r);
-    return roots;
+    if (options_.no_roots) return {};
+    if (options_.roots.empty()) {
+        std::error_code ec;
+        auto cwd = std::filesystem::current_path(ec);
+        if (ec)
+            throw input_error("the current directory, offered to servers as their root, cannot be read (" +
+                              ec.message() + "): pass --root DIR or --no-roots");
+        return {std::move(cwd)};
+    }
+    return {options_.roots.begin(), options_.roots.end()};
 }
 
 void host_session::begin_command() {
@@ -215,10 +226,10 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
             mo.sampling, std::make_shared<terminal_sampling_reviewer>(hooks.io));
     try {
         mo.audit = open_audit_log(options_.audit_log, options_.redact);
+        mo.roots = root_paths();
     } catch (const input_error& e) {
         return fail(exit_usage, e.what());
     }
-    mo.roots = root_paths();
     if (options_.verbose) {
         if (hooks.on_server_stderr)
             mo.on_server_stderr = std::move(hooks.on_server_stderr);

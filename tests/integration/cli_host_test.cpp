@@ -181,6 +181,9 @@ TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
     ::setenv("MCPXX_TEST_REMOTE_TOKEN", token.c_str(), 1);
     ::unsetenv("API_KEY"); // Claude Code's "api-server" stays invalid: it needs one
     dirs.install_all();
+    // Claude Desktop's file where XDG_CONFIG_HOME (set for every run here) says it is.
+    dirs.install("claude_desktop/claude_desktop_config.json",
+                 xdg_config_home() / "Claude/claude_desktop_config.json");
     // The project's files (.mcp.json, .vscode/mcp.json, ...) are allowed as a person would.
     auto r = run({"allow"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -243,6 +246,22 @@ TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
     EXPECT_EQ(r.err.find(token), std::string::npos) << r.err;
 }
 
+TEST_F(cli_host_test, claude_desktops_file_in_xdg_config_home) {
+    // Linux's Claude Desktop keeps its file in $XDG_CONFIG_HOME/Claude when XDG_CONFIG_HOME is set.
+    dirs.write(xdg_config_home() / "Claude/claude_desktop_config.json",
+               R"({"mcpServers": {"desktop-echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"}}})");
+    dirs.write(dirs.home / ".config/Claude/claude_desktop_config.json",
+               R"({"mcpServers": {"not-this-one": {"command": "${MCPXX_BINARY_DIR}/echo_server"}}})");
+    const auto r = run({"servers", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const auto j = parse(r.out);
+    ASSERT_EQ(j.at("servers").as_array().size(), 1u) << r.out;
+    const auto& s = j.at("servers").at(0).as_object();
+    EXPECT_EQ(s.at("name"), "desktop-echo");
+    EXPECT_EQ(s.at("status"), "ready");
+    EXPECT_EQ(s.at("source").as_string(), (xdg_config_home() / "Claude/claude_desktop_config.json").string());
+}
+
 TEST_F(cli_host_test, tools_resources_prompts) {
     auto r = run_cfg({"tools", "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -297,14 +316,23 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: extra data at byte 13\n");
     EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
-    // Roots: only those asked for with --root (`--root .` is the current directory).
+    // Roots: the current directory; the --root directories instead; none with --no-roots.
     r = run_cfg({"call", "everything", "list_roots", "--yes"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.out, "Roots:\n");
+    EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.project).string() + " (project)\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.home).string() + " (home)\n");
     r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string(), "--root", "."});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.home).string() + " (home)\nfile://" +
                          fs::canonical(dirs.project).string() + " (project)\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--no-roots"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Roots:\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--no-roots", "--root", "."});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.err.find("--root excludes --no-roots"), std::string::npos) << r.err;
     // Progress on stderr.
     r = run_cfg(
         {"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
@@ -459,18 +487,26 @@ TEST_F(cli_host_test, the_filesystem_server_keeps_its_directories_whatever_the_w
                    files.string() + R"("]}}})");
     const std::string a = fs::canonical(files / "a.txt").string(),
                       b = fs::canonical(files / "sub" / "b.txt").string();
+    // The working directory is offered as the root by default: a root elsewhere does not make
+    // this server unusable (it narrows to roots inside its directories), and it says why.
     auto r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--config", cfg});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "configured\n\n");
     r = run({"read", "fs", "file://" + a, "--config", cfg});
     EXPECT_EQ(r.out, "configured\n\n") << r.err;
-    // A root elsewhere (the working directory) does not make it unusable; the server says why.
-    r = run({"call", "fs", "list_allowed_directories", "--yes", "--root", ".", "--config", cfg, "--json"});
+    r = run({"call", "fs", "list_allowed_directories", "--yes", "--config", cfg, "--json"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     auto j = parse(r.out);
     EXPECT_EQ(j.at("structuredContent").at("directories").at(0).as_string(), fs::canonical(files).string());
     EXPECT_NE(std::string(j.at("structuredContent").at("note").as_string()).find("overlap none"),
-              std::string::npos);
+              std::string::npos)
+        << r.out;
+    // --no-roots: no root, nothing to say.
+    r = run({"call", "fs", "list_allowed_directories", "--yes", "--no-roots", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    j = parse(r.out);
+    EXPECT_EQ(j.at("structuredContent").at("directories").at(0).as_string(), fs::canonical(files).string());
+    EXPECT_FALSE(j.at("structuredContent").as_object().contains("note")) << r.out;
     // A root inside narrows.
     r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--root", (files / "sub").string(),
              "--config", cfg});
