@@ -3,9 +3,11 @@
 // approval from stdin, and Ctrl-C during a long call.
 #include "crypto/crypto.hpp"
 #include "support/child_server.hpp"
+#include "support/eventually.hpp"
 #include "support/host_fixture.hpp"
 #include "support/http_test_server.hpp"
 #include "support/program_output.hpp"
+#include "support/tmux_session.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -32,6 +34,7 @@ using namespace std::chrono_literals;
 const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
 
 using mcp::test::run_result;
+using mcp::test::shell_quote;
 using mcp::test::slurp;
 
 boost::json::object parse(const std::string& s) {
@@ -881,6 +884,32 @@ TEST_F(cli_host_test, read_prompt_complete_ping) {
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 2u);
     EXPECT_EQ(run_cfg({"ping", "echo"}).exit_code, 0);
+}
+
+TEST_F(cli_host_test, progress_is_a_bar_redrawn_in_place_on_a_terminal) {
+    if (!mcp::test::tmux_session::available())
+        GTEST_SKIP() << "tmux is not installed (scripts/install-deps installs it)";
+    // Three steps of two seconds: each state of the bar stays on the screen long enough to be seen.
+    const auto rc_file = dirs.root / "exit_code";
+    const std::string command =
+        "cd " + shell_quote(dirs.project.string()) + " && HOME=" + shell_quote(dirs.home.string()) +
+        " XDG_CONFIG_HOME=" + shell_quote(xdg_config_home().string()) + " " + shell_quote(mcpxx) +
+        " call everything long_operation --arg duration=6 --arg steps=3 --yes --config " +
+        shell_quote(config) + "; echo $? > " + shell_quote(rc_file.string()) + "; sleep 600";
+    mcp::test::tmux_session t(dirs.root, command);
+    const auto dump = [&] { return "screen:\n" + t.contents(); };
+    // A 30-cell bar filled to the share done, the numbers and the server's message.
+    ASSERT_TRUE(t.wait_for("[##########                    ] 1/3 step 1")) << dump();
+    ASSERT_TRUE(t.wait_for("[####################          ] 2/3 step 2")) << dump();
+    // Redrawn in place: the second state replaced the first on the same line.
+    EXPECT_EQ(t.contents().find("1/3 step 1"), std::string::npos) << dump();
+    ASSERT_TRUE(t.wait_for("Long operation completed: 3 steps")) << dump();
+    ASSERT_TRUE(mcp::test::eventually([&] { return slurp(rc_file) == "0\n"; }, 20s)) << dump();
+    // Cleared before the result: no bar is left behind, and no "progress" line of a pipe.
+    const auto screen = t.screen();
+    EXPECT_EQ(screen.find("step 3"), std::string::npos) << screen;
+    EXPECT_EQ(screen.find('['), std::string::npos) << screen;
+    EXPECT_EQ(screen.find("progress"), std::string::npos) << screen;
 }
 
 TEST_F(cli_host_test, ctrl_c_cancels_the_call_and_exits_130) {
