@@ -22,7 +22,7 @@ BUILD_DIR ?= build
 ASAN_DIR  ?= build-asan
 WERROR    ?= ON
 GATEWAY_LISTEN ?= 127.0.0.1:8765
-RUN_CMD   ?= ./$(BUILD_DIR)/mcpxx gateway --config examples/mcp.json --listen $(GATEWAY_LISTEN)
+RUN_CMD   ?= $(abspath $(BUILD_DIR))/mcpxx gateway --config $(CURDIR)/examples/mcp.json --listen $(GATEWAY_LISTEN)
 RUN_ARGS  ?=
 CLANG_FORMAT ?= clang-format
 
@@ -46,6 +46,11 @@ deps:
 build: deps
 	@scripts/cmake-build $(BUILD_DIR) Release
 
+# examples/mcp.json finds the example servers through these (see the README), whatever the
+# build directory and the working directory; tests/integration/example_gateway_test.cpp starts
+# the gateway the same way.
+run: export MCPXX_BUILD_DIR := $(abspath $(BUILD_DIR))
+run: export MCPXX_SOURCE_DIR := $(CURDIR)
 run: build
 	$(RUN_CMD) $(RUN_ARGS)
 

@@ -58,14 +58,12 @@ int run_call(const call_options& o) {
 
     mcp::call_tool_result result;
     {
-        auto progress = std::make_shared<progress_display>();
+        call_progress progress;
         try {
-            result = m.call_tool(
-                o.server, o.tool, std::move(arguments),
-                {.on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
-                 .cancel = session.cancel_token()});
+            result = m.call_tool(o.server, o.tool, std::move(arguments),
+                                 {.on_progress = progress.on_progress(), .cancel = session.cancel_token()});
         } catch (const std::exception& e) {
-            progress.reset();
+            progress.finish();
             return session.report_failure(e);
         }
     }

@@ -6,6 +6,7 @@
 // Tool calls cannot be approved at a terminal here: by default only read-only tools of trusted
 // servers run (--trust NAME, or `trust: true` in the config); --approve-all runs every call.
 // Anything else is answered with isError: true and a message that says why.
+#include "audit_option.hpp"
 #include "catalogue_output.hpp"
 #include "commands.hpp"
 #include "config_discovery.hpp"
@@ -269,14 +270,11 @@ int run_gateway(const gateway_cli& o) {
     go.manager.approval.trusted_servers.insert(o.trusted.begin(), o.trusted.end());
     // Only the roots asked for: servers may take them as the directories they may use.
     for (const auto& r : o.roots) go.manager.roots.emplace_back(r);
-    if (!o.audit_log.empty()) {
-        try {
-            go.manager.audit = std::make_shared<mcp::host::audit_log>(
-                o.audit_log, mcp::host::audit_options{.redact_arguments = o.redact});
-        } catch (const std::exception& e) {
-            log("error", object{{"event", "config"}, {"message", e.what()}});
-            return exit_usage;
-        }
+    try {
+        go.manager.audit = open_audit_log(o.audit_log, o.redact);
+    } catch (const input_error& e) {
+        log("error", object{{"event", "config"}, {"message", e.what()}});
+        return exit_usage;
     }
     if (o.verbose)
         go.manager.on_server_stderr = [log](const std::string& server, std::string_view line) {
@@ -499,9 +497,7 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
     add_timeout_option(cmd, o->timeout_seconds,
                        "Seconds to wait for each server to start and for each call (instead of the entries' "
                        "own \"timeout\", in ms; default 30 to start, 60 per call)");
-    cmd->add_option("--audit-log", o->audit_log, "Append every tool call to this JSON-lines file");
-    cmd->add_flag("--redact", o->redact,
-                  "In the audit log, write the SHA-256 of the arguments instead of them");
+    add_audit_options(cmd, o->audit_log, o->redact);
     cmd->add_option("--root", o->roots,
                     "Offer this directory to servers as an MCP root when they ask outside a client's call "
                     "(repeatable; --root . for the current directory; none by default). Within a call, "

@@ -1,4 +1,5 @@
 #include "host_session.hpp"
+#include "audit_option.hpp"
 #include "config_discovery.hpp"
 #include "read_file.hpp"
 #include "timeout_option.hpp"
@@ -24,19 +25,21 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
         "--json", o.json,
         "Machine-readable output: one JSON object on stdout, a failure too ({\"error\": {\"message\", "
         "\"exitCode\", \"code\"?, \"data\"?}})");
-    cmd->add_option("--root", o.roots,
-                    "Offer this directory to servers as an MCP root (repeatable; --root . for the current "
-                    "directory). None is offered by default: servers may take roots as the directories "
-                    "they may use")
-        ->type_name("DIR");
+    auto* root = cmd->add_option("--root", o.roots,
+                                 "Offer this directory to servers as an MCP root, instead of the current "
+                                 "directory (repeatable). Servers may take roots as the directories they may "
+                                 "use: server-filesystem replaces its own with them")
+                     ->type_name("DIR");
+    cmd->add_flag("--no-roots", o.no_roots,
+                  "Offer no root to servers (by default the current directory is offered), e.g. to keep "
+                  "server-filesystem to the directories its config gives it")
+        ->excludes(root);
     cmd->add_option("--trust", o.trusted,
                     "Trust this server: its read-only tools run without asking (repeatable)");
     add_timeout_option(cmd, o.timeout_seconds,
                        "Seconds to wait for each server to start and for each request (instead of the "
                        "entries' own \"timeout\", in ms; default 30 to start, 60 per request)");
-    cmd->add_option("--audit-log", o.audit_log, "Append every tool call to this JSON-lines file");
-    cmd->add_flag("--redact", o.redact,
-                  "In the audit log, write the SHA-256 of the arguments instead of them");
+    add_audit_options(cmd, o.audit_log, o.redact);
     cmd->add_flag("--verbose,-v", o.verbose, "Show what servers write to stderr");
     cmd->add_option("--sampling-url", o.sampling_url,
                     "Answer servers' sampling requests with this OpenAI-compatible API (base URL, e.g. "
@@ -178,9 +181,16 @@ void host_session::report_config_problems(mcp::json::object& out, bool entries_l
 }
 
 std::vector<std::filesystem::path> host_session::root_paths() const {
-    std::vector<std::filesystem::path> roots;
-    for (const auto& r : options_.roots) roots.emplace_back(r);
-    return roots;
+    if (options_.no_roots) return {};
+    if (options_.roots.empty()) {
+        std::error_code ec;
+        auto cwd = std::filesystem::current_path(ec);
+        if (ec)
+            throw input_error("the current directory, offered to servers as their root, cannot be read (" +
+                              ec.message() + "): pass --root DIR or --no-roots");
+        return {std::move(cwd)};
+    }
+    return {options_.roots.begin(), options_.roots.end()};
 }
 
 void host_session::begin_command() {
@@ -214,15 +224,12 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     if (!options_.yes && !options_.sampling_url.empty())
         mo.sampling = std::make_shared<mcp::host::reviewed_sampling_provider>(
             mo.sampling, std::make_shared<terminal_sampling_reviewer>(hooks.io));
-    if (!options_.audit_log.empty()) {
-        try {
-            mo.audit = std::make_shared<mcp::host::audit_log>(
-                options_.audit_log, mcp::host::audit_options{.redact_arguments = options_.redact});
-        } catch (const std::exception& e) {
-            return fail(exit_usage, e.what());
-        }
+    try {
+        mo.audit = open_audit_log(options_.audit_log, options_.redact);
+        mo.roots = root_paths();
+    } catch (const input_error& e) {
+        return fail(exit_usage, e.what());
     }
-    mo.roots = root_paths();
     if (options_.verbose) {
         if (hooks.on_server_stderr)
             mo.on_server_stderr = std::move(hooks.on_server_stderr);

@@ -22,7 +22,8 @@ namespace mcpxx_cli {
 struct host_cli_options {
     std::vector<std::string> config_files;
     bool json = false;
-    std::vector<std::string> roots;
+    std::vector<std::string> roots; ///< --root: offered instead of the current directory
+    bool no_roots = false;          ///< --no-roots: none offered
     std::vector<std::string> trusted;
     /// --timeout: 0 when not given (then each entry's own `timeout`, else the defaults below).
     double timeout_seconds = 0;
@@ -85,9 +86,10 @@ public:
     /// How long to wait for a request to `server`: --timeout, else the entry's `timeout`, else
     /// 60 s.
     std::chrono::milliseconds timeout_for(const std::string& server) const;
-    /// The roots offered to servers: every --root (none by default; `--root .` offers the
-    /// current directory). Servers may take roots as the directories they may use (some widen
-    /// their own scope to them): only what the user names is offered.
+    /// The roots offered to servers: the current directory, or every --root instead, or none
+    /// with --no-roots (MCP hosts offer the directory they work in). Servers may take roots as
+    /// the directories they may use (server-filesystem replaces its own with them). Throws
+    /// input_error when the current directory is needed and cannot be read.
     std::vector<std::filesystem::path> root_paths() const;
     /// Cancelled by Ctrl-C.
     mcp::cancellation_token cancel_token() const { return cancel_.token(); }

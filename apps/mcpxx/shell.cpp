@@ -97,8 +97,8 @@ const std::vector<shell::builtin>& shell::builtins() {
          &shell::cmd_detach},
         {"ping", "ping [SERVER]", "Round trip to every ready server, or one", &shell::cmd_ping},
         {"roots", "roots [add DIR | remove DIR]",
-         "The roots offered to servers (none unless --root or roots add; servers may take them as the "
-         "directories they may use); change them",
+         "The roots offered to servers (the current directory, the --root directories instead, or none "
+         "with --no-roots; servers may take them as the directories they may use); change them",
          &shell::cmd_roots},
         {"quit", "quit", "Leave (also exit [CODE], Ctrl-D)", nullptr},
         {"exit", "exit [CODE]", "Leave with CODE (default 0)", nullptr},

@@ -70,11 +70,9 @@ int shell::cmd_call(const std::vector<shell_word>& w, const std::string& line) {
 
     mcp::call_tool_result result;
     {
-        auto progress = std::make_shared<progress_display>();
-        result =
-            m.call_tool(entry->name, std::move(arguments),
-                        {.on_progress = [progress](const mcp::progress_update& p) { progress->update(p); },
-                         .cancel = session_.cancel_token()});
+        call_progress progress;
+        result = m.call_tool(entry->name, std::move(arguments),
+                             {.on_progress = progress.on_progress(), .cancel = session_.cancel_token()});
     }
     print_call_result(result);
     return result.is_error.value_or(false) ? exit_negative : exit_ok;

@@ -36,10 +36,20 @@ std::string body_for_stream(std::string_view body, int fd) {
 progress_display::progress_display() : tty_(::isatty(2) == 1) {}
 
 progress_display::~progress_display() {
+    finish();
+}
+
+void progress_display::finish() {
+    std::lock_guard lock(mu_);
     if (drawn_) std::fputs("\r\033[K", stderr);
+    std::fflush(stderr);
+    drawn_ = false;
+    finished_ = true;
 }
 
 void progress_display::update(const mcp::progress_update& p) {
+    std::lock_guard lock(mu_);
+    if (finished_) return;
     char numbers[64];
     if (p.total)
         std::snprintf(numbers, sizeof numbers, "%g/%g", p.progress, *p.total);

@@ -26,6 +26,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -54,16 +55,36 @@ private:
 std::string body_for_stream(std::string_view body, int fd);
 
 /// Draws notifications/progress on stderr: a bar redrawn in place on a terminal, plain lines
-/// otherwise (logs stay readable).
+/// otherwise (logs stay readable). Thread-safe: notifications come on the client's threads.
 class progress_display {
 public:
     progress_display();
-    ~progress_display(); ///< clears the bar
+    ~progress_display(); ///< finish()
     void update(const mcp::progress_update& p);
+    /// Clear the bar and draw nothing more: a notification that comes after the call's result
+    /// must not draw over what follows it.
+    void finish();
 
 private:
+    std::mutex mu_;
     bool tty_;
     bool drawn_ = false;
+    bool finished_ = false;
+};
+
+/// The progress of one call: on_progress() is the call's callback, and the bar is gone when the
+/// scope ends (or at finish()), before the result is printed - whoever still holds a copy of
+/// the callback (the client may, after the call has returned).
+class call_progress {
+public:
+    std::function<void(const mcp::progress_update&)> on_progress() const {
+        return [display = display_](const mcp::progress_update& p) { display->update(p); };
+    }
+    void finish() { display_->finish(); }
+    ~call_progress() { finish(); }
+
+private:
+    std::shared_ptr<progress_display> display_ = std::make_shared<progress_display>();
 };
 
 /// How the approver and the elicitation responder talk to the user. `say` shows text (whole

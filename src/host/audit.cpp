@@ -31,7 +31,11 @@ std::string sha256_hex(std::string_view data) {
 }
 
 audit_log::audit_log(std::filesystem::path path, audit_options options)
-    : path_(std::move(path)), options_(options) {
+    : path_(std::move(path)), options_(std::move(options)) {
+    if (options_.redaction_key && options_.redaction_key->size() < min_audit_key_bytes)
+        throw std::invalid_argument("the audit log's redaction key has " +
+                                    std::to_string(options_.redaction_key->size()) +
+                                    " bytes; it needs at least " + std::to_string(min_audit_key_bytes));
     fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
     if (fd_ < 0)
         throw std::runtime_error("cannot open audit log " + path_.string() + ": " + std::strerror(errno));
@@ -44,10 +48,13 @@ audit_log::~audit_log() {
 std::string audit_log::format(const audit_record& r) const {
     json::object o;
     o["time"] = iso8601_utc(r.time);
+    if (!r.principal.empty()) o["principal"] = r.principal;
     o["server"] = r.server;
     o["tool"] = r.tool;
-    if (options_.redact_arguments)
-        o["argumentsSha256"] = sha256_hex(to_json(json::value(r.arguments)));
+    if (options_.redaction_key)
+        o["argumentsDigest"] =
+            "hmac-sha256:" + mcp::detail::to_hex(mcp::detail::hmac_sha256(*options_.redaction_key,
+                                                                          to_json(json::value(r.arguments))));
     else
         o["arguments"] = r.arguments;
     if (!r.approval.empty()) o["approval"] = r.approval;

@@ -83,22 +83,57 @@ env_lookup process_environment() {
 
 namespace {
 
+/// An environment variable's value when it is an absolute path, else empty.
+std::filesystem::path absolute_path_variable(const env_lookup& env, std::string_view name) {
+    const auto v = env(name);
+    if (!v || v->empty() || !std::filesystem::path(*v).is_absolute()) return {};
+    return *v;
+}
+
+/// $XDG_CONFIG_HOME, else `home`/.config.
+std::filesystem::path config_home(const env_lookup& env, const std::filesystem::path& home) {
+    if (auto xdg = absolute_path_variable(env, "XDG_CONFIG_HOME"); !xdg.empty()) return xdg;
+    return home / ".config";
+}
+
+/// Where Claude Code keeps its user file: $CLAUDE_CONFIG_DIR, else the home.
+std::filesystem::path claude_code_dir(const env_lookup& env, const std::filesystem::path& home) {
+    if (auto dir = absolute_path_variable(env, "CLAUDE_CONFIG_DIR"); !dir.empty()) return dir;
+    return home;
+}
+
+} // namespace
+
+std::filesystem::path user_config_home(const env_lookup& environment) {
+    const env_lookup env = environment ? environment : process_environment();
+    if (auto xdg = absolute_path_variable(env, "XDG_CONFIG_HOME"); !xdg.empty()) return xdg;
+    if (auto home = absolute_path_variable(env, "HOME"); !home.empty()) return home / ".config";
+    return {};
+}
+
+namespace {
+
 struct location {
     std::filesystem::path path;
     config_format format;
     config_scope scope;
 };
 
-// Least specific first: a later file wins over an earlier one of the same scope.
-std::vector<location> host_locations(const std::filesystem::path& home, const std::filesystem::path& cwd) {
+// Least specific first: a later file wins over an earlier one of the same scope. Claude Desktop
+// keeps its file where Electron puts an application's data: the XDG config directory on Linux,
+// ~/Library/Application Support on macOS. Claude Code keeps ~/.claude.json in $CLAUDE_CONFIG_DIR
+// when that is set; the other hosts use dot-directories in the home, whatever XDG_CONFIG_HOME says.
+std::vector<location> host_locations(const std::filesystem::path& home, const std::filesystem::path& cwd,
+                                     const env_lookup& env) {
     using F = config_format;
     using S = config_scope;
     return {
-        {home / ".config/Claude/claude_desktop_config.json", F::claude_desktop, S::user},
+        {config_home(env, home) / "Claude/claude_desktop_config.json", F::claude_desktop, S::user},
+        {home / "Library/Application Support/Claude/claude_desktop_config.json", F::claude_desktop, S::user},
         {home / ".codeium/windsurf/mcp_config.json", F::windsurf, S::user},
         {home / ".cursor/mcp.json", F::cursor, S::user},
         {home / ".gemini/settings.json", F::gemini, S::user},
-        {home / ".claude.json", F::claude_code_user, S::user},
+        {claude_code_dir(env, home) / ".claude.json", F::claude_code_user, S::user},
         {cwd / ".mcp.json", F::claude_code, S::project},
         {cwd / ".cursor/mcp.json", F::cursor, S::project},
         {cwd / ".vscode/mcp.json", F::vscode, S::project},
@@ -150,7 +185,7 @@ discovery_result discover(const discovery_options& options) {
         for (const auto& f : options.explicit_files)
             places.push_back({f, config_format::detect, config_scope::explicit_file});
     } else {
-        places = host_locations(home, cwd);
+        places = host_locations(home, cwd, env);
     }
 
     // Every definition in reading order; then one per name, the most specific.

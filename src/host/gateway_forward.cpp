@@ -73,6 +73,7 @@ R gateway::impl::forward(context& ctx, const std::string& server,
         h.meta[forwarding_meta::correlation_id] = call->id;
         h.meta[forwarding_meta::client_capabilities] = c.caller().capabilities_json;
         h.cancel = call->cancel.token();
+        h.principal = call->principal;
         if (c.rpc().wants_progress())
             h.on_progress = [weak = std::weak_ptr<forwarded_call>(call)](const progress_update& p) {
                 if (auto c = weak.lock())
@@ -270,6 +271,7 @@ call_tool_result gateway::impl::call_tool(const route& to, const json::object& a
         o.cancel = h.cancel;
         o.user_decision = user_decision;
         o.denial_reason = why_not;
+        o.principal = h.principal;
         return gw->mgr->call_tool(to.server, to.name, arguments, std::move(o));
     };
     try {

@@ -71,6 +71,7 @@ struct gateway::impl : std::enable_shared_from_this<gateway::impl> {
         json::object meta; ///< the correlation id
         std::function<void(const progress_update&)> on_progress;
         cancellation_token cancel;
+        std::string principal; ///< the caller's, for the audit log
     };
     /// Run `run` (a request to `server`) for the handler of `ctx`, in the caller's era.
     /// `state`: members kept in the requestState of every later round (2026-07-28).

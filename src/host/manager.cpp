@@ -238,6 +238,7 @@ call_tool_result manager::call_tool(const std::string& server, const std::string
     auto c = s->ready_client();
 
     audit_record record{.time = std::chrono::system_clock::now(), .server = server, .tool = tool};
+    record.principal = std::move(options.principal);
     if (o.audit) record.arguments = arguments;
     const auto audit = [&](std::string outcome, std::string message) {
         if (!o.audit) return;

@@ -3,19 +3,16 @@
 #include <mcp/json/json.hpp>
 
 #include "crypto/crypto.hpp"
+#include "host/bounded_read.hpp"
+#include "host/private_files.hpp"
 
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
 #include <optional>
 #include <sys/stat.h>
 #include <system_error>
-#include <unistd.h>
 #include <utility>
-#include <vector>
 
 namespace mcp::host {
 namespace {
@@ -24,10 +21,6 @@ constexpr std::int64_t format_version = 1;
 
 [[noreturn]] void fail(const std::filesystem::path& file, const std::string& why) {
     throw project_trust_error("the list of allowed project files " + file.string() + " " + why);
-}
-
-std::string system_error_text() {
-    return std::strerror(errno);
 }
 
 /// The key of a file: absolute and lexically normal, symbolic links kept (see project_file::path).
@@ -44,40 +37,19 @@ bool is_sha256_hex(std::string_view s) {
            });
 }
 
-/// A descriptor closed on every path out.
-struct file_descriptor {
-    int fd = -1;
-    explicit file_descriptor(int f) : fd(f) {}
-    ~file_descriptor() {
-        if (fd >= 0) ::close(fd);
-    }
-    file_descriptor(const file_descriptor&) = delete;
-    file_descriptor& operator=(const file_descriptor&) = delete;
-};
-
 /// The whole file, or nullopt when it does not exist. Throws for any other failure, and for a
 /// file that others may change.
 std::optional<std::string> read_store(const std::filesystem::path& file) {
-    file_descriptor in(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
-    if (in.fd < 0) {
-        if (errno == ENOENT) return std::nullopt;
-        fail(file, "cannot be read: " + system_error_text());
+    std::optional<detail::private_file_content> found;
+    try {
+        found = detail::read_private_file(file, detail::max_config_file_bytes);
+    } catch (const std::runtime_error& e) {
+        fail(file, e.what());
     }
-    struct stat st {};
-    if (::fstat(in.fd, &st) != 0) fail(file, "cannot be read: " + system_error_text());
-    if (!S_ISREG(st.st_mode)) fail(file, "is not a regular file");
-    if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    if (!found) return std::nullopt;
+    if ((found->mode & (S_IWGRP | S_IWOTH)) != 0)
         fail(file, "is writable by other users; make it yours alone (chmod 600) and check what it lists");
-    std::string text;
-    char buf[8192];
-    for (;;) {
-        const auto n = ::read(in.fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) fail(file, "cannot be read: " + system_error_text());
-        if (n == 0) break;
-        text.append(buf, static_cast<std::size_t>(n));
-    }
-    return text;
+    return std::move(found->bytes);
 }
 
 std::map<std::string, std::string> parse_store(const std::filesystem::path& file, std::string_view text) {
@@ -107,28 +79,6 @@ std::map<std::string, std::string> parse_store(const std::filesystem::path& file
     return entries;
 }
 
-/// Create the missing directories of `dir`, each with mode 0700 (existing ones keep theirs).
-void create_private_directories(const std::filesystem::path& store, const std::filesystem::path& dir) {
-    std::vector<std::filesystem::path> missing;
-    std::error_code ec;
-    for (auto d = dir; !d.empty() && !std::filesystem::exists(d, ec); d = d.parent_path()) {
-        missing.push_back(d);
-        if (d == d.parent_path()) break;
-    }
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it)
-        if (::mkdir(it->c_str(), 0700) != 0 && errno != EEXIST)
-            fail(store, "cannot be written: cannot create " + it->string() + ": " + system_error_text());
-}
-
-void write_all(int fd, std::string_view data) {
-    while (!data.empty()) {
-        const auto n = ::write(fd, data.data(), data.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw std::system_error(errno, std::generic_category());
-        data.remove_prefix(static_cast<std::size_t>(n));
-    }
-}
-
 /// One entry a line, for the person who looks at it.
 std::string format_store(const std::map<std::string, std::string>& entries) {
     std::string out = "{\n  \"version\": " + std::to_string(format_version) + ",\n  \"files\": {";
@@ -154,16 +104,8 @@ project_trust project_trust::load(std::filesystem::path file) {
 }
 
 std::filesystem::path project_trust::default_path(const env_lookup& environment) {
-    const env_lookup env = environment ? environment : process_environment();
-    const auto absolute = [&](const char* name) -> std::filesystem::path {
-        const auto v = env(name);
-        if (!v || v->empty() || !std::filesystem::path(*v).is_absolute()) return {};
-        return *v;
-    };
-    if (auto xdg = absolute("XDG_CONFIG_HOME"); !xdg.empty()) return xdg / "mcpxx" / "allowed-projects.json";
-    if (auto home = absolute("HOME"); !home.empty())
-        return home / ".config" / "mcpxx" / "allowed-projects.json";
-    return {};
+    const auto dir = user_config_home(environment ? environment : process_environment());
+    return dir.empty() ? dir : dir / "mcpxx" / "allowed-projects.json";
 }
 
 bool project_trust::allowed(const std::filesystem::path& file, std::string_view content) const {
@@ -189,27 +131,15 @@ bool project_trust::revoke(const std::filesystem::path& file) {
 
 void project_trust::save() const {
     if (path_.empty()) throw project_trust_error("no place for the list of allowed project files (set HOME)");
-    const auto dir = path_.has_parent_path() ? path_.parent_path() : std::filesystem::path(".");
-    create_private_directories(path_, dir);
-    // A temporary file next to it, renamed over it once on disk: a reader sees the old list or
-    // the new one, never half of one, even when the machine stops in between.
-    std::string temp = (dir / (path_.filename().string() + ".tmp-XXXXXX")).string();
-    file_descriptor out(::mkstemp(temp.data()));
-    if (out.fd < 0) fail(path_, "cannot be written: " + system_error_text());
+    // Written whole, then renamed over the old list: a reader sees the old list or the new one,
+    // never half of one, even when the machine stops in between.
     try {
-        if (::fchmod(out.fd, 0600) != 0) throw std::system_error(errno, std::generic_category());
-        write_all(out.fd, format_store(entries_));
-        if (::fsync(out.fd) != 0) throw std::system_error(errno, std::generic_category());
-        if (::close(std::exchange(out.fd, -1)) != 0) throw std::system_error(errno, std::generic_category());
-        if (::rename(temp.c_str(), path_.c_str()) != 0)
-            throw std::system_error(errno, std::generic_category());
+        detail::write_private_file(path_, format_store(entries_), true);
+    } catch (const std::filesystem::filesystem_error& e) {
+        fail(path_, "cannot be written: cannot create " + e.path1().string() + ": " + e.code().message());
     } catch (const std::system_error& e) {
-        ::unlink(temp.c_str());
-        fail(path_, "cannot be written: " + std::string(std::strerror(e.code().value())));
+        fail(path_, "cannot be written: " + e.code().message());
     }
-    // The rename itself reaches the disk with the directory.
-    file_descriptor d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (d.fd >= 0) ::fsync(d.fd);
 }
 
 std::function<bool(const std::filesystem::path&, std::string_view)> project_trust::checker() const {

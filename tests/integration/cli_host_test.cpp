@@ -1,10 +1,13 @@
 // The host commands of `mcpxx` run as a child process against real servers: servers, tools,
 // resources, prompts, call, read, prompt, complete, ping; --config, --json, exit codes,
 // approval from stdin, and Ctrl-C during a long call.
+#include "crypto/crypto.hpp"
 #include "support/child_server.hpp"
+#include "support/eventually.hpp"
 #include "support/host_fixture.hpp"
 #include "support/http_test_server.hpp"
 #include "support/program_output.hpp"
+#include "support/tmux_session.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -31,6 +34,7 @@ using namespace std::chrono_literals;
 const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
 
 using mcp::test::run_result;
+using mcp::test::shell_quote;
 using mcp::test::slurp;
 
 boost::json::object parse(const std::string& s) {
@@ -180,6 +184,9 @@ TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
     ::setenv("MCPXX_TEST_REMOTE_TOKEN", token.c_str(), 1);
     ::unsetenv("API_KEY"); // Claude Code's "api-server" stays invalid: it needs one
     dirs.install_all();
+    // Claude Desktop's file where XDG_CONFIG_HOME (set for every run here) says it is.
+    dirs.install("claude_desktop/claude_desktop_config.json",
+                 xdg_config_home() / "Claude/claude_desktop_config.json");
     // The project's files (.mcp.json, .vscode/mcp.json, ...) are allowed as a person would.
     auto r = run({"allow"});
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
@@ -242,6 +249,22 @@ TEST_F(cli_host_test, servers_from_the_hosts_config_files) {
     EXPECT_EQ(r.err.find(token), std::string::npos) << r.err;
 }
 
+TEST_F(cli_host_test, claude_desktops_file_in_xdg_config_home) {
+    // Linux's Claude Desktop keeps its file in $XDG_CONFIG_HOME/Claude when XDG_CONFIG_HOME is set.
+    dirs.write(xdg_config_home() / "Claude/claude_desktop_config.json",
+               R"({"mcpServers": {"desktop-echo": {"command": "${MCPXX_BINARY_DIR}/echo_server"}}})");
+    dirs.write(dirs.home / ".config/Claude/claude_desktop_config.json",
+               R"({"mcpServers": {"not-this-one": {"command": "${MCPXX_BINARY_DIR}/echo_server"}}})");
+    const auto r = run({"servers", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    const auto j = parse(r.out);
+    ASSERT_EQ(j.at("servers").as_array().size(), 1u) << r.out;
+    const auto& s = j.at("servers").at(0).as_object();
+    EXPECT_EQ(s.at("name"), "desktop-echo");
+    EXPECT_EQ(s.at("status"), "ready");
+    EXPECT_EQ(s.at("source").as_string(), (xdg_config_home() / "Claude/claude_desktop_config.json").string());
+}
+
 TEST_F(cli_host_test, tools_resources_prompts) {
     auto r = run_cfg({"tools", "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -296,14 +319,23 @@ TEST_F(cli_host_test, call_with_args_and_exit_codes) {
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, "mcpxx: --args is not valid JSON: extra data at byte 13\n");
     EXPECT_EQ(run_cfg({"call", "everything"}).exit_code, 2);
-    // Roots: only those asked for with --root (`--root .` is the current directory).
+    // Roots: the current directory; the --root directories instead; none with --no-roots.
     r = run_cfg({"call", "everything", "list_roots", "--yes"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(r.out, "Roots:\n");
+    EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.project).string() + " (project)\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.home).string() + " (home)\n");
     r = run_cfg({"call", "everything", "list_roots", "--yes", "--root", dirs.home.string(), "--root", "."});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "Roots:\nfile://" + fs::canonical(dirs.home).string() + " (home)\nfile://" +
                          fs::canonical(dirs.project).string() + " (project)\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--no-roots"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Roots:\n");
+    r = run_cfg({"call", "everything", "list_roots", "--yes", "--no-roots", "--root", "."});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_NE(r.err.find("--root excludes --no-roots"), std::string::npos) << r.err;
     // Progress on stderr.
     r = run_cfg(
         {"call", "everything", "long_operation", "--arg", "duration=0.2", "--arg", "steps=2", "--yes"});
@@ -458,18 +490,26 @@ TEST_F(cli_host_test, the_filesystem_server_keeps_its_directories_whatever_the_w
                    files.string() + R"("]}}})");
     const std::string a = fs::canonical(files / "a.txt").string(),
                       b = fs::canonical(files / "sub" / "b.txt").string();
+    // The working directory is offered as the root by default: a root elsewhere does not make
+    // this server unusable (it narrows to roots inside its directories), and it says why.
     auto r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--config", cfg});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "configured\n\n");
     r = run({"read", "fs", "file://" + a, "--config", cfg});
     EXPECT_EQ(r.out, "configured\n\n") << r.err;
-    // A root elsewhere (the working directory) does not make it unusable; the server says why.
-    r = run({"call", "fs", "list_allowed_directories", "--yes", "--root", ".", "--config", cfg, "--json"});
+    r = run({"call", "fs", "list_allowed_directories", "--yes", "--config", cfg, "--json"});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     auto j = parse(r.out);
     EXPECT_EQ(j.at("structuredContent").at("directories").at(0).as_string(), fs::canonical(files).string());
     EXPECT_NE(std::string(j.at("structuredContent").at("note").as_string()).find("overlap none"),
-              std::string::npos);
+              std::string::npos)
+        << r.out;
+    // --no-roots: no root, nothing to say.
+    r = run({"call", "fs", "list_allowed_directories", "--yes", "--no-roots", "--config", cfg, "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    j = parse(r.out);
+    EXPECT_EQ(j.at("structuredContent").at("directories").at(0).as_string(), fs::canonical(files).string());
+    EXPECT_FALSE(j.at("structuredContent").as_object().contains("note")) << r.out;
     // A root inside narrows.
     r = run({"call", "fs", "read_file", "--arg", "path=" + a, "--yes", "--root", (files / "sub").string(),
              "--config", cfg});
@@ -715,7 +755,32 @@ TEST_F(cli_host_test, approval_on_a_terminal_and_audit_log) {
     EXPECT_EQ(parse(l1).at("arguments").at("a").as_int64(), 1);
     EXPECT_EQ(parse(l2).at("outcome"), "ok");
     EXPECT_EQ(parse(l2).at("approval"), "user");
-    EXPECT_TRUE(parse(l2).contains("argumentsSha256"));
+    // --redact: an HMAC of the arguments under the installation's key, which the first use made
+    // in $XDG_CONFIG_HOME/mcpxx, readable by its owner alone.
+    EXPECT_FALSE(parse(l2).contains("arguments"));
+    const auto key_file = xdg_config_home() / "mcpxx" / "audit-key";
+    ASSERT_TRUE(fs::is_regular_file(key_file));
+    EXPECT_EQ(fs::status(key_file).permissions(), fs::perms::owner_read | fs::perms::owner_write);
+    std::string key = slurp(key_file);
+    ASSERT_EQ(key.size(), 65u) << key;
+    key.pop_back(); // the line break
+    const std::string digest =
+        "hmac-sha256:" + mcp::detail::to_hex(mcp::detail::hmac_sha256(key, R"({"a":1,"b":1})"));
+    EXPECT_EQ(parse(l2).at("argumentsDigest").as_string(), digest);
+    // The next run uses the same key: equal arguments, equal digests.
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit,
+                 "--redact", "--yes"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::string l3;
+    std::getline(in, l3);
+    EXPECT_EQ(parse(l3).at("argumentsDigest").as_string(), digest);
+    // A key others could read is refused: a usage error that names it.
+    fs::permissions(key_file, fs::perms::group_read, fs::perm_options::add);
+    r = run_cfg({"call", "everything", "add", "--arg", "a=1", "--arg", "b=1", "--audit-log", audit,
+                 "--redact", "--yes"});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: the audit key " + key_file.string() +
+                         " may be read or changed by other users; make it yours alone (chmod 600)\n");
 }
 
 TEST_F(cli_host_test, json_failures_are_json_on_stdout) {
@@ -819,6 +884,32 @@ TEST_F(cli_host_test, read_prompt_complete_ping) {
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_EQ(parse(r.out).at("servers").as_array().size(), 2u);
     EXPECT_EQ(run_cfg({"ping", "echo"}).exit_code, 0);
+}
+
+TEST_F(cli_host_test, progress_is_a_bar_redrawn_in_place_on_a_terminal) {
+    if (!mcp::test::tmux_session::available())
+        GTEST_SKIP() << "tmux is not installed (scripts/install-deps installs it)";
+    // Three steps of two seconds: each state of the bar stays on the screen long enough to be seen.
+    const auto rc_file = dirs.root / "exit_code";
+    const std::string command =
+        "cd " + shell_quote(dirs.project.string()) + " && HOME=" + shell_quote(dirs.home.string()) +
+        " XDG_CONFIG_HOME=" + shell_quote(xdg_config_home().string()) + " " + shell_quote(mcpxx) +
+        " call everything long_operation --arg duration=6 --arg steps=3 --yes --config " +
+        shell_quote(config) + "; echo $? > " + shell_quote(rc_file.string()) + "; sleep 600";
+    mcp::test::tmux_session t(dirs.root, command);
+    const auto dump = [&] { return "screen:\n" + t.contents(); };
+    // A 30-cell bar filled to the share done, the numbers and the server's message.
+    ASSERT_TRUE(t.wait_for("[##########                    ] 1/3 step 1")) << dump();
+    ASSERT_TRUE(t.wait_for("[####################          ] 2/3 step 2")) << dump();
+    // Redrawn in place: the second state replaced the first on the same line.
+    EXPECT_EQ(t.contents().find("1/3 step 1"), std::string::npos) << dump();
+    ASSERT_TRUE(t.wait_for("Long operation completed: 3 steps")) << dump();
+    ASSERT_TRUE(mcp::test::eventually([&] { return slurp(rc_file) == "0\n"; }, 20s)) << dump();
+    // Cleared before the result: no bar is left behind, and no "progress" line of a pipe.
+    const auto screen = t.screen();
+    EXPECT_EQ(screen.find("step 3"), std::string::npos) << screen;
+    EXPECT_EQ(screen.find('['), std::string::npos) << screen;
+    EXPECT_EQ(screen.find("progress"), std::string::npos) << screen;
 }
 
 TEST_F(cli_host_test, ctrl_c_cancels_the_call_and_exits_130) {

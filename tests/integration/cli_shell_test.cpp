@@ -19,13 +19,8 @@ namespace fs = std::filesystem;
 const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
 
 using mcp::test::run_result;
+using mcp::test::shell_quote;
 using mcp::test::slurp;
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
 
 bool has(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
@@ -209,10 +204,10 @@ TEST_F(cli_shell_test, interactive_in_a_terminal) {
         GTEST_SKIP() << "tmux is not installed (scripts/install-deps installs it)";
     const auto rc_file = dirs.root / "exit_code";
     // The exit status goes to a file; the session stays open so that the screen can be read.
-    const std::string command = "cd " + quote(dirs.project.string()) +
-                                " && HOME=" + quote(dirs.home.string()) + " " + quote(mcpxx) +
-                                " shell --verbose --config " + quote(config) + "; echo $? > " +
-                                quote(rc_file.string()) + "; echo shell-ended; sleep 600";
+    const std::string command = "cd " + shell_quote(dirs.project.string()) +
+                                " && HOME=" + shell_quote(dirs.home.string()) + " " + shell_quote(mcpxx) +
+                                " shell --verbose --config " + shell_quote(config) + "; echo $? > " +
+                                shell_quote(rc_file.string()) + "; echo shell-ended; sleep 600";
     mcp::test::tmux_session t(dirs.root, command);
     const auto dump = [&] { return "screen:\n" + t.contents(); };
 
@@ -337,10 +332,10 @@ TEST_F(cli_shell_test, on_a_terminal_without_line_editing) {
     // edits, and Ctrl-C is always a signal. It must cancel a call, and at the prompt only give a
     // new line: counted afresh at each prompt, never two in a row that exit the shell.
     const auto rc_file = dirs.root / "exit_code";
-    const std::string command = "cd " + quote(dirs.project.string()) +
-                                " && TERM=dumb HOME=" + quote(dirs.home.string()) + " " + quote(mcpxx) +
-                                " shell --yes --config " + quote(config) + "; echo $? > " +
-                                quote(rc_file.string()) + "; echo shell-ended; sleep 600";
+    const std::string command =
+        "cd " + shell_quote(dirs.project.string()) + " && TERM=dumb HOME=" + shell_quote(dirs.home.string()) +
+        " " + shell_quote(mcpxx) + " shell --yes --config " + shell_quote(config) + "; echo $? > " +
+        shell_quote(rc_file.string()) + "; echo shell-ended; sleep 600";
     mcp::test::tmux_session t(dirs.root, command);
     const auto dump = [&] { return "screen:\n" + t.contents(); };
     ASSERT_TRUE(t.wait_for("2 servers ready")) << dump();

@@ -18,13 +18,8 @@ const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
 const fs::path remotes = fs::path(MCPXX_SHARED_DIR) / "testdata" / "json-schema-test-suite" / "remotes";
 
 using mcp::test::run_result;
+using mcp::test::shell_quote;
 using mcp::test::slurp;
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
 
 struct cli_test : ::testing::Test {
     fs::path dir;
@@ -41,9 +36,9 @@ struct cli_test : ::testing::Test {
         return p.string();
     }
     run_result run(const std::vector<std::string>& args) {
-        std::string cmd = quote(mcpxx);
-        for (const auto& a : args) cmd += " " + quote(a);
-        cmd += " >" + quote((dir / "out").string()) + " 2>" + quote((dir / "err").string());
+        std::string cmd = shell_quote(mcpxx);
+        for (const auto& a : args) cmd += " " + shell_quote(a);
+        cmd += " >" + shell_quote((dir / "out").string()) + " 2>" + shell_quote((dir / "err").string());
         const int status = std::system(cmd.c_str());
         run_result r;
         r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

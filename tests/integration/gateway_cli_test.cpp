@@ -31,6 +31,8 @@ protected:
                                             testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir_);
         fs::create_directories(dir_);
+        // What the gateway keeps of its own (the audit key) goes here, never in the real ~/.config.
+        ::setenv("XDG_CONFIG_HOME", (dir_ / "xdg-config").c_str(), 1);
         std::ofstream(dir_ / "mcp.json")
             << R"({"mcpServers": {"everything": {"command": ")" + built("everything_server") + R"("}}})";
         // alice may see one tool and has a rate of her own; bob is a plain line.
@@ -152,6 +154,33 @@ TEST_F(gateway_cli, NoTokenIs401AndATokenGetsIn) {
     EXPECT_TRUE(bobs_call);
     EXPECT_EQ(log_text().find(alice), std::string::npos);
     EXPECT_EQ(log_text().find(bob), std::string::npos);
+}
+
+TEST_F(gateway_cli, TheAuditLogSaysWhichTokensPrincipalCalled) {
+    const auto audit = dir_ / "audit.jsonl";
+    start({"--token-file", (dir_ / "tokens.json").string(), "--approve-all", "--audit-log", audit.string(),
+           "--redact"});
+    const object arguments{{"name", "everything__echo"}, {"arguments", object{{"text", "pin 1234"}}}};
+    EXPECT_EQ(text_of(post("tools/call", arguments, bob).result()), "pin 1234");
+    EXPECT_EQ(text_of(post("tools/call", arguments, alice).result()), "pin 1234");
+    std::ifstream in(audit);
+    std::vector<object> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(mcp::json::parse(l).as_object());
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines[0].at("principal"), "bob");
+    EXPECT_EQ(lines[1].at("principal"), "alice");
+    for (const auto& l : lines) {
+        EXPECT_EQ(l.at("server"), "everything");
+        EXPECT_EQ(l.at("tool"), "echo");
+        EXPECT_EQ(l.at("outcome"), "ok");
+        EXPECT_FALSE(l.contains("arguments"));
+        EXPECT_THAT(std::string(l.at("argumentsDigest").as_string()), testing::StartsWith("hmac-sha256:"));
+    }
+    // One key for the installation: the same arguments, the same digest, whoever called.
+    EXPECT_EQ(lines[0].at("argumentsDigest"), lines[1].at("argumentsDigest"));
+    const auto key = dir_ / "xdg-config" / "mcpxx" / "audit-key";
+    ASSERT_TRUE(fs::is_regular_file(key));
+    EXPECT_EQ(fs::status(key).permissions(), fs::perms::owner_read | fs::perms::owner_write);
 }
 
 TEST_F(gateway_cli, ATokensPatternsLimitPromptsAndResourcesToo) {

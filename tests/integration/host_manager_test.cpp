@@ -115,6 +115,23 @@ TEST_F(host_manager_test, connects_in_parallel_and_reports_each_server) {
         << crashes.error; // its stderr, in the error
 }
 
+TEST_F(host_manager_test, slow_servers_start_at_once_not_one_after_another) {
+    // Each server answers nothing for its first second (the shell sleeps before it becomes the
+    // server): one after another, three take over 3 s; all at once, about 1 s. The bound leaves
+    // 1.5 s for starting three processes.
+    manager m(options());
+    const std::vector<std::string> names{"slow-1", "slow-2", "slow-3"};
+    for (const auto& n : names)
+        m.add_server(stdio(n, "/bin/sh", {"-c", "sleep 1; exec \"$0\"", bin + "/echo_server"}));
+    const auto started = std::chrono::steady_clock::now();
+    m.connect_all();
+    const auto took = std::chrono::steady_clock::now() - started;
+    for (const auto& n : names)
+        EXPECT_EQ(m.status(n).state, server_state::ready) << n << ": " << m.status(n).error;
+    EXPECT_GE(took, 1s); // the delay is real
+    EXPECT_LT(took, 2500ms) << "took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                            << " ms: the servers were started one after another";
+}
 TEST_F(host_manager_test, catalogue_names_and_collisions) {
     manager m(options());
     m.add_server(stdio("echo", bin + "/echo_server"));

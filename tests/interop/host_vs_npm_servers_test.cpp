@@ -71,11 +71,11 @@ struct host_vs_npm : ::testing::Test {
         return p;
     }
 
-    /// mcpxx with `args`, stdin empty.
-    run_result mcpxx(const std::vector<std::string>& args) {
+    /// mcpxx with `args`, `input` on its stdin.
+    run_result mcpxx(const std::vector<std::string>& args, const std::string& input = "") {
         std::vector<std::string> argv{std::string(MCPXX_BINARY_DIR) + "/mcpxx"};
         argv.insert(argv.end(), args.begin(), args.end());
-        return mcp::test::run_program({.argv = std::move(argv), .files = dir, .cwd = dir});
+        return mcp::test::run_program({.argv = std::move(argv), .files = dir, .input = input, .cwd = dir});
     }
 };
 
@@ -156,12 +156,13 @@ TEST_F(host_vs_npm, mcpxx_lists_calls_and_reads) {
     auto r = mcpxx({"servers", "--config", config.string(), "--json", "--root", files.string()});
     EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.out.find(R"("name":"fs")"), std::string::npos) << r.out;
+    // With no root, the server keeps the directory of its config (roots: the test below).
     r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=" + canonical + "/sub/notes.md", "--yes",
-               "--config", config.string()});
+               "--no-roots", "--config", config.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "# notes\n\n");
-    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=/etc/hostname", "--yes", "--config",
-               config.string()});
+    r = mcpxx({"call", "fs", "read_text_file", "--arg", "path=/etc/hostname", "--yes", "--no-roots",
+               "--config", config.string()});
     EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
     r = mcpxx({"tools", "ev", "--config", config.string()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -170,25 +171,43 @@ TEST_F(host_vs_npm, mcpxx_lists_calls_and_reads) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
-// Run from a directory above the configured one, mcpxx must not widen server-filesystem's scope
-// to its working directory: no root is offered unless asked for.
-TEST_F(host_vs_npm, mcpxx_offers_no_roots_unless_asked) {
+// Run from a directory above the configured one, mcpxx offers that working directory as the
+// root, and server-filesystem takes it as its scope (replacing the directory its config gives):
+// what the README says. --root DIR offers DIR instead; --no-roots keeps the configured directory.
+TEST_F(host_vs_npm, mcpxx_offers_the_working_directory_unless_told_otherwise) {
     REQUIRE_PACKAGE("server-filesystem");
     const auto config = write_config("mcp.json", R"({"mcpServers": {
         "fs": {"command": "node", "args": [")" + package_entry("server-filesystem").string() +
                                                      R"(", ")" + files.string() + R"("]}}})");
-    std::ofstream(dir / "outside.txt") << "not for the server\n";
-    const std::string canonical = fs::canonical(files).string();
-    auto r = mcpxx({"call", "fs", "list_allowed_directories", "--yes", "--config", config.string()});
+    std::ofstream(dir / "outside.txt") << "beside the configured directory\n";
+    const std::string cwd = fs::canonical(dir).string(), configured = fs::canonical(files).string();
+    const std::string list = "call fs__list_allowed_directories\n",
+                      read = "call fs__read_text_file path=" + cwd + "/outside.txt\n";
+    const auto shell = [&](const std::string& script, std::vector<std::string> extra) {
+        std::vector<std::string> args{"shell", "--yes", "--config", config.string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        return mcpxx(args, script);
+    };
+    // server-filesystem asks for the roots once initialized and checks them before it uses them,
+    // while the first calls may already be answered: the script lists until the change is seen.
+    std::string until_changed;
+    for (int i = 0; i < 50; ++i) until_changed += list;
+    // By default: the working directory.
+    auto r = shell(until_changed + read, {});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find(canonical), std::string::npos) << r.out;
-    EXPECT_EQ(r.out.find(fs::canonical(dir).string() + "\n"), std::string::npos)
-        << "widened to the cwd: " << r.out;
-    r = mcpxx({"call", "fs", "read_text_file", "--arg",
-               "path=" + (fs::canonical(dir) / "outside.txt").string(), "--yes", "--config",
-               config.string()});
-    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-    EXPECT_EQ(r.out.find("not for the server"), std::string::npos) << r.out;
+    const auto last_listing = r.out.rfind("Allowed directories:");
+    ASSERT_NE(last_listing, std::string::npos) << r.out;
+    EXPECT_EQ(r.out.substr(last_listing),
+              "Allowed directories:\n" + cwd + "\nbeside the configured directory\n\n");
+    // --no-roots: the directory of the config, and nothing beside it, at any time.
+    r = shell(until_changed + read, {"--no-roots"});
+    EXPECT_EQ(r.out.find(cwd + "\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(configured + "\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("beside the configured"), std::string::npos) << r.out;
+    // --root DIR: that directory instead of the working one.
+    r = shell(until_changed + read, {"--root", files.string()});
+    EXPECT_EQ(r.out.find(cwd + "\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("beside the configured"), std::string::npos) << r.out;
 }
 
 // server-everything over Streamable HTTP and over HTTP+SSE, as remote entries of a config file,

@@ -27,6 +27,13 @@ inline std::string slurp(const std::filesystem::path& p) {
     return ss.str();
 }
 
+/// `s` as one word of a /bin/sh command line (single-quoted).
+inline std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
 /// How to run a program.
 struct program_run {
     std::vector<std::string> argv; ///< argv[0] is the program's path

@@ -323,6 +323,69 @@ TEST_F(host_config_test, discovers_every_host_and_the_most_specific_definition_w
                                         "~/.codeium/windsurf/mcp_config.json", "~/.cursor/mcp.json"}));
 }
 
+TEST_F(host_config_test, claude_desktop_is_read_where_it_keeps_its_file_on_linux_and_macos) {
+    const auto server = [](const std::string& name) {
+        return R"({"mcpServers":{")" + name + R"(":{"command":"c"}}})";
+    };
+    dirs.write(dirs.home / ".config/Claude/claude_desktop_config.json", server("in-dot-config"));
+    // macOS: ~/Library/Application Support, read when it exists, whatever the system.
+    dirs.write(dirs.home / "Library/Application Support/Claude/claude_desktop_config.json", server("macos"));
+    auto r = discover_here();
+    EXPECT_NE(r.find("in-dot-config"), nullptr);
+    ASSERT_NE(r.find("macos"), nullptr);
+    EXPECT_EQ(r.find("macos")->source, "~/Library/Application Support/Claude/claude_desktop_config.json");
+    EXPECT_EQ(r.find("macos")->format, config_format::claude_desktop);
+
+    // Linux: in $XDG_CONFIG_HOME when it is set, as Electron keeps an application's data there;
+    // ~/.config is then not Claude Desktop's.
+    const auto xdg = dirs.root / "xdg";
+    dirs.write(xdg / "Claude/claude_desktop_config.json", server("in-xdg"));
+    env["XDG_CONFIG_HOME"] = xdg.string();
+    r = discover_here();
+    ASSERT_NE(r.find("in-xdg"), nullptr);
+    EXPECT_EQ(r.find("in-xdg")->source, (xdg / "Claude/claude_desktop_config.json").string());
+    EXPECT_EQ(r.find("in-dot-config"), nullptr);
+    EXPECT_NE(r.find("macos"), nullptr);
+    // A relative XDG_CONFIG_HOME is ignored, as the XDG Base Directory specification says.
+    env["XDG_CONFIG_HOME"] = "relative/xdg";
+    r = discover_here();
+    EXPECT_NE(r.find("in-dot-config"), nullptr);
+    EXPECT_EQ(r.find("in-xdg"), nullptr);
+
+    // The other hosts keep their dot-directories whatever XDG_CONFIG_HOME says.
+    env["XDG_CONFIG_HOME"] = xdg.string();
+    dirs.write(dirs.home / ".cursor/mcp.json", server("cursor"));
+    dirs.write(xdg / "cursor/mcp.json", server("not-cursor"));
+    r = discover_here();
+    EXPECT_NE(r.find("cursor"), nullptr);
+    EXPECT_EQ(r.find("not-cursor"), nullptr);
+}
+
+TEST_F(host_config_test, claude_codes_user_file_follows_claude_config_dir) {
+    dirs.write(dirs.home / ".claude.json", R"({"mcpServers":{"in-home":{"command":"c"}}})");
+    const auto elsewhere = dirs.root / "claude-config";
+    dirs.write(elsewhere / ".claude.json", R"({"mcpServers":{"relocated":{"command":"c"}},
+        "projects":{")" + dirs.project.string() +
+                                               R"(":{"mcpServers":{"local":{"command":"c"}}}}})");
+    EXPECT_NE(discover_here().find("in-home"), nullptr);
+    env["CLAUDE_CONFIG_DIR"] = elsewhere.string();
+    const auto r = discover_here();
+    EXPECT_EQ(r.find("in-home"), nullptr);
+    ASSERT_NE(r.find("relocated"), nullptr);
+    EXPECT_EQ(r.find("relocated")->source, (elsewhere / ".claude.json").string());
+    // Its local scope (this project's servers) comes with it.
+    ASSERT_NE(r.find("local"), nullptr);
+    EXPECT_EQ(r.find("local")->scope, config_scope::local);
+}
+
+TEST(host_user_config_home, xdg_else_home_dot_config_else_nothing) {
+    EXPECT_EQ(user_config_home(env_of({{"XDG_CONFIG_HOME", "/x/conf"}, {"HOME", "/h"}})), "/x/conf");
+    EXPECT_EQ(user_config_home(env_of({{"XDG_CONFIG_HOME", "rel"}, {"HOME", "/h"}})), "/h/.config");
+    EXPECT_EQ(user_config_home(env_of({{"XDG_CONFIG_HOME", ""}, {"HOME", "/h"}})), "/h/.config");
+    EXPECT_EQ(user_config_home(env_of({{"HOME", "relative"}})), std::filesystem::path());
+    EXPECT_EQ(user_config_home(env_of({})), std::filesystem::path());
+}
+
 TEST_F(host_config_test, project_file_wins_over_user_file) {
     dirs.write(dirs.home / ".cursor/mcp.json", R"({"mcpServers":{"s":{"command":"user-cmd"}}})");
     dirs.write(dirs.project / ".mcp.json", R"({"mcpServers":{"s":{"command":"project-cmd"}}})");

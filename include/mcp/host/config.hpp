@@ -8,10 +8,14 @@
 // Files read (least specific first; on a duplicate name the more specific one wins and the other
 // is listed in `shadowed`; the servers of project files only once allowed, see below):
 //   user     ~/.config/Claude/claude_desktop_config.json       Claude Desktop  mcpServers
+//              (Linux; $XDG_CONFIG_HOME/Claude/... when XDG_CONFIG_HOME is set, as Electron does)
+//            ~/Library/Application Support/Claude/claude_desktop_config.json
+//                                                              Claude Desktop  mcpServers (macOS)
 //            ~/.codeium/windsurf/mcp_config.json               Windsurf        mcpServers (serverUrl)
 //            ~/.cursor/mcp.json                                Cursor          mcpServers
 //            ~/.gemini/settings.json                           Gemini CLI      mcpServers (httpUrl, url)
 //            ~/.claude.json                                    Claude Code     mcpServers
+//              ($CLAUDE_CONFIG_DIR/.claude.json when CLAUDE_CONFIG_DIR is set)
 //   project  ./.mcp.json                                       Claude Code     mcpServers
 //            ./.cursor/mcp.json                                Cursor          mcpServers
 //            ./.vscode/mcp.json                                VS Code         servers (+ inputs)
@@ -164,6 +168,11 @@ struct discovery_result {
 /// Looks up environment variables; the default reads the process environment.
 using env_lookup = std::function<std::optional<std::string>(std::string_view name)>;
 env_lookup process_environment();
+
+/// The user's configuration directory as the XDG Base Directory specification defines it:
+/// $XDG_CONFIG_HOME, else $HOME/.config. Empty when neither variable holds an absolute path
+/// (relative values are ignored, as the specification says).
+std::filesystem::path user_config_home(const env_lookup& environment = process_environment());
 
 struct discovery_options {
     /// Files to read instead of the hosts' places (--config).

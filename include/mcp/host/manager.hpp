@@ -89,6 +89,9 @@ struct tool_call_options {
     /// Why user_decision is false, for the audit log and call_denied's message (default: "the
     /// user denied the call"), e.g. that nobody could be asked.
     std::string denial_reason;
+    /// Who asked for the call (a gateway's authenticated client), for the audit log; empty: not
+    /// known.
+    std::string principal;
 };
 
 struct manager_options {
