@@ -190,8 +190,8 @@ public:
         return handle_store_base::erase(handle, principal);
     }
 
-    /// Live handles in the backend (expired ones may be counted until the next sweep).
     using handle_store_base::options;
+    /// Live handles in the backend (expired ones may be counted until the next sweep).
     using handle_store_base::size;
     /// The backend, to share with the stores of other replicas.
     using handle_store_base::backend;
