@@ -2,6 +2,7 @@
 // published into its mcp::server (only the differences, in one update so that clients get one
 // list_changed per kind), and the URI mapping between the two.
 #include "host/gateway_state.hpp"
+#include "protocol/header_annotations.hpp"
 
 #include <mcp/host/catalogue.hpp>
 
@@ -81,6 +82,13 @@ void gateway::impl::sync() {
         std::string name = opts.qualify_names ? t.name : t.tool.name;
         if (new_tools.count(name)) {
             hide("tool", name, t.server, new_tools[name].to.server);
+            continue;
+        }
+        // A tool whose x-mcp-header annotations are invalid is an invalid definition: an HTTP
+        // client would drop it, and the gateway's server refuses to register it.
+        if (auto headers = mcp::detail::read_header_annotations(t.tool.input_schema);
+            !headers.error.empty()) {
+            hide("tool", name, t.server, "(invalid x-mcp-header annotation: " + headers.error + ")");
             continue;
         }
         route to{t.server, t.tool.name};

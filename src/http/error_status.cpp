@@ -12,15 +12,23 @@
 
 namespace mcp::http::detail {
 std::optional<int> access_error_code(std::string_view message) noexcept {
-    // {"jsonrpc":"2.0","id":..,"error":{"code":-3200N,...}: mcpxx writes "error" before the rest.
+    // {"jsonrpc":"2.0","id":..,"error":{"code":N,...}: mcpxx writes "error" before the rest.
     static constexpr std::string_view key = "\"error\":{\"code\":";
     const auto at = message.find(key);
     if (at == std::string_view::npos || at > 96) return std::nullopt;
-    const auto digits = message.substr(at + key.size(), 6);
-    if (digits == "-32005") return error_code::rate_limited;
-    if (digits == "-32006") return error_code::unauthorized;
-    if (digits == "-32007") return error_code::forbidden;
-    return std::nullopt;
+    const char* first = message.data() + at + key.size();
+    const char* last = message.data() + message.size();
+    int code = 0;
+    const auto [end, ec] = std::from_chars(first, last, code);
+    if (ec != std::errc() || end == last || (*end != ',' && *end != '}')) return std::nullopt;
+    switch (code) {
+    case error_code::rate_limited:
+    case error_code::unauthorized:
+    case error_code::forbidden:
+        return code;
+    default:
+        return std::nullopt;
+    }
 }
 
 void add_access_error_headers(int code, std::string_view message,

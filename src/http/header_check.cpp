@@ -15,22 +15,6 @@ std::string_view trim_ows(std::string_view v) {
     return v;
 }
 
-void collect(const json::object& schema, std::vector<std::string>& path, std::vector<header_param>& out) {
-    const auto* props = find_object(schema, "properties");
-    if (!props) return;
-    for (const auto& kv : *props) {
-        const auto* sub = kv.value().if_object();
-        if (!sub) continue;
-        path.emplace_back(kv.key());
-        if (auto h = find_string(*sub, "x-mcp-header")) {
-            auto type = find_string(*sub, "type").value_or("string");
-            out.push_back({std::string(*h), path, std::string(type)});
-        }
-        collect(*sub, path, out);
-        path.pop_back();
-    }
-}
-
 const json::value* at_path(const json::object& arguments, const std::vector<std::string>& path) {
     const json::object* o = &arguments;
     const json::value* v = nullptr;
@@ -136,13 +120,6 @@ std::string quoted(std::string_view s) {
 
 } // namespace
 
-std::vector<header_param> header_params_of(const json::object& input_schema) {
-    std::vector<header_param> out;
-    std::vector<std::string> path;
-    collect(input_schema, path, out);
-    return out;
-}
-
 std::optional<std::string> decode_header_value(std::string_view raw) {
     const auto v = trim_ows(raw);
     constexpr std::string_view prefix = "=?base64?", suffix = "?=";
@@ -208,7 +185,7 @@ std::optional<std::string> check_mirrored_headers(const core::request& http, con
     const json::object* arguments = find_object(*params, "arguments");
     if (!arguments) arguments = &no_arguments;
     for (const auto& p : *annotated) {
-        const std::string header_name = "Mcp-Param-" + p.header;
+        const std::string header_name = "Mcp-Param-" + p.name;
         if (auto r = repeated(header_name)) return r;
         const json::value* value = at_path(*arguments, p.path);
         const auto header = http.header(header_name);

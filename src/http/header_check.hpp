@@ -7,6 +7,7 @@
 #pragma once
 
 #include "http/request.hpp"
+#include "protocol/header_annotations.hpp"
 
 #include <mcp/json/json.hpp>
 
@@ -19,25 +20,15 @@
 
 namespace mcp::http::detail {
 
-/// A tools/call argument mirrored into `Mcp-Param-<header>`.
-struct header_param {
-    std::string header;            ///< the x-mcp-header value
-    std::vector<std::string> path; ///< property names from the schema root
-    std::string type;              ///< "string", "integer" or "boolean"
-};
-
-/// The x-mcp-header annotations of an inputSchema reachable through `properties` chains only
-/// (annotations elsewhere are ignored: a server trusts its own schemas; clients validate).
-std::vector<header_param> header_params_of(const json::object& input_schema);
-
 /// An Mcp-Name / Mcp-Param value as sent: surrounding spaces and tabs removed, the
 /// `=?base64?...?=` form decoded (strictly: alphabet and padding). nullopt when the value is
 /// malformed (bad base64, control characters, non-ASCII outside base64).
 std::optional<std::string> decode_header_value(std::string_view raw);
 
-/// The header parameters of tool `name` (null or empty when it has none).
+/// The header parameters of tool `name` (null or empty when it has none), as
+/// read_header_annotations (protocol/header_annotations.hpp) finds them in its inputSchema.
 using header_param_lookup =
-    std::function<std::shared_ptr<const std::vector<header_param>>(const std::string& name)>;
+    std::function<std::shared_ptr<const std::vector<mcp::detail::header_parameter>>(const std::string& name)>;
 
 /// Checks `http`'s headers against `message` (a request of the stateless era whose _meta
 /// carries protocol version `meta_version`). nullopt when they agree; else the -32020 message.

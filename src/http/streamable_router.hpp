@@ -91,8 +91,9 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     std::uint64_t next_listen = 1;
 
     std::mutex tools_mu; // x-mcp-header annotations per tool, computed once per definition
-    std::unordered_map<std::string, std::pair<std::weak_ptr<const tool>,
-                                              std::shared_ptr<const std::vector<detail::header_param>>>>
+    std::unordered_map<std::string,
+                       std::pair<std::weak_ptr<const tool>,
+                                 std::shared_ptr<const std::vector<mcp::detail::header_parameter>>>>
         header_params;
 
     std::atomic<bool> stopping{false};
@@ -130,7 +131,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     void run_request(jsonrpc::request&& request, const writer_ptr& w,
                      std::shared_ptr<const message_origin> origin, std::optional<revision> era,
                      bool stateless);
-    std::shared_ptr<const std::vector<detail::header_param>> header_params_of(const std::string& name);
+    std::shared_ptr<const std::vector<mcp::detail::header_parameter>>
+    header_params_of(const std::string& name);
 
     // ------------------------------------------------------------------ sessions (streamable_sessions.cpp)
     //

@@ -116,7 +116,7 @@ void server::impl::run_request(jsonrpc::request&& request, const writer_ptr& w,
     host->mcp->handle_request(std::move(request), std::move(stream), closed.token(), std::move(origin), era);
 }
 
-std::shared_ptr<const std::vector<detail::header_param>>
+std::shared_ptr<const std::vector<mcp::detail::header_parameter>>
 server::impl::header_params_of(const std::string& name) {
     auto definition = host->mcp->find_tool(name);
     if (!definition) return nullptr;
@@ -124,8 +124,9 @@ server::impl::header_params_of(const std::string& name) {
     auto& slot = header_params[name];
     if (slot.first.lock() != definition) {
         slot.first = definition;
-        slot.second = std::make_shared<const std::vector<detail::header_param>>(
-            detail::header_params_of(definition->input_schema));
+        // mcp::server refused the tool at registration if its annotations were invalid.
+        slot.second = std::make_shared<const std::vector<mcp::detail::header_parameter>>(
+            mcp::detail::read_header_annotations(definition->input_schema).params);
     }
     return slot.second;
 }

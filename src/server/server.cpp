@@ -1,8 +1,11 @@
 // mcp::server: registries, connecting peers, the initialize handshake and lifecycle gating.
 #include <mcp/server/server.hpp>
 
+#include "protocol/header_annotations.hpp"
 #include "server/request_state.hpp"
 #include "server/server_state.hpp"
+
+#include <mcp/json/text.hpp>
 
 #include <cstring>
 #include <stdexcept>
@@ -71,6 +74,12 @@ void server::add_tool(tool definition, tool_handler handler) {
 void server::register_tool(tool definition, tool_handler handler,
                            std::shared_ptr<const schema::validator> arguments) {
     if (definition.name.empty()) throw std::invalid_argument("mcp::server::add_tool: a tool needs a name");
+    // An invalid x-mcp-header annotation makes the whole definition invalid (2026-07-28): clients
+    // over HTTP must drop the tool, so publishing it would only hide it from them.
+    if (auto headers = detail::read_header_annotations(definition.input_schema); !headers.error.empty())
+        throw std::invalid_argument("mcp::server::add_tool: the inputSchema of tool \"" +
+                                    printable(definition.name) +
+                                    "\" has an invalid x-mcp-header annotation: " + headers.error);
     if (!impl_->opts.validate_tool_arguments)
         arguments.reset();
     else if (!arguments) {

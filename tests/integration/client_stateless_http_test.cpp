@@ -6,6 +6,7 @@
 // gracefully and the client listens again once the server is back.
 #include <mcp/client/client.hpp>
 #include <mcp/http/client_transport.hpp>
+#include <mcp/http/fetch.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
@@ -156,21 +157,80 @@ TEST_F(http_stateless, a_header_mismatch_before_any_listing_lists_the_tools_and_
 }
 
 TEST_F(http_stateless, a_header_mismatch_that_persists_after_listing_fails_clearly) {
-    // Two annotations equal but for case: the client must exclude the tool, so it never learns
-    // headers for it, while this server expects both.
-    server.add_tool({.name = "twice",
-                     .input_schema = obj_schema({{"a", {{"type", "string"}, {"x-mcp-header", "Zone"}}},
-                                                 {"b", {{"type", "string"}, {"x-mcp-header", "zone"}}}})},
+    // The listing hides the annotation (a middleware strips it, as a stale cache or a
+    // rewriting proxy might), so the client never learns the header this server expects.
+    server.use([](mcp::incoming_call& call, const mcp::receive_next& next) {
+        auto r = next(call);
+        if (call.method() != "tools/list") return r;
+        for (auto& t : r.as_object()["tools"].as_array())
+            if (auto& tool = t.as_object(); tool.at("name") == "hidden_header")
+                tool.at("inputSchema")
+                    .as_object()
+                    .at("properties")
+                    .as_object()
+                    .at("zone")
+                    .as_object()
+                    .erase("x-mcp-header");
+        return r;
+    });
+    server.add_tool({.name = "hidden_header",
+                     .input_schema = obj_schema({{"zone", {{"type", "string"}, {"x-mcp-header", "Zone"}}}})},
                     [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
     connect();
     try {
-        client.call_tool("twice", {{"a", "x"}, {"b", "y"}});
+        client.call_tool("hidden_header", {{"zone", "x"}});
         FAIL() << "the call went through";
     } catch (const mcp::error& e) {
         EXPECT_EQ(e.code(), mcp::error_code::header_mismatch);
         EXPECT_NE(std::string(e.what()).find("again after the tools were listed anew"), std::string::npos)
             << e.what();
     }
+}
+
+TEST_F(http_stateless, annotated_arguments_are_mirrored_by_the_client_and_checked_by_the_server) {
+    // Nested properties are reachable (every step is `properties`): the shared reader gives
+    // client and server the same two parameters.
+    std::atomic<int> ran{0};
+    server.add_tool(
+        {.name = "route",
+         .input_schema = obj_schema(
+             {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+              {"opts", obj_schema({{"dry", {{"type", "boolean"}, {"x-mcp-header", "Dry-Run"}}}})}})},
+        [&](const object& args, mcp::context&) {
+            ++ran;
+            return mcp::call_tool_result{
+                .content = {mcp::text("to " + std::string(args.at("region").as_string()))}};
+        });
+    connect();
+    client.list_all_tools(); // the transport learns the annotations here
+    auto r = client.call_tool("route", {{"region", "eu é"}, {"opts", object{{"dry", true}}}});
+    EXPECT_EQ(*mcp::text_of(r.content.at(0)), "to eu é");
+    EXPECT_EQ(ran.load(), 1);
+
+    // The same call by hand, with the nested argument's header saying something else.
+    const std::string body =
+        R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"route","arguments":{"region":"eu","opts":{"dry":true}},)"
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
+    auto post = [&](std::string dry) {
+        return mcp::http::fetch({.method = "POST",
+                                 .url = http->url(),
+                                 .headers = {{"Content-Type", "application/json"},
+                                             {"Accept", "application/json, text/event-stream"},
+                                             {"MCP-Protocol-Version", "2026-07-28"},
+                                             {"Mcp-Method", "tools/call"},
+                                             {"Mcp-Name", "route"},
+                                             {"Mcp-Param-Region", "eu"},
+                                             {"Mcp-Param-Dry-Run", std::move(dry)}},
+                                 .body = body});
+    };
+    EXPECT_EQ(post("true").status, 200);
+    auto refused = post("false");
+    EXPECT_EQ(refused.status, 400);
+    auto error = mcp::json::parse(refused.body).at("error");
+    EXPECT_EQ(error.at("code"), mcp::error_code::header_mismatch);
+    EXPECT_NE(std::string(error.at("message").as_string()).find("Mcp-Param-Dry-Run"), std::string::npos)
+        << refused.body;
+    EXPECT_EQ(ran.load(), 2);
 }
 
 } // namespace

@@ -307,7 +307,9 @@ TEST_F(gateway_cli, OverTheRateIs429WithRetryAfter) {
                  R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"});
     EXPECT_EQ(init.status, 429);
     EXPECT_TRUE(init.header("Retry-After"));
-    EXPECT_THAT(init.body, HasSubstr("-32005"));
+    EXPECT_EQ(mcp::json::parse(init.body).at("error").at("code"), mcp::error_code::rate_limited);
+    EXPECT_EQ(mcp::error_code::rate_limited,
+              429); // the code is the status, outside JSON-RPC's reserved range
     // Per token: alice (a rate of her own) is not held back by bob's bucket.
     EXPECT_EQ(post("tools/list", {}, alice).status, 200);
     // Counted in the metrics as refusals, not as requests or errors of what they named: the

@@ -384,6 +384,54 @@ TEST(Gateway, FrontsARemoteServerToo) {
     EXPECT_THAT(text_of(c->call_tool("remote__sample_llm", {{"prompt", "q"}})), HasSubstr("over two hops"));
 }
 
+TEST(Gateway, LeavesOutAToolWhoseHeaderAnnotationsAreInvalid) {
+    // A server of another make may list a tool whose x-mcp-header sits under `items`: an invalid
+    // definition (2026-07-28). mcp::server would refuse it, so this one gets it into its
+    // listing through a middleware; the gateway must leave it out, say why, and keep the rest.
+    mcp::server remote({.info = {.name = "remote", .version = "1"}});
+    const object schema{{"type", "object"},
+                        {"properties", {{"tags", {{"type", "array"}, {"items", {{"type", "string"}}}}}}}};
+    for (const char* name : {"good", "bad"})
+        remote.add_tool({.name = name, .input_schema = schema}, [](const object&, mcp::context&) {
+            return mcp::call_tool_result{.content = {mcp::text("ran")}};
+        });
+    remote.use([](mcp::incoming_call& call, const mcp::receive_next& next) {
+        auto r = next(call);
+        if (call.method() != "tools/list") return r;
+        for (auto& t : r.as_object()["tools"].as_array())
+            if (auto& tool = t.as_object(); tool.at("name") == "bad")
+                tool.at("inputSchema")
+                    .as_object()
+                    .at("properties")
+                    .as_object()
+                    .at("tags")
+                    .as_object()
+                    .at("items")
+                    .as_object()["x-mcp-header"] = "Tag";
+        return r;
+    });
+    mcp::http::server http(remote, {.port = 0});
+    http.start();
+    mcp::host::server_config entry;
+    entry.name = "remote";
+    entry.transport = mcp::host::transport_kind::streamable_http;
+    entry.url = http.url();
+    gateway_fixture f({entry});
+    ASSERT_EQ(f.gateway().servers().status("remote").state, mcp::host::server_state::ready);
+    auto c = f.connect();
+    const auto tools = c->list_all_tools();
+    EXPECT_TRUE(has_tool(tools, "remote__good"));
+    EXPECT_FALSE(has_tool(tools, "remote__bad"));
+    EXPECT_EQ(text_of(c->call_tool("remote__good", {{"tags", mcp::json::array{"a"}}})), "ran");
+    bool said_why = false;
+    for (const auto& e : f.events())
+        if (e.at("event") == "hidden" && e.at("name") == "remote__bad")
+            said_why = std::string(e.at("kept").as_string()).find("/properties/tags/items/x-mcp-header") !=
+                       std::string::npos;
+    EXPECT_TRUE(said_why);
+    http.stop(std::chrono::milliseconds(0));
+}
+
 TEST(Gateway, ErrorsNameTheGatewaysUris) {
     gateway_fixture f({stdio_server("everything", "everything_server")});
     auto c = f.connect();

@@ -3,7 +3,8 @@
 // socket: media ranges in Content-Type and weights of zero in Accept, header lines sent twice,
 // mirrored tool parameters that do not say what the body says, initialize requests that must
 // not leave a session behind, protocol versions on GET and DELETE, batches where they do not
-// belong or with elements that cannot run, and the absolute-form request-target.
+// belong or with elements that cannot run, the absolute-form request-target; and requests that
+// middleware refuse, whose error code is the HTTP status they get.
 #include <mcp/http/server.hpp>
 
 #include "support/streamable_wire.hpp"
@@ -113,6 +114,63 @@ struct http_bad_input : ::testing::Test {
         return sid;
     }
 };
+
+// ------------------------------------------------------------------ refused by middleware
+
+TEST_F(http_bad_input, middleware_refusals_carry_their_http_status_as_code_in_both_eras) {
+    mcp_server.use([](mcp::incoming_call& call, const mcp::receive_next& next) -> mcp::json::value {
+        if (call.method() == "tools/list") throw mcp::error(mcp::error_code::unauthorized, "who are you?");
+        if (call.method() == "tools/call") throw mcp::error(mcp::error_code::forbidden, "not for you");
+        if (call.method() == "prompts/list")
+            throw mcp::error(mcp::error_code::rate_limited, "slow down", object{{"retryAfterMs", 1500}});
+        // The codes used before are nothing special any more: an ordinary error, HTTP 200.
+        if (call.method() == "resources/list") throw mcp::error(-32005, "an application's own error");
+        return next(call);
+    });
+    // Something to list, so that the methods exist (else -32601 before any middleware).
+    mcp_server.add_prompt({.name = "p"}, [](const std::map<std::string, std::string>&, mcp::context&) {
+        return mcp::get_prompt_result{};
+    });
+    mcp_server.add_resource({.uri = "mem://r", .name = "r"},
+                            [](const std::string&, mcp::context&) { return mcp::read_resource_result{}; });
+    start();
+    struct expectation {
+        std::string method;
+        int code;
+        int status;
+    };
+    const std::vector<expectation> cases{{"tools/list", 401, 401},
+                                         {"tools/call", 403, 403},
+                                         {"prompts/list", 429, 429},
+                                         {"resources/list", -32005, 200}};
+    auto check = [&](const response& r, const expectation& e, const std::string& era) {
+        EXPECT_EQ(r.status, e.status) << e.method << " " << era << ": " << r.body;
+        EXPECT_EQ(body_json(r).at("error").at("code"), e.code) << e.method << " " << era;
+        EXPECT_EQ(r.header("WWW-Authenticate").has_value(), e.code == 401) << e.method << " " << era;
+        if (e.code == 429) {
+            EXPECT_EQ(r.header("Retry-After").value_or(""), "2") << era;
+        }
+    };
+    const auto sid = open_session();
+    int id = 10;
+    for (const auto& e : cases) {
+        const std::string params =
+            e.method == "tools/call" ? R"({"name":"echo","arguments":{"text":"x"}})" : "{}";
+        check(exchange(http_post(R"({"jsonrpc":"2.0","id":)" + std::to_string(++id) + R"(,"method":")" +
+                                     e.method + R"(","params":)" + params + "}",
+                                 session_headers(sid))),
+              e, "initialize era");
+        const std::string stateless_params =
+            e.method == "tools/call"
+                ? R"({"name":"echo","arguments":{"text":"x"},"_meta":)" + stateless_meta + "}"
+                : R"({"_meta":)" + stateless_meta + "}";
+        check(exchange(http_post(R"({"jsonrpc":"2.0","id":)" + std::to_string(++id) + R"(,"method":")" +
+                                     e.method + R"(","params":)" + stateless_params + "}",
+                                 "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: " + e.method + "\r\n" +
+                                     (e.method == "tools/call" ? "Mcp-Name: echo\r\n" : ""))),
+              e, "2026-07-28");
+    }
+}
 
 // ------------------------------------------------------------------ media types
 

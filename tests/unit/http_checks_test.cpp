@@ -68,16 +68,17 @@ const object call_message{
      {{"name", "execute_sql"}, {"arguments", {{"region", "us-west1"}, {"limit", 42}, {"dry", true}}}}}};
 
 auto lookup = [](const std::string& name) {
-    auto params = std::make_shared<std::vector<mcp::http::detail::header_param>>();
+    auto params = std::make_shared<std::vector<mcp::detail::header_parameter>>();
     if (name == "execute_sql")
-        *params = mcp::http::detail::header_params_of(
-            object{{"type", "object"},
-                   {"properties",
-                    {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
-                     {"limit", {{"type", "integer"}, {"x-mcp-header", "Limit"}}},
-                     {"dry", {{"type", "boolean"}, {"x-mcp-header", "Dry"}}},
-                     {"note", {{"type", "string"}, {"x-mcp-header", "Note"}}}}}});
-    return std::shared_ptr<const std::vector<mcp::http::detail::header_param>>(params);
+        *params = mcp::detail::read_header_annotations(
+                      object{{"type", "object"},
+                             {"properties",
+                              {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                               {"limit", {{"type", "integer"}, {"x-mcp-header", "Limit"}}},
+                               {"dry", {{"type", "boolean"}, {"x-mcp-header", "Dry"}}},
+                               {"note", {{"type", "string"}, {"x-mcp-header", "Note"}}}}}})
+                      .params;
+    return std::shared_ptr<const std::vector<mcp::detail::header_parameter>>(params);
 };
 
 std::vector<std::pair<std::string, std::string>> good_headers() {

@@ -1,6 +1,7 @@
 // The request metadata headers of Streamable HTTP in 2026-07-28 (src/http/client/mcp_headers.hpp):
-// value encoding (the spec's table), the x-mcp-header rules (what makes a tool invalid) and the
-// filtering of tools/list results, plus the client's URL handling.
+// value encoding (the spec's table), the x-mcp-header rules (what makes a tool invalid; the reader
+// is protocol/header_annotations.hpp, which mcp::server shares) and the filtering of tools/list
+// results, plus the client's URL handling.
 #include "http/client/errors.hpp"
 #include "http/client/mcp_headers.hpp"
 #include "http/client/url.hpp"
@@ -61,7 +62,7 @@ TEST(http_client_headers, header_text_of_argument_values) {
 }
 
 TEST(http_client_headers, integers_outside_the_safe_range_make_a_call_unsendable) {
-    auto a = read_annotations(parse(R"({"type":"object","properties":{
+    auto a = read_header_annotations(parse(R"({"type":"object","properties":{
         "n":{"type":"integer","x-mcp-header":"N"},
         "o":{"type":"object","properties":{"m":{"type":"integer","x-mcp-header":"M"}}},
         "s":{"type":"string","x-mcp-header":"S"}}})"));
@@ -80,19 +81,19 @@ TEST(http_client_headers, integers_outside_the_safe_range_make_a_call_unsendable
 }
 
 TEST(http_client_headers, tokens) {
-    EXPECT_TRUE(is_token("Region"));
-    EXPECT_TRUE(is_token("x-tenant_id.v2!#$%&'*+^`|~"));
-    EXPECT_FALSE(is_token(""));
-    EXPECT_FALSE(is_token("My Region"));
-    EXPECT_FALSE(is_token("Region:Primary"));
-    EXPECT_FALSE(is_token("R\xC3\xA9gion"));
-    EXPECT_FALSE(is_token("Region\t1"));
-    EXPECT_FALSE(is_token("a\r\nb"));
-    EXPECT_FALSE(is_token("(x)"));
+    EXPECT_TRUE(mcp::detail::is_token("Region"));
+    EXPECT_TRUE(mcp::detail::is_token("x-tenant_id.v2!#$%&'*+^`|~"));
+    EXPECT_FALSE(mcp::detail::is_token(""));
+    EXPECT_FALSE(mcp::detail::is_token("My Region"));
+    EXPECT_FALSE(mcp::detail::is_token("Region:Primary"));
+    EXPECT_FALSE(mcp::detail::is_token("R\xC3\xA9gion"));
+    EXPECT_FALSE(mcp::detail::is_token("Region\t1"));
+    EXPECT_FALSE(mcp::detail::is_token("a\r\nb"));
+    EXPECT_FALSE(mcp::detail::is_token("(x)"));
 }
 
 TEST(http_client_headers, valid_annotations_with_nested_properties) {
-    auto a = read_annotations(parse(R"({
+    auto a = read_header_annotations(parse(R"({
         "type": "object",
         "properties": {
             "region": {"type": "string", "x-mcp-header": "Region"},
@@ -121,7 +122,7 @@ TEST(http_client_headers, valid_annotations_with_nested_properties) {
 }
 
 TEST(http_client_headers, invalid_annotations) {
-    auto invalid = [](std::string_view schema) { return read_annotations(parse(schema)).error; };
+    auto invalid = [](std::string_view schema) { return read_header_annotations(parse(schema)).error; };
     // number type
     EXPECT_NE(invalid(R"({"type":"object","properties":{"score":{"type":"number","x-mcp-header":"Score"}}})"),
               "");

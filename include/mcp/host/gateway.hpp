@@ -82,7 +82,10 @@ struct gateway_options {
     std::size_t max_waiting_calls = 1000;
     /// Structured events, one JSON object each with an "event" member: "server_state"
     /// (server, state, error), "catalogue" (tools, prompts, resources, templates), "hidden"
-    /// (kind, name, server, kept: a collision without qualified names), "input_expired" (server).
+    /// (kind, name, server, kept: the server whose item of that name was kept, when names
+    /// collide without qualified names; or why the item cannot be published, in parentheses: a
+    /// template that is not a valid URI template, a tool with an invalid x-mcp-header
+    /// annotation), "input_expired" (server).
     std::function<void(const json::object&)> on_event;
 };
 

@@ -200,6 +200,15 @@ public:
     /// the first round.
     const json::value& request_state() const noexcept;
     /// Set what request_state() returns in the next round (call it before an ask()).
+    ///
+    /// In the stateless era the state travels through the client: it is part of the
+    /// requestState token of the InputRequiredResult, which the client sends back with its
+    /// answers. The token is signed (HMAC-SHA256, bound to the request, the principal and an
+    /// expiry), so the client cannot alter or replay it, but it is NOT encrypted: the client, and
+    /// whatever logs its traffic, can read the state (base64url of JSON). Put no secrets in it -
+    /// no credentials, tokens or data the caller may not see; keep those on the server (e.g. in
+    /// an mcp::handle_store) and carry only a reference here. The answers the handler already
+    /// consumed travel in the same token, equally readable.
     void set_request_state(json::value state) const;
 
 private:

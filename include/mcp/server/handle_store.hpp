@@ -7,27 +7,43 @@
 //
 //   mcp::handle_store<basket> baskets({.lifetime = std::chrono::minutes(30), .noun = "basket",
 //                                      .recovery = "Call create_basket to start a new basket."});
-//   std::string id = baskets.create(basket{}, principal);  // "basket_3f9c..." (128 random bits)
-//   baskets.update(args.basket, principal, [&](basket& b) { b.items.push_back(item); });
+//   // in create_basket:
+//   std::string id = baskets.create(ctx, basket{});   // "basket_3f9c..." bound to the caller
+//   // in add_item:
+//   baskets.update(ctx, args.basket, [&](basket& b) { b.items.push_back(item); });
 //
-// `principal` is who is calling: the authenticated user over HTTP, empty over stdio.
+// Who may use a handle. Passing the handler's context binds the handle to the caller's
+// authenticated principal (context::principal(): the user an HTTP authentication hook accepted);
+// another principal gets the same answer as for an unknown handle, so handles of other users
+// cannot be probed. Where there is no principal (stdio, or HTTP without authentication, where
+// every caller is the same anonymous party) the handle is usable by whoever holds it. A handle
+// for anyone even when there is a principal is asked for by name: create(mcp::unbound, value).
+// Code outside a handler passes the principal itself (create(value, principal) refuses an empty
+// one: an empty principal read from the wrong place would silently make a handle for anyone).
 //
 // Handles are opaque: a prefix plus 128 bits from the OS CSPRNG in hex, so they cannot be guessed
 // or enumerated. Each lives `lifetime` after its last use (or after creation: `sliding = false`).
-// A handle is bound to the principal that created it when there is one (an authenticated user
-// over HTTP); another principal gets the same answer as for an unknown handle, so handles of
-// other users cannot be probed. A handle created without a principal is usable by anyone who
-// holds it.
+//
+// Where the values live. T is converted to JSON (mcp::type_codec: a struct described with
+// MCP_DESCRIBE, or any type with a codec) and kept in a handle_backend (mcp/server/
+// handle_backend.hpp): by default a bounded memory_handle_backend of this process; give the
+// stores of several replicas one shared backend and a handle created on one replica works on all.
+// get() converts back (a stored value that no longer fits T throws mcp::conversion_error).
 //
 // A bad handle throws mcp::handle_error. Thrown from a tool handler, it becomes a tool result
 // with isError: true whose text says what happened and how to recover (the `recovery` option),
-// which is what a model needs to get back on track; handle_error::reason tells code which case
-// it was.
+// which is what a model needs to get back on track; handle_error::why tells code which case it
+// was.
 //
-// Thread safety: every member may be called concurrently. update() runs its function under the
-// entry's own lock, so two calls on one handle are serialised while calls on different handles
-// run in parallel; get() returns a snapshot copy.
+// Thread safety: every member may be called concurrently. update() is atomic per handle: two
+// updates of one handle are serialised (with the memory backend, its function runs under the
+// handle's lock, exactly once) while updates of different handles run in parallel; an update
+// whose function throws changes nothing; get() returns a copy of a committed value.
 #pragma once
+
+#include <mcp/json/type_codec.hpp>
+#include <mcp/server/context.hpp>
+#include <mcp/server/handle_backend.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -46,8 +62,9 @@ struct handle_store_options {
     /// How long a handle stays valid after its last use (sliding) or its creation.
     std::chrono::milliseconds lifetime = std::chrono::hours(1);
     bool sliding = true;
-    /// At most this many live handles; create() beyond it (after dropping expired ones) throws
-    /// handle_error with reason::capacity.
+    /// For the default backend (a memory_handle_backend the store creates): at most this many
+    /// live handles; create() beyond it (after dropping expired ones) throws handle_error with
+    /// reason::capacity. A backend given to the store has bounds of its own.
     std::size_t max_handles = 100000;
     /// What a handle names, used in messages ("basket") and, with "_", as the handle's prefix.
     std::string noun = "handle";
@@ -60,7 +77,7 @@ public:
     enum class reason {
         unknown,  ///< never issued, already erased, or issued to another principal
         expired,  ///< issued, but its lifetime has passed
-        capacity, ///< create(): max_handles live handles already
+        capacity, ///< create(): the backend is full
     };
     handle_error(reason r, const std::string& message) : std::runtime_error(message), reason_(r) {}
     reason why() const noexcept { return reason_; }
@@ -69,76 +86,118 @@ private:
     reason reason_;
 };
 
+/// Tag of create(mcp::unbound, value): a handle usable by anyone who holds it.
+struct unbound_t {
+    explicit constexpr unbound_t() = default;
+};
+inline constexpr unbound_t unbound{};
+
 namespace detail {
 
-/// The type-erased store behind handle_store<T> (src/server/handle_store.cpp).
-class handle_table {
+/// The part of handle_store<T> that does not depend on T (src/server/handle_store.cpp).
+class handle_store_base {
 public:
-    explicit handle_table(handle_store_options options);
-    ~handle_table();
-    handle_table(const handle_table&) = delete;
-    handle_table& operator=(const handle_table&) = delete;
+    handle_store_base(std::shared_ptr<handle_backend> backend, handle_store_options options);
+    explicit handle_store_base(handle_store_options options);
 
-    std::string create(std::shared_ptr<void> value, std::string_view principal);
-    /// Runs fn(value) under the entry's lock; throws handle_error for a bad handle.
-    void visit(std::string_view handle, std::string_view principal, const std::function<void(void*)>& fn);
+    std::string create_json(json::value value, const std::string& principal);
+    json::value get_json(std::string_view handle, std::string_view principal);
+    void update_json(std::string_view handle, std::string_view principal,
+                     const std::function<json::value(const json::value&)>& change);
     bool erase(std::string_view handle, std::string_view principal);
     std::size_t size() const;
-    const handle_store_options& options() const noexcept;
-    /// For tests and benchmarks: pretend `by` has passed (expiry without sleeping).
+    const handle_store_options& options() const noexcept { return options_; }
+    const std::shared_ptr<handle_backend>& backend() const noexcept { return backend_; }
     void advance_clock(std::chrono::milliseconds by);
 
+protected:
+    static const std::string& principal_of(const context& ctx) { return ctx.principal(); }
+    static std::string required_principal(std::string_view principal);
+
 private:
-    struct impl;
-    std::unique_ptr<impl> impl_;
+    [[noreturn]] void fail(handle_state state, std::string_view handle) const;
+    std::optional<std::chrono::milliseconds> renewal() const noexcept;
+
+    handle_store_options options_;
+    std::shared_ptr<handle_backend> backend_;
+    memory_handle_backend* own_ = nullptr; ///< the default backend, when the store made it
 };
 
 } // namespace detail
 
-template <class T> class handle_store {
-    static_assert(std::is_copy_constructible_v<T>, "handle_store<T>::get returns copies of T");
+template <class T> class handle_store : private detail::handle_store_base {
+    static_assert(json_convertible<T>,
+                  "mcp::handle_store<T>: T must convert to and from JSON (describe it with MCP_DESCRIBE, or "
+                  "specialise mcp::type_codec<T>): values are kept as JSON so that replicas can share them");
 
 public:
-    explicit handle_store(handle_store_options options = {}) : table_(std::move(options)) {}
+    /// A store over a memory_handle_backend of its own (`options.max_handles` bounds it).
+    explicit handle_store(handle_store_options options = {}) : handle_store_base(std::move(options)) {}
+    /// A store over `backend`, which other stores (replicas) may share.
+    handle_store(std::shared_ptr<handle_backend> backend, handle_store_options options = {})
+        : handle_store_base(std::move(backend), std::move(options)) {}
 
-    /// Store `value` and return its new handle, bound to `principal` if it is not empty.
-    std::string create(T value, std::string_view principal = {}) {
-        return table_.create(std::make_shared<T>(std::move(value)), principal);
+    // --- create ---
+    /// Store `value` and return its new handle, bound to the caller's principal (for anyone
+    /// who holds it when the caller has none). Throws handle_error (capacity).
+    std::string create(const context& ctx, T value) {
+        return create_json(mcp::to_value(value), principal_of(ctx));
+    }
+    /// A handle for anyone who holds it, whoever the caller is.
+    std::string create(unbound_t, T value) { return create_json(mcp::to_value(value), {}); }
+    /// A handle bound to `principal`, which must not be empty (std::invalid_argument).
+    std::string create(T value, std::string_view principal) {
+        return create_json(mcp::to_value(value), required_principal(principal));
     }
 
-    /// A copy of the value behind `handle`. Throws handle_error (unknown, expired).
+    // --- use: throw handle_error (unknown, expired) for a bad handle ---
+    /// A copy of the value behind `handle`, for the caller of `ctx`.
+    T get(const context& ctx, std::string_view handle) { return get(handle, principal_of(ctx)); }
+    /// A copy of the value behind `handle`, for `principal` ("": no principal).
     T get(std::string_view handle, std::string_view principal = {}) {
-        T copy{};
-        update(handle, principal, [&](T& v) { copy = v; });
-        return copy;
+        return mcp::from_value<T>(get_json(handle, principal));
     }
 
-    /// Run fn(T&) under the handle's lock and return what it returns. Throws handle_error.
+    /// Run fn(T&) on the value behind `handle`, store the result and return what fn returns,
+    /// atomically (see the top of this file). If fn throws, nothing changes.
+    template <class F>
+    auto update(const context& ctx, std::string_view handle, F&& fn) -> std::invoke_result_t<F&, T&> {
+        return update(handle, principal_of(ctx), std::forward<F>(fn));
+    }
     template <class F>
     auto update(std::string_view handle, std::string_view principal, F&& fn) -> std::invoke_result_t<F&, T&> {
         using R = std::invoke_result_t<F&, T&>;
         if constexpr (std::is_void_v<R>) {
-            table_.visit(handle, principal, [&](void* p) { fn(*static_cast<T*>(p)); });
+            update_json(handle, principal, [&](const json::value& current) {
+                T v = mcp::from_value<T>(current);
+                fn(v);
+                return mcp::to_value(v);
+            });
         } else {
             std::optional<R> out;
-            table_.visit(handle, principal, [&](void* p) { out.emplace(fn(*static_cast<T*>(p))); });
+            update_json(handle, principal, [&](const json::value& current) {
+                T v = mcp::from_value<T>(current);
+                out.emplace(fn(v)); // a backend that runs this again keeps the last result
+                return mcp::to_value(v);
+            });
             return std::move(*out);
         }
     }
 
     /// Forget `handle` (e.g. after checkout). False if it was unknown, expired or foreign.
+    bool erase(const context& ctx, std::string_view handle) { return erase(handle, principal_of(ctx)); }
     bool erase(std::string_view handle, std::string_view principal = {}) {
-        return table_.erase(handle, principal);
+        return handle_store_base::erase(handle, principal);
     }
 
-    /// Live handles (expired ones may be counted until the next sweep).
-    std::size_t size() const { return table_.size(); }
-    const handle_store_options& options() const noexcept { return table_.options(); }
-    /// For tests: let `by` pass for expiry purposes.
-    void advance_clock(std::chrono::milliseconds by) { table_.advance_clock(by); }
-
-private:
-    detail::handle_table table_;
+    using handle_store_base::options;
+    /// Live handles in the backend (expired ones may be counted until the next sweep).
+    using handle_store_base::size;
+    /// The backend, to share with the stores of other replicas.
+    using handle_store_base::backend;
+    /// For tests: let `by` pass for expiry purposes. Only for the default backend (else
+    /// std::logic_error: advance the clock of the backend you gave).
+    using handle_store_base::advance_clock;
 };
 
 } // namespace mcp

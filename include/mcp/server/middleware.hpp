@@ -43,15 +43,24 @@
 
 namespace mcp {
 
-/// Errors middleware raise. In the -32000..-32019 range JSON-RPC leaves to implementations;
-/// mcp::http::server answers them with the matching HTTP status.
+/// Errors middleware raise (access errors). Each code is the HTTP status mcp::http::server
+/// answers it with, in every protocol era and on every transport:
+///
+///   code           value   HTTP                     meaning
+///   unauthorized   401     401 + WWW-Authenticate   no or unknown credentials
+///   forbidden      403     403                      authenticated, but not allowed to do this
+///   rate_limited   429     429 + Retry-After        too many requests; data {"retryAfterMs": N}
+///
+/// Why these values: 2026-07-28 (basic/index.mdx, "Error Codes") leaves -32000..-32019 to codes
+/// allocated before it and advises new implementations against them, reserves -32020..-32099
+/// to the specification, and asks for codes of one's own to be
+/// allocated outside JSON-RPC's reserved -32768..-32000. Earlier revisions define no access
+/// codes and leave everything outside that range to applications, so one code serves every
+/// era (a client that falls back from 2026-07-28 to the initialize era sees the same code).
 namespace error_code {
-/// Too many requests; data: {"retryAfterMs": N}. HTTP 429 with Retry-After.
-inline constexpr int rate_limited = -32005;
-/// No or unknown credentials. HTTP 401.
-inline constexpr int unauthorized = -32006;
-/// Authenticated, but not allowed to do this. HTTP 403.
-inline constexpr int forbidden = -32007;
+inline constexpr int unauthorized = 401;
+inline constexpr int forbidden = 403;
+inline constexpr int rate_limited = 429;
 } // namespace error_code
 
 /// An incoming request as receiving middleware see it.
@@ -171,10 +180,10 @@ struct server_metrics_options {
 /// Request counts, errors and latency per method (and per tool for tools/call, and per server
 /// when a labeler says), in the Prometheus text exposition format.
 ///
-/// Requests refused by access middleware before they were handled - -32005 rate_limited,
-/// -32006 unauthorized, -32007 forbidden - are not requests of the tool or server they name
-/// (nothing behind ever saw them): they are counted only in `prefix`_refused_total{method,
-/// reason}, reason "rate_limited" | "unauthorized" | "forbidden".
+/// Requests refused by access middleware before they were handled - 429 rate_limited,
+/// 401 unauthorized, 403 forbidden (the access errors above) - are not requests of the tool or server they
+/// name (nothing behind ever saw them): they are counted only in `prefix`_refused_total{method, reason},
+/// reason "rate_limited" | "unauthorized" | "forbidden".
 class server_metrics {
 public:
     explicit server_metrics(server_metrics_options options = {});
@@ -203,11 +212,11 @@ private:
 std::string prometheus_label_value(std::string_view v);
 
 namespace middleware {
-/// Refuse every request that carries no principal (-32006), except those `anonymous` names
+/// Refuse every request that carries no principal (401 unauthorized), except those `anonymous` names
 /// (e.g. "server/discover").
 receiving_middleware require_principal(std::set<std::string> anonymous = {});
 /// Admit at most what `limiter` allows per principal (the remote address when there is none);
-/// beyond it -32005 with data.retryAfterMs.
+/// beyond it 429 rate_limited with data.retryAfterMs.
 receiving_middleware rate_limit(std::shared_ptr<rate_limiter> limiter);
 /// Show and allow only the tools `allowed(principal, tool)` accepts: tools/list results are
 /// filtered, a tools/call of another tool is answered as for an unknown tool (-32602).

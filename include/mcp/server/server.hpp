@@ -103,8 +103,13 @@ public:
     server& operator=(const server&) = delete;
 
     // --- tools ---
-    /// Register (or replace) a tool with a raw JSON handler. Its inputSchema is compiled now:
-    /// std::invalid_argument if it is not a valid JSON Schema.
+    /// Register (or replace) a tool with a raw JSON handler. Its inputSchema is checked now;
+    /// std::invalid_argument (naming the tool and the place in the schema) if it is not a valid
+    /// JSON Schema, or if an `x-mcp-header` annotation in it is invalid (2026-07-28: on a
+    /// property not reached from the root through `properties` alone, on a type other than
+    /// string, integer or boolean, not an HTTP token, or a name repeated ignoring case). Valid
+    /// annotations make Streamable HTTP clients mirror those arguments into `Mcp-Param-{name}`
+    /// headers, which mcp::http::server checks against the body (-32020 when they differ).
     void add_tool(tool definition, tool_handler handler);
     /// Register a typed tool: inputSchema from the argument type, outputSchema and
     /// structuredContent from a described return type (see mcp/server/typed.hpp). The schemas in

@@ -5,202 +5,11 @@
 
 #include <mcp/json/base64.hpp>
 
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 
 namespace mcp::http::detail {
-
-namespace {
-
-bool tchar(unsigned char c) noexcept {
-    if (std::isalnum(c)) return true;
-    switch (c) {
-    case '!':
-    case '#':
-    case '$':
-    case '%':
-    case '&':
-    case '\'':
-    case '*':
-    case '+':
-    case '-':
-    case '.':
-    case '^':
-    case '_':
-    case '`':
-    case '|':
-    case '~':
-        return true;
-    default:
-        return false;
-    }
-}
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-// Keywords whose value holds subschemas: where an annotation could hide. Everything else
-// (const, enum, default, examples...) is data. JSON Schema 2020-12 and draft-07 both:
-//   a schema, or (draft-07 `items` / `additionalItems` in tuple form) an array of schemas;
-//   an array of schemas;
-//   a map of schemas (draft-07 `dependencies` values may also be arrays of names: data).
-enum class holds { schema, schema_array, schema_map };
-std::optional<holds> subschema_keyword(std::string_view k) {
-    static const std::pair<std::string_view, holds> table[] = {
-        {"properties", holds::schema_map},
-        {"patternProperties", holds::schema_map},
-        {"$defs", holds::schema_map},
-        {"definitions", holds::schema_map},
-        {"dependentSchemas", holds::schema_map},
-        {"dependencies", holds::schema_map},
-        {"additionalProperties", holds::schema},
-        {"unevaluatedProperties", holds::schema},
-        {"propertyNames", holds::schema},
-        {"items", holds::schema},
-        {"additionalItems", holds::schema},
-        {"unevaluatedItems", holds::schema},
-        {"contains", holds::schema},
-        {"contentSchema", holds::schema},
-        {"not", holds::schema},
-        {"if", holds::schema},
-        {"then", holds::schema},
-        {"else", holds::schema},
-        {"prefixItems", holds::schema_array},
-        {"allOf", holds::schema_array},
-        {"anyOf", holds::schema_array},
-        {"oneOf", holds::schema_array},
-    };
-    for (const auto& [name, h] : table)
-        if (name == k) return h;
-    return std::nullopt;
-}
-
-// A type that may carry an annotation: "string", "integer" or "boolean" (a list of types may
-// add "null" to one of them: an optional value is still one primitive when present).
-bool primitive_type(const json::object& schema) {
-    const auto* t = schema.if_contains("type");
-    if (!t) return false;
-    auto ok = [](std::string_view s) { return s == "string" || s == "integer" || s == "boolean"; };
-    if (t->is_string()) return ok(t->get_string());
-    if (!t->is_array()) return false;
-    int primitives = 0;
-    for (const auto& e : t->get_array()) {
-        if (!e.is_string()) return false;
-        if (ok(e.get_string()))
-            ++primitives;
-        else if (e.get_string() != "null")
-            return false;
-    }
-    return primitives == 1;
-}
-
-struct walker {
-    tool_annotations out;
-    std::map<std::string, std::string> seen; // lower-case name -> name
-
-    void fail(std::string why) {
-        if (out.error.empty()) out.error = std::move(why);
-    }
-
-    static std::string where(const std::vector<std::string>& path) {
-        std::string s = "/";
-        for (std::size_t i = 0; i < path.size(); ++i) s += (i ? "/" : "") + path[i];
-        return s;
-    }
-
-    // `reachable`: the schema is the root or reached from it through `properties` only;
-    // `path` is then the chain of property names.
-    void walk(const json::value& v, bool reachable, std::vector<std::string>& path, int depth) {
-        if (!out.error.empty()) return;
-        if (depth > 64) {
-            fail("the inputSchema is nested too deeply to check its x-mcp-header annotations");
-            return;
-        }
-        if (!v.is_object()) return; // true / false schemas carry nothing
-        const auto& o = v.get_object();
-        if (const auto* h = o.if_contains("x-mcp-header")) check(*h, o, reachable, path);
-        for (const auto& kv : o) {
-            const auto kind = subschema_keyword(kv.key());
-            if (!kind) continue;
-            const json::value& sub = kv.value();
-            const bool through_properties = reachable && kv.key() == "properties";
-            if (*kind == holds::schema_map) {
-                if (!sub.is_object()) continue;
-                for (const auto& p : sub.get_object()) {
-                    if (through_properties) path.emplace_back(p.key());
-                    walk_any(p.value(), through_properties, path, depth + 1);
-                    if (through_properties) path.pop_back();
-                }
-            } else {
-                // A schema or an array of schemas, whichever the keyword says: read both
-                // forms for every keyword, so that no spelling of a schema goes unread.
-                walk_any(sub, false, path, depth + 1);
-            }
-        }
-    }
-
-    // A schema, or an array of them (tuple `items`, `allOf`...); an array under `properties`
-    // is not a schema and is read as one only to find annotations, which are invalid there.
-    void walk_any(const json::value& v, bool reachable, std::vector<std::string>& path, int depth) {
-        if (!v.is_array()) {
-            walk(v, reachable, path, depth);
-            return;
-        }
-        if (depth > 64) {
-            fail("the inputSchema is nested too deeply to check its x-mcp-header annotations");
-            return;
-        }
-        for (const auto& e : v.get_array()) walk_any(e, false, path, depth + 1);
-    }
-
-    void check(const json::value& h, const json::object& schema, bool reachable,
-               const std::vector<std::string>& path) {
-        if (!reachable || path.empty()) {
-            fail("x-mcp-header at a schema that is not a property reachable through `properties` alone");
-            return;
-        }
-        // Names from the server go into a log line (the dropped tool's warning): escaped.
-        const std::string at = printable(where(path));
-        if (!h.is_string() || h.get_string().empty()) {
-            fail("x-mcp-header of " + at + " is not a non-empty string");
-            return;
-        }
-        const std::string_view name = h.get_string();
-        const std::string shown = printable(name);
-        if (!is_token(name)) {
-            fail("x-mcp-header \"" + shown + "\" of " + at + " is not a valid header name token");
-            return;
-        }
-        if (!primitive_type(schema)) {
-            const auto* t = schema.if_contains("type");
-            fail("x-mcp-header \"" + shown + "\" of " + at + " is on a property of type " +
-                 (t ? printable(to_json(*t)) : std::string("(none)")) +
-                 ": only string, integer and boolean may carry one");
-            return;
-        }
-        auto [it, fresh] = seen.emplace(lower(name), std::string(name));
-        if (!fresh) {
-            fail("x-mcp-header \"" + shown + "\" of " + at + " repeats \"" + it->second +
-                 "\" (names must be unique, ignoring case)");
-            return;
-        }
-        out.params.push_back(param_header{std::string(name), path});
-    }
-};
-
-} // namespace
-
-bool is_token(std::string_view s) noexcept {
-    if (s.empty()) return false;
-    for (char c : s)
-        if (!tchar(static_cast<unsigned char>(c))) return false;
-    return true;
-}
 
 std::string encode_header_value(std::string_view v) {
     bool plain = !v.empty() && v.front() != ' ' && v.front() != '\t' && v.back() != ' ' && v.back() != '\t';
@@ -270,7 +79,7 @@ std::optional<std::string> header_text(const json::value& v) {
     }
 }
 
-std::string unmirrorable_argument(const std::vector<param_header>& params, const json::value& arguments) {
+std::string unmirrorable_argument(const std::vector<header_parameter>& params, const json::value& arguments) {
     for (const auto& p : params) {
         const json::value* v = argument_at(arguments, p.path);
         if (!v || !unsafe_integer(*v)) continue;
@@ -284,15 +93,7 @@ std::string unmirrorable_argument(const std::vector<param_header>& params, const
     return {};
 }
 
-tool_annotations read_annotations(const json::value& input_schema) {
-    walker w;
-    std::vector<std::string> path;
-    w.walk(input_schema, true, path, 0);
-    if (!w.out.error.empty()) w.out.params.clear();
-    return std::move(w.out);
-}
-
-std::vector<std::pair<std::string, std::string>> param_headers(const std::vector<param_header>& params,
+std::vector<std::pair<std::string, std::string>> param_headers(const std::vector<header_parameter>& params,
                                                                const json::value& arguments) {
     std::vector<std::pair<std::string, std::string>> out;
     for (const auto& p : params) {
@@ -318,7 +119,7 @@ tools_filter filter_tools(json::object& result) {
             if (auto n = find_string(t, "name")) name = std::string(*n);
             schema = t.if_contains("inputSchema");
         }
-        tool_annotations a = schema ? read_annotations(*schema) : tool_annotations{};
+        header_annotations a = schema ? read_header_annotations(*schema) : header_annotations{};
         if (!a.error.empty()) {
             f.dropped.emplace_back(name, std::move(a.error));
             it = arr.erase(it);

@@ -1,8 +1,10 @@
 // http/client/mcp_headers.hpp - the request metadata headers of Streamable HTTP in 2026-07-28:
-// value encoding (plain or =?base64?...?=), the x-mcp-header annotations of a tool's
-// inputSchema (validation and extraction), and the filtering of tools/list results that the
+// value encoding (plain or =?base64?...?=), the Mcp-Param-* headers of a call from the
+// x-mcp-header annotations of its tool, and the filtering of tools/list results that the
 // spec requires of HTTP clients (tools with invalid annotations are excluded).
 #pragma once
+
+#include "protocol/header_annotations.hpp"
 
 #include <mcp/json/json.hpp>
 
@@ -14,9 +16,6 @@
 #include <vector>
 
 namespace mcp::http::detail {
-
-/// RFC 9110 token (1*tchar): what a field name, and so an x-mcp-header value, may be.
-bool is_token(std::string_view s) noexcept;
 
 /// The header form of a value: as it is when it consists of visible ASCII, space and tab,
 /// has no leading or trailing whitespace, is not empty... and does not look like the sentinel;
@@ -30,21 +29,11 @@ std::string encode_header_value(std::string_view value);
 /// unmirrorable_argument).
 std::optional<std::string> header_text(const json::value& v);
 
-/// One Mcp-Param-{name} header: where its value is in the arguments (a chain of property
-/// names from the root).
-struct param_header {
-    std::string name;
-    std::vector<std::string> path;
-};
-
-struct tool_annotations {
-    std::vector<param_header> params;
-    std::string error; ///< non-empty: the tool is invalid, and why
-};
-
-/// Read and check the x-mcp-header annotations of an inputSchema (see the 2026-07-28
-/// Streamable HTTP page, "Custom Headers from Tool Parameters").
-tool_annotations read_annotations(const json::value& input_schema);
+// The annotations themselves are read by the reader mcp::server and the HTTP server share
+// (protocol/header_annotations.hpp).
+using mcp::detail::header_annotations;
+using mcp::detail::header_parameter;
+using mcp::detail::read_header_annotations;
 
 /// Why a tools/call with these arguments cannot be sent, or "" when it can: an annotated
 /// argument that is an integer outside the JavaScript safe range. The spec requires integer
@@ -53,17 +42,17 @@ tool_annotations read_annotations(const json::value& input_schema);
 /// header while the value is in the body is non-conforming and MUST be refused by the server
 /// ("Client Behavior" table): neither sending the header nor leaving it out is allowed, so the
 /// call fails in the client with a message naming the argument.
-std::string unmirrorable_argument(const std::vector<param_header>& params, const json::value& arguments);
+std::string unmirrorable_argument(const std::vector<header_parameter>& params, const json::value& arguments);
 
 /// The Mcp-Param-* headers (name, encoded value) of a tools/call with these arguments.
-std::vector<std::pair<std::string, std::string>> param_headers(const std::vector<param_header>& params,
+std::vector<std::pair<std::string, std::string>> param_headers(const std::vector<header_parameter>& params,
                                                                const json::value& arguments);
 
-/// Apply read_annotations to every tool of a tools/list result: invalid tools are removed in
+/// Apply read_header_annotations to every tool of a tools/list result: invalid tools are removed in
 /// place, reported in `dropped` (name, reason); valid tools with annotations are returned.
 struct tools_filter {
     std::vector<std::pair<std::string, std::string>> dropped;
-    std::map<std::string, std::vector<param_header>> annotated;
+    std::map<std::string, std::vector<header_parameter>> annotated;
     std::vector<std::string> listed; ///< every valid tool name
 };
 tools_filter filter_tools(json::object& result);

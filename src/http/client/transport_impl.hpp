@@ -159,7 +159,7 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     bool stateless_seen = false;
     // 2026-07-28 era
     std::set<request_id> tools_list_ids;
-    std::map<std::string, std::vector<detail::param_header>> tool_params;
+    std::map<std::string, std::vector<detail::header_parameter>> tool_params;
     std::set<request_id> stateless_requests;
 
     // ---- client_transport.cpp: plumbing ----
