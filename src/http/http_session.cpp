@@ -7,6 +7,8 @@
 
 #include <mcp/jsonrpc/message.hpp>
 
+#include <algorithm>
+
 namespace mcp::http::detail {
 
 namespace {
@@ -80,6 +82,20 @@ std::size_t http_session::stream_count() const {
     return streams_.size();
 }
 
+bool http_session::in_use() const {
+    std::lock_guard lock(mu_);
+    return !streams_.empty() || (standalone_->writer && !standalone_->writer->closed());
+}
+
+void http_session::set_protocol_revision(revision r) noexcept {
+    revision_.store(static_cast<int>(r), std::memory_order_release);
+}
+
+bool http_session::polls() const noexcept {
+    const int r = revision_.load(std::memory_order_acquire);
+    return host_->events && r >= 0 && has_sse_polling(static_cast<revision>(r));
+}
+
 core::header_list http_session::json_headers() const {
     return {{"Content-Type", "application/json"}, {"Mcp-Session-Id", id_}};
 }
@@ -113,6 +129,8 @@ void http_session::watch(const std::shared_ptr<stream>& s, const writer_ptr& w) 
         // The connection went away. The stream (and its request) go on: the client may resume.
         released = std::move(st->writer);
         st->sse = false;
+        // Held until now, the stream was use of the session (in_use): its idle time starts here.
+        self->last_used_ = std::chrono::steady_clock::now();
         // `released` is destroyed after the lock: declared before it.
     });
 }
@@ -127,7 +145,7 @@ bool http_session::ensure_sse_locked(stream& s) {
     if (!s.writer || !s.writer->start_stream(200, sse_headers())) return false;
     s.sse = true;
     s.ever_sse = true;
-    if (host_->events) {
+    if (polls()) {
         // The priming event: an id to resume from before any message, and the delay to wait.
         // It takes a number of its own, so that every event id of the session is unique and a
         // client resuming from it gets the message that follows.
@@ -247,7 +265,9 @@ void http_session::expect_initialize(jsonrpc::request_id id, std::function<void(
 bool http_session::close_request_stream(const jsonrpc::request_id& id) {
     graveyard_t graveyard;
     std::lock_guard lock(mu_);
-    if (closed_ || !host_->events) return false; // without an event store nothing could be resumed
+    // Without an event store nothing could be resumed; before 2025-11-25 the client expects the
+    // stream to stay open until the response, which then arrives on it.
+    if (closed_ || !polls()) return false;
     auto s = stream_of_locked(id);
     if (!s || !s->writer) return false;
     if (!ensure_sse_locked(*s)) return false; // the client must have an id to resume from
@@ -312,6 +332,7 @@ void http_session::post(const std::string& text, const json::value& parsed,
                 return;
             }
         s->id = stream_prefix_ + std::to_string(next_stream_++);
+        s->opened = last_used_;
         s->requests = ids;
         s->writer = writer;
         s->early_replies = std::move(early_replies);
@@ -340,6 +361,12 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
         return;
     }
     if (!last_event_id) {
+        if (standalone_ended_) {
+            writer->respond(
+                503, {{"Content-Type", "application/json"}, {"Connection", "close"}},
+                error_body(error_code::internal_error, "Service Unavailable: the server is shutting down"));
+            return;
+        }
         if (standalone_->writer && !standalone_->writer->closed()) {
             writer->respond(409, {{"Content-Type", "application/json"}},
                             error_body(error_code::invalid_request,
@@ -378,7 +405,9 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
         s = standalone_, adopted_standalone = true;
     if (!writer->start_stream(200, sse_headers())) return;
     for (const auto& e : replay->events) writer->write(sse_event(e.id, e.data));
-    if (!s) { // ended, or its request runs on another replica: what was replayed is all there is
+    // Ended, or its request runs on another replica: what was replayed is all there is. The
+    // standalone stream of a server that is stopping ends too (see end_standalone_stream).
+    if (!s || (s == standalone_ && standalone_ended_)) {
         writer->end();
         return;
     }
@@ -388,9 +417,11 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
     }
     s->writer = writer;
     s->sse = true;
-    if (adopted_standalone && host_->events) {
+    if (adopted_standalone && polls()) {
         // Move the client's Last-Event-ID onto this copy's stream, so that a later resumption
         // replays what this copy sent meanwhile (a number of its own, as every priming event).
+        // A client before 2025-11-25 gets no such event: should its connection break before
+        // this copy's first message reaches it, what this copy sent meanwhile is not replayed.
         const std::string prime = s->id + "-" + std::to_string(++s->seq);
         host_->events->append(id_, s->id, stored_event{prime, {}});
         writer->write(sse_priming(prime, host_->opts.sse_retry));
@@ -399,19 +430,51 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
     watch(s, writer);
 }
 
+bool http_session::may_start_sse_for_keep_alive_locked(const stream& s,
+                                                       std::chrono::steady_clock::time_point now) const {
+    if (s.standalone || host_->opts.responses == server_options::response_mode::json) return false;
+    // The answer to initialize decides whether the session exists (see expect_initialize).
+    if (initialize_id_ &&
+        std::find(s.requests.begin(), s.requests.end(), *initialize_id_) != s.requests.end())
+        return false;
+    return now - s.opened >= host_->opts.keep_alive_interval;
+}
+
 void http_session::keep_alive() {
     graveyard_t graveyard;
     std::lock_guard lock(mu_);
     if (closed_) return;
+    const auto now = std::chrono::steady_clock::now();
     auto ping = [&](stream& s) {
-        if (s.writer && s.sse && !s.writer->write(sse_comment("keep-alive"))) {
+        if (!s.writer) return;
+        // A response still waiting for its first byte has nothing to put a comment in; after a
+        // whole interval of silence (a long tool call) it becomes an SSE stream, which can
+        // carry one, so that no proxy takes the connection for dead.
+        if (!s.sse) {
+            if (!may_start_sse_for_keep_alive_locked(s, now)) return;
+            if (!ensure_sse_locked(s)) {
+                graveyard.push_back(std::move(s.writer));
+                return;
+            }
+        }
+        if (!s.writer->write(sse_comment("keep-alive"))) {
             graveyard.push_back(std::move(s.writer));
             s.sse = false;
         }
     };
     ping(*standalone_);
     for (auto& [id, s] : streams_) ping(*s);
-    if (host_->events) forget_ended_streams_locked(std::chrono::steady_clock::now());
+    if (host_->events) forget_ended_streams_locked(now);
+}
+
+void http_session::end_standalone_stream() {
+    graveyard_t graveyard;
+    std::lock_guard lock(mu_);
+    standalone_ended_ = true;
+    if (!standalone_->writer) return;
+    if (standalone_->sse) standalone_->writer->end();
+    graveyard.push_back(std::move(standalone_->writer));
+    standalone_->sse = false;
 }
 
 void http_session::close() {

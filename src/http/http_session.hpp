@@ -9,6 +9,16 @@
 // the stream is still open, carries the rest. A broken connection does not cancel anything
 // (2025-11-25: disconnection is not cancellation). A stream ends with its request's response.
 //
+// Revisions. Priming events (an id with empty data) and ending a request's connection before
+// its response (context::close_sse_stream) are SSE polling, which only 2025-11-25 clients know
+// (has_sse_polling): older clients would take the empty event for a message, and expect a
+// request's stream to stay open. Until the session's revision is known (initialize answered),
+// no stream is primed.
+//
+// Keep-alive. On each of the router's ticks every SSE stream attached to a connection gets a
+// comment, and a response that has waited a whole keep_alive_interval without a byte becomes an
+// SSE stream (unless responses are JSON only), so that intermediaries do not cut it.
+//
 // Replicas. This object is one process's copy of the session; other replicas sharing the
 // stores may hold copies too. Stream ids start with a random prefix per copy (see
 // mcp/http/event_store.hpp), so events of every copy can share the event store. A GET that
@@ -71,11 +81,22 @@ public:
     void expect_initialize(jsonrpc::request_id id, std::function<void()> refused);
     /// A GET: the standalone stream, or (with Last-Event-ID) the resumption of a stream.
     void get(const std::optional<std::string>& last_event_id, std::shared_ptr<core::response_writer> writer);
-    /// Write an SSE comment on every attached stream that is open (keep-alive).
+    /// Keep-alive (see above): a comment on every attached SSE stream; a response that has
+    /// waited a whole keep_alive_interval starts SSE first.
     void keep_alive();
+    /// The server stops: the standalone stream's response ends cleanly (its chunked body is
+    /// terminated, so the client sees an end, not a cut) and no new one is attached: a GET for
+    /// it gets 503, and a resumption of it what was missed, then the end.
+    void end_standalone_stream();
+    /// The revision the session negotiated: told once initialize is answered, or from the
+    /// record of a restored session. It decides whether streams poll (see above).
+    void set_protocol_revision(revision r) noexcept;
     std::chrono::steady_clock::time_point last_used() const;
     bool is_closed() const;
     std::size_t stream_count() const; ///< logical streams not finished (for leak tests)
+    /// In use though no request may have come lately: a request of it in progress here, or its
+    /// standalone stream attached to a connection (a client that only listens is using it).
+    bool in_use() const;
     /// The version of the session store's record this copy's state reflects (the router's).
     std::uint64_t record_version() const noexcept { return record_version_.load(std::memory_order_acquire); }
     void set_record_version(std::uint64_t v) noexcept { record_version_.store(v, std::memory_order_release); }
@@ -89,12 +110,19 @@ private:
         std::uint64_t seq = 0;                         ///< last event number
         std::vector<jsonrpc::request_id> requests;
         bool standalone = false;
-        std::vector<std::string> early_replies; ///< see post(): merged into the batch's reply
+        std::vector<std::string> early_replies;       ///< see post(): merged into the batch's reply
+        std::chrono::steady_clock::time_point opened; ///< when its POST came (keep-alive)
     };
 
     std::shared_ptr<stream> stream_of_locked(const jsonrpc::request_id& id);
-    /// Start SSE on the stream's writer if needed (with a priming event when resumable).
+    /// Start SSE on the stream's writer if needed (with a priming event when it polls).
     bool ensure_sse_locked(stream& s);
+    /// Streams open with a priming event and may be ended before their response: there is an
+    /// event store to resume from, and the session's revision has SSE polling.
+    bool polls() const noexcept;
+    /// Whether keep_alive() may turn the waiting response of `s` into an SSE stream now.
+    bool may_start_sse_for_keep_alive_locked(const stream& s,
+                                             std::chrono::steady_clock::time_point now) const;
     /// Number, store and write one event. Returns false if the writer had to be detached
     /// (its release goes to `graveyard`).
     void write_event_locked(stream& s, std::string message,
@@ -113,6 +141,7 @@ private:
     const std::string stream_prefix_; ///< "<copy>.": makes stream ids unique across replicas
     const std::shared_ptr<host_state> host_;
     std::atomic<std::uint64_t> record_version_{0};
+    std::atomic<int> revision_{-1}; ///< a revision, or -1 until known
     transport_handler handler_;
     std::mutex deliver_mu_; // one message at a time into the engine
 
@@ -128,6 +157,7 @@ private:
     std::chrono::steady_clock::time_point last_used_;
     bool closed_ = false;
     bool close_notified_ = false;
+    bool standalone_ended_ = false;                    ///< see end_standalone_stream()
     std::optional<jsonrpc::request_id> initialize_id_; ///< see expect_initialize()
     std::function<void()> initialize_refused_;
 };

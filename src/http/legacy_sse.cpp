@@ -241,4 +241,16 @@ std::size_t legacy_sse_endpoint::sessions() const {
     return sessions_.size();
 }
 
+std::size_t legacy_sse_endpoint::requests_in_flight() const {
+    std::vector<std::shared_ptr<legacy_session>> all;
+    {
+        std::lock_guard lock(mu_);
+        for (auto& [id, s] : sessions_) all.push_back(s);
+    }
+    std::size_t n = 0;
+    for (auto& s : all)
+        if (auto p = s->peer()) n += p->rpc().in_flight_incoming();
+    return n;
+}
+
 } // namespace mcp::http::detail

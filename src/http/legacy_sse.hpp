@@ -27,6 +27,7 @@ public:
     void keep_alive();
     void close_all();
     std::size_t sessions() const;
+    std::size_t requests_in_flight() const; ///< requests of every session not answered yet
 
 private:
     void open(const core::request& req, const std::shared_ptr<core::response_writer>& w,

@@ -2,6 +2,8 @@
 // and the counters tests and metrics read.
 #pragma once
 
+#include "http/open_responses.hpp"
+
 #include <mcp/http/server.hpp>
 
 #include <atomic>
@@ -18,6 +20,30 @@ struct host_state {
     std::shared_ptr<event_store> events; ///< null when not resumable
     std::shared_ptr<session_store> store;
     std::atomic<std::size_t> live_streams{0}; ///< logical streams of every session
+    /// Responses served without a session that are still open (keep-alive: open_responses.hpp).
+    const std::shared_ptr<open_responses> sessionless_responses = std::make_shared<open_responses>();
+    /// Requests served without a session and not answered yet (subscriptions/listen excepted:
+    /// a listen request is a stream, answered when it ends).
+    std::atomic<std::size_t> sessionless_requests{0};
+};
+
+/// Counts one request served without a session in host_state::sessionless_requests until it is
+/// answered (done) or dropped unanswered (destroyed). Not thread-safe: its owner serialises it.
+class sessionless_request_count {
+public:
+    explicit sessionless_request_count(std::shared_ptr<host_state> host) : host_(std::move(host)) {
+        if (host_) host_->sessionless_requests.fetch_add(1, std::memory_order_relaxed);
+    }
+    sessionless_request_count(const sessionless_request_count&) = delete;
+    sessionless_request_count& operator=(const sessionless_request_count&) = delete;
+    ~sessionless_request_count() { done(); }
+    void done() noexcept {
+        if (host_) host_->sessionless_requests.fetch_sub(1, std::memory_order_relaxed);
+        host_.reset();
+    }
+
+private:
+    std::shared_ptr<host_state> host_;
 };
 
 /// HTTP status for a JSON-RPC error of the stateless era: 400 for request problems (params,

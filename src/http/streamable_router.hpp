@@ -86,10 +86,6 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     std::unordered_map<std::string, session_entry> sessions; ///< this process's copies
     std::mutex restore_mu;                                   ///< see restore()
 
-    std::mutex listen_mu; // stateless listen streams, for keep-alive
-    std::map<std::uint64_t, std::weak_ptr<detail::stateless_stream>> listen_streams;
-    std::uint64_t next_listen = 1;
-
     std::mutex tools_mu; // x-mcp-header annotations per tool, computed once per definition
     std::unordered_map<std::string,
                        std::pair<std::weak_ptr<const tool>,

@@ -512,18 +512,22 @@ void server::stop(std::chrono::milliseconds grace) {
         if (impl_->tick_armed) mcp::detail::timer_service::instance().cancel(impl_->tick);
         impl_->tick_armed = false;
     }
-    // Standing streams first (they would hold the grace period): subscriptions end with their
-    // result, legacy SSE streams end.
+    // Standing streams first: they never end by themselves, so they would hold the whole grace
+    // period and then be cut. Subscriptions end with their result, legacy SSE streams and the
+    // sessions' standalone GET streams end (a clean end of the chunked body). What is left
+    // for the grace period is requests in progress.
     impl_->host->mcp->end_subscriptions();
     if (impl_->legacy) impl_->legacy->close_all();
-    if (impl_->http) impl_->http->stop(grace);
-    std::vector<std::string> ids;
-    {
+    auto held = [this] {
+        std::vector<server::impl::session_entry> copies;
         std::lock_guard lock(impl_->sessions_mu);
-        for (auto& [id, e] : impl_->sessions) ids.push_back(id);
-    }
+        for (auto& [id, e] : impl_->sessions) copies.push_back(e);
+        return copies;
+    };
+    for (auto& e : held()) e.transport->end_standalone_stream();
+    if (impl_->http) impl_->http->stop(grace);
     // Copies only: with a shared store, other replicas go on serving these sessions.
-    for (auto& id : ids) impl_->release_local(id);
+    for (auto& e : held()) impl_->release_local(e.transport->id());
 }
 
 std::size_t server::sessions() const {
@@ -533,6 +537,22 @@ std::size_t server::sessions() const {
 
 std::size_t server::open_streams() const {
     return impl_->http ? impl_->http->open_streams() : 0;
+}
+
+std::size_t server::requests_in_flight() const {
+    std::vector<std::shared_ptr<mcp::server_session>> peers;
+    {
+        std::lock_guard lock(impl_->sessions_mu);
+        for (auto& [id, e] : impl_->sessions)
+            if (e.peer) peers.push_back(e.peer);
+    }
+    std::size_t n = impl_->host->sessionless_requests.load(std::memory_order_relaxed);
+    for (auto& p : peers) n += p->rpc().in_flight_incoming();
+    return n + (impl_->legacy ? impl_->legacy->requests_in_flight() : 0);
+}
+
+std::size_t server::session_streams() const {
+    return impl_->host->live_streams.load(std::memory_order_relaxed);
 }
 std::size_t server::open_connections() const {
     return impl_->http ? impl_->http->open_connections() : 0;

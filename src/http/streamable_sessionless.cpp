@@ -58,7 +58,9 @@ void server::impl::serve_sessionless_batch(core::request& req, json::array&& ele
         w->respond(202, {}, {});
         return;
     }
-    auto batch = std::make_shared<detail::stateless_batch>(w, requests.size(), std::move(replies));
+    auto batch = std::make_shared<detail::stateless_batch>(w, requests.size(), std::move(replies), host);
+    host->sessionless_responses->add(batch);
+    arm_ticker();
     cancellation_source closed;
     w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
     for (auto& r : requests)
@@ -102,17 +104,15 @@ void server::impl::post_stateless(core::request& req, json::value&& message,
 void server::impl::run_request(jsonrpc::request&& request, const writer_ptr& w,
                                std::shared_ptr<const message_origin> origin, std::optional<revision> era,
                                bool stateless) {
-    auto stream = std::make_shared<detail::stateless_stream>(w, stateless);
+    // A listen request is a stream that stays open, not work in progress.
+    const bool counted = request.method != "subscriptions/listen";
+    auto stream = std::make_shared<detail::stateless_stream>(w, stateless, host, counted);
+    host->sessionless_responses->add(stream); // for keep-alive, until answered
+    arm_ticker();
     cancellation_source closed;
     // Closing the response stream cancels the request (2026-07-28); once it is answered the
     // callback finds nothing left to cancel.
     w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
-    if (request.method == "subscriptions/listen") {
-        std::lock_guard lock(listen_mu);
-        const auto key = next_listen++;
-        listen_streams.emplace(key, stream);
-        arm_ticker();
-    }
     host->mcp->handle_request(std::move(request), std::move(stream), closed.token(), std::move(origin), era);
 }
 

@@ -83,6 +83,7 @@ server::impl::restore(std::string_view id, std::chrono::system_clock::time_point
     }
     const std::string session_id(id);
     auto transport = std::make_shared<http_session>(session_id, host);
+    if (snapshot) transport->set_protocol_revision(snapshot->protocol_version);
     std::shared_ptr<mcp::server_session> peer;
     try {
         peer = snapshot ? host->mcp->restore_session(transport, *snapshot) : host->mcp->connect(transport);
@@ -108,11 +109,15 @@ void server::impl::keep_record_current(const std::shared_ptr<mcp::server_session
     std::weak_ptr<http_session> weak = transport;
     peer->on_snapshot_changed([store = host->store, weak, id = transport->id(),
                                principal = std::move(principal)](const session_snapshot& s) {
+        // The first snapshot comes when initialize is answered, before its response is sent:
+        // from then on the copy's streams follow the negotiated revision's rules.
+        auto t = weak.lock();
+        if (t) t->set_protocol_revision(s.protocol_version);
         // update, not put: a change handled after the session ended (notifications/initialized
         // still on its way when a DELETE came) must not create the record again.
         const auto version = store->update(
             session_record{id, encode_session_data(s), std::chrono::system_clock::now(), 0, principal});
-        if (auto t = weak.lock(); t && version) t->set_record_version(*version);
+        if (t && version) t->set_record_version(*version);
     });
 }
 
@@ -228,22 +233,12 @@ void server::impl::on_tick() {
     } catch (const std::exception&) {
         // The session store failed (a remote one unreachable): the next tick tries again.
     }
-    bool listening = false;
-    {
-        std::lock_guard lock(listen_mu);
-        for (auto it = listen_streams.begin(); it != listen_streams.end();) {
-            auto s = it->second.lock();
-            if (!s || !s->keep_alive())
-                it = listen_streams.erase(it);
-            else
-                ++it;
-        }
-        listening = !listen_streams.empty();
-    }
+    host->sessionless_responses->keep_alive(std::chrono::steady_clock::now());
     if (legacy) legacy->keep_alive();
     // A stateful server ticks while it runs, copies or not: sessions held only by other
     // replicas expire through any of them.
-    if (host->opts.stateful || listening || (legacy && legacy->sessions() > 0)) arm_ticker();
+    if (host->opts.stateful || !host->sessionless_responses->empty() || (legacy && legacy->sessions() > 0))
+        arm_ticker();
 }
 
 void server::impl::expire_sessions() {
@@ -258,9 +253,12 @@ void server::impl::expire_sessions() {
     const auto timeout = host->opts.session_idle_timeout;
     std::vector<std::string> unused_here;
     for (auto& e : all) {
-        if (e.transport->stream_count() > 0) {
-            // Requests in progress here: in use, though no request came lately. A copy
-            // whose record is gone was ended elsewhere.
+        if (e.transport->in_use()) {
+            // Requests in progress here, or a client listening on the standalone stream: in
+            // use, though no request came lately. Touching the record says so to every replica
+            // (the session lives while the stream is attached to this one, and expires a
+            // timeout after it went, or this replica did). A copy whose record is gone was
+            // ended elsewhere.
             if (!host->store->touch(e.transport->id(), now)) {
                 release_local(e.transport->id());
                 continue;

@@ -5,7 +5,7 @@
 // streams and listeners are freed when clients go away.
 #include <mcp/http/server.hpp>
 
-#include "support/streamable_wire.hpp"
+#include "support/http_server_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,109 +19,11 @@ using namespace std::chrono_literals;
 using mcp::json::object;
 using mcp::test::eventually;
 using mcp::test::raw_client;
-using namespace mcp::test; // the wire helpers (streamable_wire.hpp)
+using namespace mcp::test; // the wire helpers and the fixture (http_server_fixture.hpp)
 
 namespace {
 
 const std::string json_type = "Content-Type: application/json\r\n";
-
-std::string initialize_body(int id = 1, std::string_view version = "2025-11-25") {
-    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-           R"(,"method":"initialize","params":{"protocolVersion":")" + std::string(version) +
-           R"(","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}})";
-}
-
-std::string call_body(int id, std::string_view tool, std::string_view arguments = "{}",
-                      std::string_view meta = "") {
-    std::string params = R"({"name":")" + std::string(tool) + R"(","arguments":)" + std::string(arguments);
-    if (!meta.empty()) params += R"(,"_meta":)" + std::string(meta);
-    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":)" + params +
-           "}}";
-}
-
-const std::string stateless_meta =
-    R"({"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}})";
-
-std::string stateless_headers(std::string_view method, std::string_view name = "") {
-    std::string h = "MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: " + std::string(method) + "\r\n";
-    if (!name.empty()) h += "Mcp-Name: " + std::string(name) + "\r\n";
-    return h;
-}
-
-struct http_fixture : ::testing::Test {
-    mcp::server mcp_server{mcp::server_options{.info = {"http-test", "1.0"}}};
-    std::unique_ptr<mcp::http::server> http;
-    std::promise<void> release_slow;
-    std::shared_future<void> slow_released = release_slow.get_future().share();
-    std::atomic<int> slow_started{0};
-    std::atomic<int> slow_finished{0};
-
-    void SetUp() override {
-        mcp_server.add_tool(
-            {.name = "echo",
-             .input_schema = object{{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}}},
-            [](const object& a, mcp::context&) {
-                return mcp::call_tool_result{.content = {mcp::text(std::string(a.at("text").as_string()))}};
-            });
-        mcp_server.add_tool({.name = "progress", .input_schema = object{{"type", "object"}}},
-                            [](const object&, mcp::context& ctx) {
-                                ctx.progress(1, 2, "half");
-                                return mcp::call_tool_result{.content = {mcp::text("done")}};
-                            });
-        mcp_server.add_tool(
-            {.name = "ask", .input_schema = object{{"type", "object"}}},
-            [](const object&, mcp::context& ctx) {
-                auto r = ctx.elicit(mcp::form_elicitation(
-                    "name?", object{{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}}));
-                return mcp::call_tool_result{
-                    .content = {
-                        mcp::text(r.content ? std::string(r.content->at("name").as_string()) : "none")}};
-            });
-        mcp_server.add_tool({.name = "slow", .input_schema = object{{"type", "object"}}},
-                            [this](const object&, mcp::context& ctx) {
-                                ++slow_started;
-                                ctx.progress(0, 1);
-                                slow_released.wait_for(10s);
-                                ++slow_finished;
-                                return mcp::call_tool_result{.content = {mcp::text("slow done")}};
-                            });
-        mcp_server.add_tool({.name = "poll", .input_schema = object{{"type", "object"}}},
-                            [](const object&, mcp::context& ctx) {
-                                ctx.close_sse_stream();
-                                std::this_thread::sleep_for(50ms);
-                                return mcp::call_tool_result{.content = {mcp::text("after reconnect")}};
-                            });
-    }
-    void TearDown() override {
-        try {
-            release_slow.set_value();
-        } catch (...) {
-        }
-        if (http) http->stop(0ms);
-    }
-    void start(mcp::http::server_options o = {}) {
-        o.port = 0;
-        http = std::make_unique<mcp::http::server>(mcp_server, std::move(o));
-        http->start();
-    }
-    unsigned short port() const { return http->port(); }
-
-    /// initialize + notifications/initialized; returns the session id.
-    std::string open_session(raw_client& c) {
-        EXPECT_TRUE(c.send(http_post(initialize_body())));
-        auto r = c.read_response();
-        EXPECT_TRUE(r && r->status == 200);
-        auto sid = r ? r->header("Mcp-Session-Id") : std::nullopt;
-        EXPECT_TRUE(sid.has_value());
-        if (!sid) return {};
-        EXPECT_TRUE(
-            c.send(http_post(R"({"jsonrpc":"2.0","method":"notifications/initialized"})",
-                             "Mcp-Session-Id: " + *sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n")));
-        auto ack = c.read_response();
-        EXPECT_TRUE(ack && ack->status == 202);
-        return *sid;
-    }
-};
 
 TEST_F(http_fixture, a_session_serves_json_calls) {
     start();
@@ -487,7 +389,8 @@ TEST_F(http_fixture, a_closed_stream_is_resumed_with_last_event_id) {
 }
 
 TEST_F(http_fixture, a_client_that_disconnects_mid_stream_leaks_nothing) {
-    start();
+    auto events = std::make_shared<mcp::http::memory_event_store>();
+    start({.events = events});
     std::string sid;
     {
         raw_client c(port());
@@ -498,15 +401,48 @@ TEST_F(http_fixture, a_client_that_disconnects_mid_stream_leaks_nothing) {
         ASSERT_TRUE(c.read_head()); // SSE started (progress)
     }                               // the client is gone while the tool runs
     ASSERT_TRUE(eventually([&] { return http->open_streams() == 0; }));
+    // Disconnection is not cancellation (initialize era): the request runs on, and its logical
+    // stream waits for the client to resume it.
+    EXPECT_EQ(http->requests_in_flight(), 1u);
+    EXPECT_EQ(http->session_streams(), 1u);
     release_slow.set_value();
     ASSERT_TRUE(eventually([&] { return slow_finished.load() == 1; }));
-    // The request finished into the event store; its logical stream is gone.
+    // The request finished into the event store: nothing runs, its logical stream is gone, and
+    // only its events are left (replayable for replay_window).
+    ASSERT_TRUE(eventually([&] { return http->requests_in_flight() == 0; }));
+    EXPECT_EQ(http->session_streams(), 0u);
+    EXPECT_GT(events->bytes(), 0u);
+    // The session's end takes its events with it.
     raw_client c(port());
     ASSERT_TRUE(c.send(http_request("DELETE", "/mcp", "Mcp-Session-Id: " + sid + "\r\n")));
     ASSERT_TRUE(c.read_response());
     EXPECT_EQ(http->sessions(), 0u);
     EXPECT_EQ(mcp_server.sessions().size(), 0u);
+    EXPECT_EQ(events->bytes(), 0u);
     ASSERT_TRUE(eventually([&] { return http->open_streams() == 0; }));
+}
+
+TEST_F(http_fixture, a_stateless_client_that_disconnects_mid_stream_leaks_nothing) {
+    start();
+    {
+        raw_client c(port());
+        ASSERT_TRUE(c.send(http_post(call_body(1, "until_cancelled", "{}", stateless_meta_with_progress),
+                                     stateless_headers("tools/call", "until_cancelled"))));
+        auto head = c.read_head();
+        ASSERT_TRUE(head);
+        EXPECT_EQ(head->header("Content-Type"), "text/event-stream");
+        sse_reader sse(c);
+        auto progress = sse.next_message();
+        ASSERT_TRUE(progress);
+        EXPECT_EQ(progress->at("method"), "notifications/progress");
+        EXPECT_EQ(http->requests_in_flight(), 1u);
+    } // closing the stream is the cancellation (2026-07-28)
+    ASSERT_TRUE(eventually([&] { return waiting_cancelled.load() == 1; }));
+    ASSERT_TRUE(eventually([&] { return http->requests_in_flight() == 0 && http->open_streams() == 0; }));
+    EXPECT_EQ(http->session_streams(), 0u);
+    EXPECT_EQ(http->sessions(), 0u);
+    EXPECT_EQ(mcp_server.sessions().size(), 0u);
+    EXPECT_EQ(mcp_server.listeners(), 0u);
 }
 
 TEST_F(http_fixture, idle_sessions_expire_and_the_cap_holds) {

@@ -30,9 +30,9 @@ inline std::string http_request(std::string_view method, std::string_view target
            std::string(extra) + "\r\n";
 }
 
-/// The headers of a request on session `sid` of revision 2025-11-25.
-inline std::string session_headers(const std::string& sid) {
-    return "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: 2025-11-25\r\n";
+/// The headers of a request on session `sid` of revision `version`.
+inline std::string session_headers(const std::string& sid, std::string_view version = "2025-11-25") {
+    return "Mcp-Session-Id: " + sid + "\r\nMCP-Protocol-Version: " + std::string(version) + "\r\n";
 }
 
 /// Open the legacy HTTP+SSE stream (GET /sse, `extra` header lines) on `stream` and return the

@@ -52,9 +52,9 @@ public:
 };
 
 /// Bounded in-memory store: at most `max_bytes_per_session` of event data per session and
-/// `max_total_bytes` overall; the oldest events go first (a client resuming from an evicted event
-/// gets nothing to replay, and the server answers its GET with 404-less empty stream semantics
-/// described in mcp/http/server.hpp).
+/// `max_total_bytes` overall; the oldest events go first. A client resuming from an evicted
+/// event (replay_after: nullopt) cannot be given what followed it: mcp::http::server answers
+/// its GET with 400 Bad Request, as for an id it never issued (see mcp/http/server.hpp).
 class memory_event_store final : public event_store {
 public:
     explicit memory_event_store(std::size_t max_bytes_per_session = std::size_t{1} << 20,

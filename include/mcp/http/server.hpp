@@ -16,11 +16,18 @@
 //     initialize creates a session whose id (128 bits from the OS CSPRNG) travels in
 //     Mcp-Session-Id; requests get JSON or an SSE stream carrying their notifications and the
 //     server's requests; GET opens the standalone stream; DELETE ends the session; streams are
-//     resumable with Last-Event-ID from the event store (priming event, `retry`); an unknown or
-//     ended session is 404, a request without one 400; an invalid initialize, or one answered
-//     with an error, leaves no session. Without sessions (`stateful = false`) every request is
-//     served on its own, as the revision in MCP-Protocol-Version, initialize returns no session
-//     id, and GET and DELETE are 405.
+//     resumable with Last-Event-ID from the event store; with a client of 2025-11-25 they poll
+//     (a priming event with `retry` opens each stream, and context::close_sse_stream ends a
+//     connection before the response), older clients get neither; a Last-Event-ID the store
+//     cannot replay from (never issued, evicted, or forgotten after replay_window) is 400 with
+//     a JSON-RPC error naming it - the specification leaves that answer open, 404 would tell the
+//     client its session is gone, and an empty stream that it resumed; an unknown or ended
+//     session is 404, a request without one 400; an invalid initialize, or one answered with an
+//     error, leaves no session. A session expires when it has been idle for
+//     session_idle_timeout: no request came, none is in progress, and its standalone stream
+//     is not open. Without sessions (`stateful = false`) every request is served on its own,
+//     as the revision in MCP-Protocol-Version, initialize returns no session id, and GET and
+//     DELETE are 405.
 //
 // Replicas. Several servers (processes, or objects in one process) may share `sessions` and
 // `events` - a shared implementation of the two store interfaces - behind a load balancer
@@ -41,7 +48,10 @@
 //     so far and ends (the client resumes again for the rest);
 //   * notifications the server raises on one replica (list_changed, resources/updated, log
 //     messages) go to the streams that replica holds; each replica holding a copy has its own
-//     standalone GET stream (a shared bus for these is a later issue);
+//     standalone GET stream (a shared bus for these is a later issue); the replica a standalone
+//     stream is attached to touches the session's record on each tick, so the session does not
+//     expire while a client listens, and expires a timeout after the stream (or the replica)
+//     went;
 //   * changes to one session made on two replicas at the same moment: the last one written wins.
 // stop() releases this process's copies and leaves the stores alone, so other replicas go on.
 //
@@ -49,7 +59,14 @@
 // must name a loopback host and Origin (when sent, once) a loopback origin, else 403 (DNS
 // rebinding); bodies over max_body_bytes get 413; a session cap (503 beyond it) and an idle
 // expiry. Headers that name one thing (MCP-Protocol-Version, Mcp-Session-Id, the mirrored
-// headers) sent on several lines are 400. stop() finishes requests in progress for `grace`.
+// headers) sent on several lines are 400. stop() ends standing streams at once and finishes
+// requests in progress for `grace`.
+//
+// Keep-alive: every SSE response that stays open (standalone and request streams of sessions,
+// 2026-07-28 request and listen streams, HTTP+SSE streams) gets a comment every
+// keep_alive_interval; a response that has waited a whole interval without a byte (a long tool
+// call that sends nothing) becomes an SSE stream to carry them, unless responses are JSON only
+// (its answer then travels in the stream: an error too, with the stream's status 200).
 //
 // Threads: `threads` I/O threads (no handler runs on them); handlers run on the mcp::server's
 // executor. Nothing of Boost.Beast or Asio appears in this header.
@@ -100,9 +117,11 @@ struct server_options {
     /// statelessly and no session id is minted. 2026-07-28 requests are always stateless.
     bool stateful = true;
     /// How a response is sent: automatic = JSON unless something (a notification, a server
-    /// request) belongs to the request before its response, then SSE; sse = always SSE (with a
-    /// priming event, so every response stream is resumable); json = JSON always (what belongs
-    /// to a request before its response then goes to the standalone GET stream).
+    /// request) belongs to the request before its response, or it has waited a whole
+    /// keep_alive_interval, then SSE; sse = always SSE (for a 2025-11-25 session with a priming
+    /// event, so every response stream is resumable from its start); json = JSON always (what
+    /// belongs to a request before its response then goes to the standalone GET stream; a long
+    /// request gets no keep-alive).
     enum class response_mode { automatic, sse, json } responses = response_mode::automatic;
 
     /// Host header values accepted (host or host:port, compared case-insensitively). Empty: the
@@ -116,10 +135,12 @@ struct server_options {
     std::size_t max_body_bytes = std::size_t{4} << 20;
     std::size_t max_sessions = 10000; ///< more initialize requests get 503
     std::chrono::milliseconds session_idle_timeout{std::chrono::minutes(30)};
-    std::chrono::milliseconds keep_alive_interval{std::chrono::seconds(15)}; ///< SSE comment on idle streams
-    std::chrono::milliseconds sse_retry{1000};                               ///< `retry:` of priming events
+    /// How often open SSE responses get a keep-alive comment (see above).
+    std::chrono::milliseconds keep_alive_interval{std::chrono::seconds(15)};
+    std::chrono::milliseconds sse_retry{1000}; ///< `retry:` of priming events
     /// SSE streams of the initialize era can be resumed: events are kept in `events` (a bounded
-    /// memory_event_store when null) and each stream opens with a priming event.
+    /// memory_event_store when null) and, for a 2025-11-25 session, each stream opens with a
+    /// priming event.
     bool resumable = true;
     std::shared_ptr<event_store> events;
     /// How long the events of a stream whose response went out stay replayable (a client whose
@@ -159,15 +180,30 @@ public:
     unsigned short port() const;
     /// The endpoint URL, e.g. "http://127.0.0.1:8080/mcp".
     std::string url() const;
-    /// Stop accepting, end standalone and listen streams, let requests in progress finish for
-    /// up to `grace`, then close every connection and this process's copy of every session (the
-    /// sessions stay in the session store, for other replicas). Idempotent.
+    /// Stop accepting; end the streams that never end by themselves (standalone GET streams,
+    /// subscriptions/listen streams with their result, HTTP+SSE streams) at once, cleanly (the
+    /// chunked body terminated); let requests in progress finish for up to `grace`, then close
+    /// every connection and this process's copy of every session (the sessions stay in the
+    /// session store, for other replicas). With nothing in progress it returns at once (a
+    /// connection a client keeps open after its stream ended is closed within 2 s).
+    /// Idempotent.
     void stop(std::chrono::milliseconds grace = std::chrono::seconds(5));
 
-    // --- observability (tests count these to show nothing leaks) ---
+    // --- observability (health checks and metrics read these; tests count them to show
+    //     nothing leaks) ---
     std::size_t sessions() const;     ///< initialize-era sessions held by this process
     std::size_t open_streams() const; ///< SSE responses being written
     std::size_t open_connections() const;
+    /// Requests received and not answered yet, in every era: their handlers are running (or
+    /// their answers being sent). A request of a session goes on when its client disconnects
+    /// (the client may resume), one of 2026-07-28 is cancelled and counts until its handler
+    /// returns. Open subscriptions/listen streams are not requests in flight (mcp::server::
+    /// listeners() counts them).
+    std::size_t requests_in_flight() const;
+    /// Response streams of this process's sessions whose response has not gone out: each keeps
+    /// its events replayable, attached to a connection or waiting for the client to resume it.
+    /// (Standalone GET streams are not counted: every session has one.)
+    std::size_t session_streams() const;
 
     struct impl;
 

@@ -59,5 +59,13 @@ constexpr bool allows_batches(revision r) noexcept {
 constexpr bool omits_unknown_error_id(revision r) noexcept {
     return r >= revision::v2025_11_25;
 }
+/// SSE polling of Streamable HTTP, from 2025-11-25 on: a server's stream may open with a priming
+/// event (an id and empty data) and the server may end the connection before the response,
+/// the client resuming after `retry`. Older clients take an event with empty data for a
+/// message and expect a request's stream to stay open until its response; 2026-07-28 has no
+/// resumption at all.
+constexpr bool has_sse_polling(revision r) noexcept {
+    return r >= revision::v2025_11_25 && is_initialize_era(r);
+}
 
 } // namespace mcp

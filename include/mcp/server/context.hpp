@@ -140,7 +140,9 @@ public:
     /// Close the connection that carries this request's SSE stream without ending the request:
     /// the client reconnects (GET with Last-Event-ID, after the server's `retry`) and receives
     /// the rest, including the result. For long-running tools over Streamable HTTP (2025-11-25
-    /// polling) so that no connection is held. False when the transport cannot do it.
+    /// polling) so that no connection is held. False when the transport cannot do it. A no-op
+    /// (false) for a session of 2025-06-18 or older, whose client expects the stream to stay
+    /// open until the response: the stream stays open and the result arrives on it.
     bool close_sse_stream() const { return rpc_.close_stream(); }
 
     // --- logging to the client (notifications/message, filtered by the client's level; in the
