@@ -6,14 +6,18 @@
 //
 // Rows: the bare server (the machine's limit: no MCP, a fixed body), echo_server --http in
 // stateless and stateful mode, the TS SDK echo server (tests/interop/ts_echo_http.mjs) in both
-// modes. Then memory per idle stateful session: N initialize handshakes against a fresh
-// echo_server --stateful, RSS before and after, divided by N.
+// modes, and echo_server answering 2026-07-28 requests (per-request _meta, Mcp-Method / Mcp-Name
+// headers checked, resultType added): the shared driver speaks only the initialize era, so that
+// row runs wrk directly in the same shape. Then memory per idle stateful session: N initialize
+// handshakes against a fresh echo_server --stateful, RSS before and after, divided by N.
+// Every server listens on a free loopback port.
 //
 // Targets (issue 4): stateless >= 30x the TS SDK's req/s and <= 40 us CPU per request, >= 50 %
 // of the bare server; <= 16 KiB per idle stateful session with 10,000 open.
 #include <mcp/json/json.hpp>
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -21,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +33,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -87,14 +93,19 @@ run_result drive(const std::string& label, const std::string& session, unsigned 
     return r;
 }
 
-// ---- memory per idle stateful session ----------------------------------------------------------
-
-std::optional<long> rss_kb(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::atol(line.c_str() + 6);
-    return std::nullopt;
+// A loopback port nobody listens on now (the kernel's choice; free again when we close it).
+unsigned short free_port() {
+    int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    unsigned short port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
 }
 
 int connect_to(unsigned short port) {
@@ -111,6 +122,140 @@ int connect_to(unsigned short port) {
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
 }
+
+// ---- the 2026-07-28 row: wrk with our own script -----------------------------------------------
+
+// Every request a fresh id, the per-request _meta and the mirrored headers of the 2026-07-28
+// revision; every response is checked (status 200, the echoed text), as the shared driver does.
+// wrk runs the script once per thread: `bad` is per thread, summed in done() through setup().
+constexpr const char* stateless_era_script = R"lua(
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
+wrk.headers["Mcp-Method"] = "tools/call"
+wrk.headers["Mcp-Name"] = "echo"
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+local id = 0
+bad = 0
+function request()
+  id = id + 1
+  return wrk.format(nil, nil, nil, '{"jsonrpc":"2.0","id":' .. id ..
+    ',"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"},' ..
+    '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",' ..
+    '"io.modelcontextprotocol/clientCapabilities":{}}}}')
+end
+function response(status, headers, body)
+  if status ~= 200 or not string.find(body, '"text":"hello world"', 1, true) then bad = bad + 1 end
+end
+function done(summary, latency, requests)
+  local total = 0
+  for _, t in ipairs(threads) do total = total + t:get("bad") end
+  io.write(string.format("mcpxx-bad-responses %d\nmcpxx-requests %d\n", total, summary.requests))
+  io.write(string.format("mcpxx-p50-us %d\nmcpxx-p99-us %d\n", latency:percentile(50),
+                         latency:percentile(99)))
+end
+)lua";
+
+// utime + stime of a process, in seconds.
+double cpu_seconds(pid_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')'); // the command name may hold spaces
+    if (close == std::string::npos) return 0;
+    std::istringstream fields(text.substr(close + 2));
+    std::string skip;
+    for (int i = 3; i < 14; ++i) fields >> skip; // fields 3..13
+    double utime = 0, stime = 0;
+    fields >> utime >> stime;
+    return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+std::optional<long> status_kb(pid_t pid, const std::string& key) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key + ":", 0) == 0) return std::atol(line.c_str() + key.size() + 1);
+    return std::nullopt;
+}
+
+std::string run_capture(const std::string& command) {
+    std::string out;
+    if (FILE* p = ::popen(command.c_str(), "r")) {
+        char chunk[4096];
+        std::size_t n;
+        while ((n = std::fread(chunk, 1, sizeof chunk, p)) > 0) out.append(chunk, n);
+        ::pclose(p);
+    }
+    return out;
+}
+
+double wrk_field(const std::string& out, const std::string& name) {
+    std::smatch m;
+    if (std::regex_search(out, m, std::regex(name + " ([0-9]+)"))) return std::stod(m[1]);
+    return -1;
+}
+
+run_result drive_stateless_era(const std::string& label, const fs::path& echo_server, int duration) {
+    run_result r{label};
+    const unsigned short port = free_port();
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const std::string listen = "127.0.0.1:" + std::to_string(port);
+        ::setsid();
+        const int devnull = ::open("/dev/null", O_RDWR);
+        ::dup2(devnull, 0), ::dup2(devnull, 1), ::dup2(devnull, 2);
+        ::execl(echo_server.c_str(), echo_server.c_str(), "--http", listen.c_str(), "--stateless", nullptr);
+        ::_exit(127);
+    }
+    const fs::path script =
+        fs::temp_directory_path() / ("mcpxx-http-bench-" + std::to_string(::getpid()) + ".lua");
+    std::ofstream(script) << stateless_era_script;
+    const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+    auto wrk = [&](int seconds) {
+        return run_capture("wrk -t1 -c32 -d" + std::to_string(seconds) + "s --latency --timeout 10s -s " +
+                           quote(script.string()) + " " + url + " 2>&1");
+    };
+    int fd = -1;
+    for (int i = 0; i < 500 && fd < 0; ++i) {
+        fd = connect_to(port);
+        if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (fd < 0) {
+        r.error = "echo_server --http did not start";
+    } else {
+        ::close(fd);
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        r.idle_rss_mib = static_cast<double>(status_kb(pid, "VmRSS").value_or(0)) / 1024;
+        wrk(2); // warm-up, not measured
+        const double cpu_before = cpu_seconds(pid);
+        const std::string out = wrk(duration);
+        const double cpu = cpu_seconds(pid) - cpu_before;
+        const double requests = wrk_field(out, "mcpxx-requests"), bad = wrk_field(out, "mcpxx-bad-responses");
+        std::smatch rate;
+        if (requests <= 0 || bad < 0 ||
+            !std::regex_search(out, rate, std::regex("Requests/sec:\\s+([0-9.]+)"))) {
+            r.error = "wrk gave no results: " + out.substr(0, 300);
+        } else if (bad > 0) {
+            r.error = std::to_string(static_cast<long>(bad)) + " of " +
+                      std::to_string(static_cast<long>(requests)) + " responses were wrong";
+        } else {
+            r.ok = true;
+            r.req_per_s = std::stod(rate[1]);
+            r.p50_ms = wrk_field(out, "mcpxx-p50-us") / 1000;
+            r.p99_ms = wrk_field(out, "mcpxx-p99-us") / 1000;
+            r.cpu_us = cpu * 1e6 / requests;
+            r.peak_rss_mib = static_cast<double>(status_kb(pid, "VmHWM").value_or(0)) / 1024;
+        }
+    }
+    fs::remove(script);
+    ::kill(pid, SIGTERM);
+    ::waitpid(pid, nullptr, 0);
+    return r;
+}
+
+// ---- memory per idle stateful session ----------------------------------------------------------
 
 // Reads one HTTP response (Content-Length or chunked) and returns its head; false on EOF.
 bool read_response(int fd, std::string& buffer, std::string& head) {
@@ -186,7 +331,7 @@ session_memory measure_sessions(const fs::path& echo_server, unsigned short port
         bool sent =
             ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) > 0 && read_response(fd, buffer, head);
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        const auto before = rss_kb(pid);
+        const auto before = status_kb(pid, "VmRSS");
         long opened = 0;
         for (; sent && opened < count; ++opened) {
             if (::send(fd, request.data(), request.size(), MSG_NOSIGNAL) <= 0 ||
@@ -199,7 +344,7 @@ session_memory measure_sessions(const fs::path& echo_server, unsigned short port
             }
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        const auto after = rss_kb(pid);
+        const auto after = status_kb(pid, "VmRSS");
         ::close(fd);
         m.sessions = opened;
         if (before && after && opened == count) {
@@ -255,22 +400,33 @@ int main(int argc, char** argv) {
     }
     const std::string e = quote(echo.string());
     std::vector<run_result> rows;
-    rows.push_back(drive("bare Beast server (limit)", "stateless", 3411,
-                         quote(bare.string()) + " --port 3411", duration));
+    auto on_free_port = [](const std::string& label, const std::string& session, const std::string& command) {
+        return [label, session, command](int seconds) {
+            const unsigned short port = free_port();
+            std::string c = command;
+            for (std::size_t at; (at = c.find("{port}")) != std::string::npos;)
+                c.replace(at, 6, std::to_string(port));
+            return drive(label, session, port, c, seconds);
+        };
+    };
+    rows.push_back(on_free_port("bare Beast server (limit)", "stateless",
+                                quote(bare.string()) + " --port {port}")(duration));
     rows.push_back(
-        drive("mcpxx stateless", "stateless", 3412, e + " --http 127.0.0.1:3412 --stateless", duration));
+        on_free_port("mcpxx stateless", "stateless", e + " --http 127.0.0.1:{port} --stateless")(duration));
     rows.push_back(
-        drive("mcpxx stateful", "stateful", 3413, e + " --http 127.0.0.1:3413 --stateful", duration));
+        on_free_port("mcpxx stateful", "stateful", e + " --http 127.0.0.1:{port} --stateful")(duration));
     const bool have_ts = !skip_ts && fs::exists(interop / "node_modules" / "@modelcontextprotocol" / "sdk");
     if (have_ts) {
         const std::string ts = quote(node.string()) + " " + quote((interop / "ts_echo_http.mjs").string());
-        rows.push_back(drive("TS SDK 1.32.2 stateless", "stateless", 3414,
-                             ts + " --mode stateless --port 3414", duration));
-        rows.push_back(
-            drive("TS SDK 1.32.2 stateful", "stateful", 3415, ts + " --mode stateful --port 3415", duration));
+        rows.push_back(on_free_port("TS SDK 1.32.2 stateless", "stateless",
+                                    ts + " --mode stateless --port {port}")(duration));
+        rows.push_back(on_free_port("TS SDK 1.32.2 stateful", "stateful",
+                                    ts + " --mode stateful --port {port}")(duration));
     } else if (!skip_ts) {
         std::cerr << "TS SDK not installed (run scripts/install-deps); skipping the baseline\n";
     }
+
+    const auto new_era = drive_stateless_era("mcpxx 2026-07-28", echo, duration);
 
     std::printf(
         "\nStreamable HTTP tools/call (echo), wrk 1 thread x 32 connections, %d s per row, 127.0.0.1\n\n",
@@ -281,6 +437,7 @@ int main(int argc, char** argv) {
                 std::string(9, '-').c_str(), std::string(9, '-').c_str(), std::string(12, '-').c_str(),
                 std::string(10, '-').c_str(), std::string(10, '-').c_str());
     for (const auto& r : rows) print_row(r);
+    print_row(new_era);
 
     auto ratio = [](const run_result& a, const run_result& b) {
         return a.ok && b.ok ? a.req_per_s / b.req_per_s : 0;
@@ -292,7 +449,11 @@ int main(int argc, char** argv) {
         std::printf("mcpxx stateful / TS SDK stateful: %.1fx\n", ratio(rows[2], rows[4]));
     }
 
-    const auto m = measure_sessions(echo, 3416, sessions);
+    if (new_era.ok && rows[1].ok)
+        std::printf("mcpxx 2026-07-28 / initialize-era stateless: %.0f %%\n",
+                    100 * new_era.req_per_s / rows[1].req_per_s);
+
+    const auto m = measure_sessions(echo, free_port(), sessions);
     if (m.ok)
         std::printf("memory per idle stateful session: %.1f KiB (%ld sessions, RSS %.1f -> %.1f MiB; target "
                     "<= 16 KiB)\n",
@@ -300,7 +461,7 @@ int main(int argc, char** argv) {
     else
         std::printf("memory per idle stateful session: failed: %s\n", m.error.c_str());
 
-    bool all_ok = m.ok;
+    bool all_ok = m.ok && new_era.ok;
     for (const auto& r : rows) all_ok = all_ok && r.ok;
     return all_ok ? 0 : 1;
 }

@@ -486,8 +486,14 @@ void line_editor::complete_at_cursor(state& st) {
 
 // ------------------------------------------------------------------ the editing loop
 
-line_editor::result line_editor::edit(const std::string& prompt, const completer* complete,
-                                      bool use_history) {
+void line_editor::wake() {
+    if (wake_[1] >= 0) {
+        [[maybe_unused]] auto n = ::write(wake_[1], "w", 1);
+    }
+}
+
+line_editor::result line_editor::edit(const std::string& prompt, const completer* complete, bool use_history,
+                                      const mcp::cancellation_token& withdrawn) {
     state st;
     st.prompt = prompt;
     st.complete = complete && *complete ? complete : nullptr;
@@ -499,6 +505,11 @@ line_editor::result line_editor::edit(const std::string& prompt, const completer
     refresh(st);
     std::optional<result> done;
     while (!done) {
+        if (withdrawn.is_cancelled()) {
+            write_out("\r\033[K"); // the question goes; whoever asked says why
+            done = result{outcome::withdrawn, {}};
+            break;
+        }
         if (!asks_.empty()) {
             serve_asks(lock);
             refresh(st);
@@ -536,9 +547,11 @@ void line_editor::serve_asks(std::unique_lock<std::mutex>& lock) {
     while (!asks_.empty()) {
         auto request = asks_.front();
         asks_.pop_front();
+        request->started = true;
         write_out("\r\033[K"); // set the line being edited aside; it is redrawn afterwards
         lock.unlock();
-        auto r = edit(request->question, request->complete ? &request->complete : nullptr, false);
+        auto r = edit(request->question, request->complete ? &request->complete : nullptr, false,
+                      request->withdrawn);
         lock.lock();
         if (r.what == outcome::line) request->answer = std::move(r.text);
         request->interrupted = r.what == outcome::interrupted;
@@ -561,24 +574,40 @@ line_editor::result line_editor::read_line(const std::string& prompt, const comp
 }
 
 std::optional<std::string> line_editor::ask(const std::string& question, const completer& complete,
-                                            bool* interrupted) {
+                                            bool* interrupted, const mcp::cancellation_token& withdrawn) {
+    if (interrupted) *interrupted = false;
+    // A withdrawal wakes whichever thread reads the keys (and one waiting for its turn).
+    const auto registration = withdrawn.on_cancel([this] {
+        wake();
+        std::lock_guard lock(mu_);
+        cv_.notify_all();
+    });
+    struct unregister {
+        const mcp::cancellation_token& token;
+        std::uint64_t registration;
+        ~unregister() { token.remove_callback(registration); }
+    } done{withdrawn, registration};
     std::unique_lock lock(mu_);
+    if (withdrawn.is_cancelled()) return std::nullopt;
     if (reader_ && *reader_ != std::this_thread::get_id()) {
         auto request = std::make_shared<ask_request>();
         request->question = question;
         request->complete = complete;
+        request->withdrawn = withdrawn;
         asks_.push_back(request);
-        if (wake_[1] >= 0) {
-            [[maybe_unused]] auto n = ::write(wake_[1], "w", 1);
+        wake();
+        cv_.wait(lock, [&] { return request->done || (!request->started && withdrawn.is_cancelled()); });
+        if (!request->done) { // withdrawn before its turn came: never shown
+            std::erase(asks_, request);
+            return std::nullopt;
         }
-        cv_.wait(lock, [&] { return request->done; });
         if (interrupted) *interrupted = request->interrupted;
         return request->answer;
     }
     const bool owner = !reader_;
     if (owner) reader_ = std::this_thread::get_id();
     lock.unlock();
-    auto r = edit(question, complete ? &complete : nullptr, false);
+    auto r = edit(question, complete ? &complete : nullptr, false, withdrawn);
     lock.lock();
     if (owner) {
         serve_asks(lock);

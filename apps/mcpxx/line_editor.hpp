@@ -16,6 +16,8 @@
 // (abandon the line), Enter.
 #pragma once
 
+#include <mcp/session/cancellation.hpp>
+
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -45,6 +47,7 @@ public:
         line,        ///< Enter
         interrupted, ///< Ctrl-C: the line was abandoned
         end,         ///< Ctrl-D on an empty line, or the terminal went away
+        withdrawn,   ///< whoever asked no longer wants the answer: the question was taken away
     };
     struct result {
         outcome what = outcome::end;
@@ -74,23 +77,29 @@ public:
     /// Thread-safe: ask a question and read the answer, Tab offering what `complete` gives (the
     /// whole answer is the line it sees). If another thread is editing a line, that thread asks
     /// (its line is set aside meanwhile); otherwise this one does. nullopt on Ctrl-C, Ctrl-D, or
-    /// end of input; `interrupted`, when given, tells Ctrl-C apart.
+    /// end of input; `interrupted`, when given, tells Ctrl-C apart. When `withdrawn` is
+    /// cancelled the question is taken off the screen (or never shown) and nullopt returned.
     std::optional<std::string> ask(const std::string& question, const completer& complete = {},
-                                   bool* interrupted = nullptr);
+                                   bool* interrupted = nullptr,
+                                   const mcp::cancellation_token& withdrawn = {});
 
 private:
     struct state;
     struct ask_request {
         std::string question;
         completer complete;
+        mcp::cancellation_token withdrawn;
         std::optional<std::string> answer;
         bool interrupted = false;
+        bool started = false; ///< the reading thread is asking it
         bool done = false;
     };
     enum class key_kind;
     struct key;
 
-    result edit(const std::string& prompt, const completer* complete, bool use_history);
+    result edit(const std::string& prompt, const completer* complete, bool use_history,
+                const mcp::cancellation_token& withdrawn = {});
+    void wake();
     void serve_asks(std::unique_lock<std::mutex>& lock);
     bool fill_input(int timeout_ms, bool& woken);
     key next_key();

@@ -65,6 +65,13 @@ user_io shell_terminal::io() {
                     interrupted->store(ctrl_c);
                     return answer;
                 },
+            .ask_unless_withdrawn =
+                [this, interrupted](const std::string& question, const mcp::cancellation_token& withdrawn) {
+                    bool ctrl_c = false;
+                    auto answer = editor_->ask(question, {}, &ctrl_c, withdrawn);
+                    interrupted->store(ctrl_c);
+                    return answer;
+                },
             .terminal = true,
             .interrupted = [interrupted] { return interrupted->load(); }};
 }

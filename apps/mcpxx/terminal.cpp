@@ -10,6 +10,9 @@
 #include <cstdlib>
 #include <fcntl.h>
 #include <iostream>
+#include <memory>
+#include <poll.h>
+#include <termios.h>
 #include <type_traits>
 #include <unistd.h>
 #include <variant>
@@ -89,22 +92,86 @@ std::mutex conversation;
 
 bool interrupt_pending() noexcept; // below, with the SIGINT handling
 
+namespace {
+
+std::optional<std::string> read_answer(const std::string& question) {
+    std::cerr << question << std::flush;
+    std::string answer;
+    if (!std::getline(std::cin, answer)) {
+        std::cerr << "\n";
+        return std::nullopt;
+    }
+    // Answers read from a pipe are not echoed by a terminal: show them, so that what follows
+    // starts on a line of its own and a log of the session reads right.
+    if (::isatty(0) != 1) std::cerr << answer << "\n";
+    return answer;
+}
+
+/// A pipe that a withdrawal writes to, to wake a poll; closed when the last holder goes (the
+/// withdrawal's callback may still be running when the question is over).
+struct wake_pipe {
+    int fds[2] = {-1, -1};
+    wake_pipe() {
+        if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) != 0) fds[0] = fds[1] = -1;
+    }
+    ~wake_pipe() {
+        if (fds[0] >= 0) ::close(fds[0]);
+        if (fds[1] >= 0) ::close(fds[1]);
+    }
+    wake_pipe(const wake_pipe&) = delete;
+    wake_pipe& operator=(const wake_pipe&) = delete;
+};
+
+/// read_answer on a terminal, given up when `withdrawn` is cancelled. A terminal hands over a
+/// line only once it is whole (canonical mode), and stdio keeps none ahead, so waiting with
+/// poll() for the line or the withdrawal loses nothing.
+std::optional<std::string> read_answer_unless(const std::string& question,
+                                              const mcp::cancellation_token& withdrawn) {
+    auto wake = std::make_shared<wake_pipe>();
+    if (wake->fds[0] < 0) return read_answer(question);
+    const auto registration =
+        withdrawn.on_cancel([wake] { [[maybe_unused]] auto n = ::write(wake->fds[1], "w", 1); });
+    struct unregister {
+        const mcp::cancellation_token& token;
+        std::uint64_t registration;
+        ~unregister() { token.remove_callback(registration); }
+    } done{withdrawn, registration};
+    std::cerr << question << std::flush;
+    for (;;) {
+        pollfd fds[2] = {{0, POLLIN, 0}, {wake->fds[0], POLLIN, 0}};
+        const int n = ::poll(fds, 2, -1);
+        if (n < 0 && errno == EINTR) {
+            if (interrupt_pending()) {
+                std::cerr << "\n";
+                return std::nullopt;
+            }
+            continue;
+        }
+        if (withdrawn.is_cancelled() || n < 0) {
+            ::tcflush(0, TCIFLUSH); // what was typed of the answer goes with the question
+            std::cerr << "\n";
+            return std::nullopt;
+        }
+        if (fds[0].revents != 0) break;
+    }
+    std::string answer;
+    if (!std::getline(std::cin, answer)) {
+        std::cerr << "\n";
+        return std::nullopt;
+    }
+    return answer;
+}
+
+} // namespace
+
 user_io user_io::standard() {
-    return {.say = [](const std::string& text) { std::cerr << text << std::flush; },
-            .ask = [](const std::string& question) -> std::optional<std::string> {
-                std::cerr << question << std::flush;
-                std::string answer;
-                if (!std::getline(std::cin, answer)) {
-                    std::cerr << "\n";
-                    return std::nullopt;
-                }
-                // Answers read from a pipe are not echoed by a terminal: show them, so that what
-                // follows starts on a line of its own and a log of the session reads right.
-                if (::isatty(0) != 1) std::cerr << answer << "\n";
-                return answer;
-            },
-            .terminal = ::isatty(0) == 1,
-            .interrupted = [] { return interrupt_pending(); }};
+    const bool terminal = ::isatty(0) == 1;
+    user_io io{.say = [](const std::string& text) { std::cerr << text << std::flush; },
+               .ask = read_answer,
+               .terminal = terminal,
+               .interrupted = [] { return interrupt_pending(); }};
+    if (terminal) io.ask_unless_withdrawn = read_answer_unless;
+    return io;
 }
 
 bool terminal_approver::approve(const mcp::host::approval_request& r) {
@@ -231,24 +298,38 @@ bool terminal_sampling_reviewer::review_result(const std::string& server, const 
     return yes(io_.ask("Give this answer to \"" + server + "\"? [y/N] "));
 }
 
-mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const mcp::elicit_request& r) {
+mcp::elicit_result terminal_elicitation::elicit(const std::string& server, const mcp::elicit_request& r,
+                                                const mcp::host::request_control& control) {
     const auto s = style::for_stream(2);
-    const auto ask = [this](const std::string& q) { return io_.ask(q); };
+    const auto& withdrawn = control.cancellation;
+    // Once the server has withdrawn its request, nothing more is asked (its answer is dropped).
+    const auto ask = [this, &withdrawn](const std::string& q) -> std::optional<std::string> {
+        if (withdrawn.is_cancelled()) return std::nullopt;
+        if (io_.ask_unless_withdrawn) return io_.ask_unless_withdrawn(q, withdrawn);
+        return io_.ask(q);
+    };
+    const auto cancelled = [&] {
+        if (withdrawn.is_cancelled())
+            io_.say(s.dim("(server \"" + server + "\" withdrew its question)") + "\n");
+        return mcp::elicit_result{.action = mcp::elicit_action::cancel};
+    };
     std::lock_guard lock(conversation);
+    if (withdrawn.is_cancelled()) return cancelled(); // while another conversation went on
     io_.say(s.bold("Server \"" + server + "\" asks: ") + mcp::printable_lines(r.message) + "\n");
     if (r.mode == mcp::elicitation_mode::url) {
         io_.say("  open: " + mcp::printable(r.url.value_or("")) + "\n");
-        return {.action =
-                    yes(ask("Done? [y/N] ")) ? mcp::elicit_action::accept : mcp::elicit_action::decline};
+        const auto done = ask("Done? [y/N] ");
+        if (withdrawn.is_cancelled()) return cancelled();
+        return {.action = yes(done) ? mcp::elicit_action::accept : mcp::elicit_action::decline};
     }
     const auto choice = ask("Answer? [y]es / [n]o (decline) / anything else cancels: ");
-    if (!choice) return {.action = mcp::elicit_action::cancel};
+    if (!choice) return cancelled();
     if (*choice == "n" || *choice == "no") return {.action = mcp::elicit_action::decline};
     if (!yes(choice)) return {.action = mcp::elicit_action::cancel};
     // Each answer is converted to its field's type and checked before the next question; the
     // end of input cancels (see elicitation_form.hpp).
     auto content = fill_form(r.requested_schema, ask, [this](const std::string& text) { io_.say(text); });
-    if (!content) return {.action = mcp::elicit_action::cancel};
+    if (!content) return cancelled();
     return {.action = mcp::elicit_action::accept, .content = std::move(*content)};
 }
 

@@ -93,6 +93,12 @@ private:
 struct user_io {
     std::function<void(const std::string& text)> say;
     std::function<std::optional<std::string>(const std::string& question)> ask;
+    /// `ask`, but the question is taken away (nullopt) when `withdrawn` is cancelled: for a
+    /// server that withdraws what it asked. Unset where reading cannot be given up (answers
+    /// from a pipe): `ask` is used then.
+    std::function<std::optional<std::string>(const std::string& question,
+                                             const mcp::cancellation_token& withdrawn)>
+        ask_unless_withdrawn;
     /// Whether the answers come from a person at a terminal (false: from a pipe or a file,
     /// where the next line may be anything - the next command of a script).
     bool terminal = true;
@@ -140,11 +146,14 @@ private:
 
 /// Asks for each field of a form on the terminal, marks the required ones, and asks again with
 /// the reason when an answer does not fit the field (see elicitation_form.hpp); the end of input
-/// cancels. A URL-mode request shows the URL and asks whether the user is done.
+/// cancels. A URL-mode request shows the URL and asks whether the user is done. A server that
+/// withdraws its request (notifications/cancelled) takes the question away, where the terminal
+/// allows it (user_io::ask_unless_withdrawn), and no further question is asked.
 class terminal_elicitation : public mcp::host::elicitation_responder {
 public:
     explicit terminal_elicitation(user_io io = user_io::standard()) : io_(std::move(io)) {}
-    mcp::elicit_result elicit(const std::string& server, const mcp::elicit_request& request) override;
+    mcp::elicit_result elicit(const std::string& server, const mcp::elicit_request& request,
+                              const mcp::host::request_control& control) override;
 
 private:
     user_io io_;

@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <numeric>
-#include <set>
 
 namespace mcp::host {
 namespace {
@@ -43,25 +41,55 @@ std::string sanitize_name(std::string_view s) {
     return out;
 }
 
-std::vector<std::string> qualify_tool_names(const std::vector<std::pair<std::string, std::string>>& pairs) {
-    std::vector<std::size_t> order(pairs.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return pairs[a] < pairs[b]; });
-
+std::vector<std::string> catalogue_names::assign(const std::vector<pair>& pairs) {
     std::vector<std::string> names(pairs.size());
-    std::set<std::string> used;
-    for (auto i : order) {
-        const auto& [server, tool] = pairs[i];
-        std::string base = sanitize_name(server) + "__" + sanitize_name(tool);
+    std::vector<std::size_t> unnamed;
+    std::lock_guard lock(mu_);
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (auto it = by_pair_.find(pairs[i]); it != by_pair_.end())
+            names[i] = it->second;
+        else
+            unnamed.push_back(i);
+    }
+    std::stable_sort(unnamed.begin(), unnamed.end(), [&](auto a, auto b) { return pairs[a] < pairs[b]; });
+    for (auto i : unnamed) {
+        if (auto it = by_pair_.find(pairs[i]); it != by_pair_.end()) { // listed twice
+            names[i] = it->second;
+            continue;
+        }
+        const auto& [server, item] = pairs[i];
+        std::string base = sanitize_name(server) + "__" + sanitize_name(item);
         // Too long: cut, and keep the full pair's identity in a hash so that two long names
         // that share a prefix stay apart.
-        if (base.size() > max_tool_name_length) base = fit(base, "_" + short_hash(server, tool));
+        if (base.size() > max_tool_name_length) base = fit(base, "_" + short_hash(server, item));
         std::string name = base;
-        for (int n = 2; used.count(name); ++n) name = fit(base, "_" + std::to_string(n));
-        used.insert(name);
+        // Every name ever given counts as taken: one that went away with its server's restart
+        // comes back with it.
+        for (int n = 2; by_name_.count(name); ++n) name = fit(base, "_" + std::to_string(n));
+        by_name_.emplace(name, pairs[i]);
+        by_pair_.emplace(pairs[i], name);
         names[i] = std::move(name);
     }
     return names;
+}
+
+std::optional<std::string> catalogue_names::name_of(const std::string& server,
+                                                    const std::string& item) const {
+    std::lock_guard lock(mu_);
+    auto it = by_pair_.find(pair(server, item));
+    if (it == by_pair_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::optional<catalogue_names::pair> catalogue_names::owner(const std::string& name) const {
+    std::lock_guard lock(mu_);
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::vector<std::string> qualify_tool_names(const std::vector<std::pair<std::string, std::string>>& pairs) {
+    return catalogue_names().assign(pairs);
 }
 
 } // namespace mcp::host

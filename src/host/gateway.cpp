@@ -14,12 +14,13 @@ class routed_sampling final : public sampling_provider {
 public:
     routed_sampling(std::weak_ptr<gateway::impl> gw, std::shared_ptr<sampling_provider> outside)
         : gw_(std::move(gw)), outside_(std::move(outside)) {}
-    create_message_result create_message(const std::string& server,
-                                         const create_message_request& request) override {
+    create_message_result create_message(const std::string& server, const create_message_request& request,
+                                         const request_control& control) override {
+        const auto* meta = request.meta ? &*request.meta : nullptr;
         if (auto gw = gw_.lock())
-            if (auto r = gw->route_input(server, request, request.meta ? &*request.meta : nullptr))
+            if (auto r = gw->route_input(gw->call_of(server, meta), request, meta, control))
                 return std::get<create_message_result>(std::move(*r));
-        if (outside_) return outside_->create_message(server, request);
+        if (outside_) return outside_->create_message(server, request, control);
         throw error(error_code::invalid_request,
                     "the gateway forwards sampling only to the client whose call this server is serving, and "
                     "cannot tell which call this request belongs to");
@@ -37,11 +38,13 @@ class routed_elicitation final : public elicitation_responder {
 public:
     routed_elicitation(std::weak_ptr<gateway::impl> gw, std::shared_ptr<elicitation_responder> outside)
         : gw_(std::move(gw)), outside_(std::move(outside)) {}
-    elicit_result elicit(const std::string& server, const elicit_request& request) override {
+    elicit_result elicit(const std::string& server, const elicit_request& request,
+                         const request_control& control) override {
+        const auto* meta = request.meta ? &*request.meta : nullptr;
         if (auto gw = gw_.lock())
-            if (auto r = gw->route_input(server, request, request.meta ? &*request.meta : nullptr))
+            if (auto r = gw->route_input(gw->call_of(server, meta), request, meta, control))
                 return std::get<elicit_result>(std::move(*r));
-        if (outside_) return outside_->elicit(server, request);
+        if (outside_) return outside_->elicit(server, request, control);
         throw error(
             error_code::invalid_request,
             "the gateway forwards elicitation only to the client whose call this server is serving, and "
@@ -91,15 +94,23 @@ gateway::gateway(gateway_options options) : impl_(std::make_shared<impl>()) {
     manager_options mo = o.manager;
     mo.sampling = std::make_shared<routed_sampling>(weak, o.manager.sampling);
     mo.elicitation = std::make_shared<routed_elicitation>(weak, o.manager.elicitation);
+    // Roots (see gateway.hpp): within a call the caller's (the manager's when it declares
+    // none), outside one the connected clients'.
     mo.roots_provider = [weak, user = o.manager.roots_provider](
                             const std::string& server,
                             request_context& request) -> std::optional<std::vector<root>> {
-        if (auto self = weak.lock()) {
-            const auto* meta = request.meta();
-            if (auto r = self->route_input(server, roots_request{}, meta))
+        auto self = weak.lock();
+        if (!self) return user ? user(server, request) : std::nullopt;
+        const auto* meta = request.meta();
+        if (auto call = self->call_of(server, meta)) {
+            const request_control control{.cancellation = request.cancellation()};
+            if (auto r = self->route_input(call, roots_request{}, meta, control))
                 return std::get<list_roots_result>(std::move(*r)).roots;
+            return user ? user(server, request) : std::nullopt;
         }
-        return user ? user(server, request) : std::nullopt;
+        if (user)
+            if (auto r = user(server, request)) return r;
+        return self->roots_outside_calls();
     };
     mo.on_log = [weak, user = o.manager.on_log](const std::string& server,
                                                 const logging_message_notification& m) {
@@ -135,6 +146,7 @@ gateway::gateway(gateway_options options) : impl_(std::make_shared<impl>()) {
     mo.ordered_responses = true;
     impl_->mgr = std::make_unique<manager>(std::move(mo));
 
+    impl_->watch_client_roots();
     impl_->sweeper = std::thread([self = impl_.get()] { self->sweep_loop(); });
 }
 
@@ -252,7 +264,46 @@ void gateway::close() {
     impl_->mgr->close();
 }
 
+namespace {
+
+/// A tools/call result with isError: true, as the caller's revision writes it (the server's
+/// own decoration is not applied to what middleware answer).
+json::value tool_error_result(const incoming_call& call, std::string message) {
+    const auto r = call.stateless() ? revision::v2026_07_28
+                                    : call.rpc().protocol_revision().value_or(latest_initialize_revision);
+    json::value result = to_json(error_result(std::move(message)), r);
+    if (call.stateless()) result.as_object()["resultType"] = "complete";
+    return result;
+}
+
+} // namespace
+
 void gateway::impl::install_middleware() {
+    // A name the catalogue gave a server's tool or prompt stays that item's, even while the
+    // server is down and the item is not listed: a call by that name says the server is not
+    // available (as a call that finds it down does), and never reaches another server's item.
+    srv->use([weak = weak_from_this()](incoming_call& call, const receive_next& next) -> json::value {
+        const auto m = call.method();
+        auto self = weak.lock();
+        if (!self || !self->opts.qualify_names || (m != "tools/call" && m != "prompts/get"))
+            return next(call);
+        const bool tool = m == "tools/call";
+        const std::string name(call.target());
+        {
+            std::shared_lock lock(self->routes_mu);
+            if (tool ? self->tools.count(name) != 0 : self->prompts.count(name) != 0)
+                return next(call); // published: its handler serves it
+        }
+        const auto owner = tool ? self->mgr->tool_name_owner(name) : self->prompt_names.owner(name);
+        if (!owner) return next(call); // never ours: the server's "unknown" error
+        const auto st = self->mgr->status(owner->first);
+        if (st.state == server_state::ready) return next(call); // its server no longer lists it
+        const std::string why = not_ready_reason(st.name, st.state, st.error);
+        if (!tool)
+            throw error(error_code::connection_closed,
+                        "The server behind this prompt is not available: " + why);
+        return tool_error_result(call, "The server behind this tool is not available: " + why);
+    });
     // Subscribing through the gateway subscribes at the server behind (once per URI).
     srv->use([weak = weak_from_this()](incoming_call& call, const receive_next& next) -> json::value {
         const auto m = call.method();

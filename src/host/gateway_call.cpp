@@ -59,6 +59,14 @@ void forwarded_call::settle(pending_input& input, input_response answer) {
     std::erase_if(inputs_, [](const auto& in) { return in->settled; });
 }
 
+void forwarded_call::withdraw(pending_input& input, const error& why) {
+    std::lock_guard lock(mu_);
+    if (input.settled) return;
+    input.settled = true;
+    input.answer.set_exception(std::make_exception_ptr(why));
+    std::erase_if(inputs_, [](const auto& in) { return in->settled; });
+}
+
 void forwarded_call::fail_inputs(const error& e) {
     std::lock_guard lock(mu_);
     for (auto& in : inputs_)

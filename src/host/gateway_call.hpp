@@ -74,6 +74,9 @@ public:
     std::shared_ptr<pending_input> add_input(std::string key, input_request request, json::object batch);
     std::vector<std::shared_ptr<pending_input>> unanswered() const;
     void settle(pending_input& input, input_response answer);
+    /// Take back an input the server no longer wants (it cancelled its request): it is answered
+    /// with `why` and not asked of the client again (an answer that still comes is ignored).
+    void withdraw(pending_input& input, const error& why);
     /// Answer every unanswered input with `e` (the server's request then fails).
     void fail_inputs(const error& e);
 

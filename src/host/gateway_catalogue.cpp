@@ -66,7 +66,8 @@ void gateway::impl::sync() {
             {"event", "hidden"}, {"kind", kind}, {"name", name}, {"server", server}, {"kept", kept}});
     };
 
-    // URI labels: the sanitised server name, made unique.
+    // URI labels: the sanitised server name, made unique. Over every server, up or down, in
+    // the order added: a label never moves (servers are added, never removed).
     for (const auto& s : servers) {
         std::string label = sanitize_name(s.name);
         for (int n = 2; new_servers.count(label); ++n)
@@ -137,11 +138,12 @@ void gateway::impl::sync() {
             new_templates.emplace(text, std::move(p));
         }
     }
-    const auto prompt_names =
-        opts.qualify_names ? qualify_tool_names(prompt_pairs) : std::vector<std::string>{};
+    // Qualified names as the manager gives tools theirs (catalogue_names): kept for good.
+    const auto qualified_prompts =
+        opts.qualify_names ? prompt_names.assign(prompt_pairs) : std::vector<std::string>{};
     for (std::size_t i = 0; i < prompt_defs.size(); ++i) {
         const auto& server = prompt_pairs[i].first;
-        std::string name = opts.qualify_names ? prompt_names[i] : prompt_defs[i].name;
+        std::string name = opts.qualify_names ? qualified_prompts[i] : prompt_defs[i].name;
         if (new_prompts.count(name)) {
             hide("prompt", name, server, new_prompts[name].to.server);
             continue;

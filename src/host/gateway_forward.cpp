@@ -347,28 +347,42 @@ complete_result gateway::impl::complete(const std::string& server, completion_re
 
 // ---------------------------------------------------- what the servers send on a call's behalf
 
-std::optional<input_response> gateway::impl::route_input(const std::string& server, input_request request,
-                                                         const json::object* meta) {
+std::shared_ptr<detail::forwarded_call> gateway::impl::call_of(const std::string& server,
+                                                               const json::object* meta) const {
     std::shared_ptr<detail::forwarded_call> call;
-    std::string key;
-    json::object batch;
     bool correlated = false;
-    if (meta) {
+    if (meta)
         if (auto id = find_string(*meta, forwarding_meta::correlation_id)) {
             correlated = true;
             call = calls.find(std::string(*id));
         }
+    // A server that does not say: the one call in flight on it, if there is exactly one.
+    if (!call && !correlated) call = calls.only_call_on(server);
+    if (!call || call->server != server) return nullptr;
+    return call;
+}
+
+std::optional<input_response> gateway::impl::route_input(const std::shared_ptr<detail::forwarded_call>& call,
+                                                         input_request request, const json::object* meta,
+                                                         const request_control& control) {
+    if (!call) return std::nullopt;
+    std::string key;
+    json::object batch;
+    if (meta) {
         if (auto k = find_string(*meta, forwarding_meta::input_key)) key = std::string(*k);
         if (const auto* b = find_object(*meta, forwarding_meta::input_requests)) batch = *b;
     }
-    // A server that does not say: the one call in flight on it, if there is exactly one.
-    if (!call && !correlated) call = calls.only_call_on(server);
-    if (!call || call->server != server) return std::nullopt;
     strip_hints(request);
     const bool is_roots = request.index() == 2;
     if (key.empty()) key = call->next_key(key_base(request));
 
     if (!call->stateless) {
+        // The server withdrawing its request withdraws ours from the client (which is sent
+        // notifications/cancelled), and the client's progress on ours is the server's.
+        ask_options ask{.cancel = control.cancellation};
+        if (control.report_progress)
+            ask.on_progress = [report = control.report_progress](const std::string&,
+                                                                 const progress_update& p) { report(p); };
         std::optional<input_response> answer;
         bool no_roots = false;
         const bool attached = call->with_context([&](context& c) {
@@ -377,7 +391,7 @@ std::optional<input_response> gateway::impl::route_input(const std::string& serv
                 return;
             }
             try {
-                auto answers = c.ask({{key, request}});
+                auto answers = c.ask({{key, request}}, ask);
                 answer = std::move(answers.at(key));
             } catch (const client_request_failed& e) {
                 throw error(e.cause().code(), e.what(), e.cause().data());
@@ -389,8 +403,26 @@ std::optional<input_response> gateway::impl::route_input(const std::string& serv
         return answer;
     }
     if (is_roots && !call->caller_has_roots) return std::nullopt;
+    // 2026-07-28: the question waits for the client's next round. Withdrawn, it is answered at
+    // once (the server reads no answer) and left out of the rounds to come.
     auto in = call->add_input(std::move(key), std::move(request), std::move(batch));
-    return in->answer.get_future().get(); // throws the error the call ended with
+    auto answer = in->answer.get_future();
+    const auto registration = control.cancellation.on_cancel(
+        [weak_call = std::weak_ptr<detail::forwarded_call>(call),
+         weak_input = std::weak_ptr<detail::pending_input>(in)](const std::string& why) {
+            auto c = weak_call.lock();
+            auto input = weak_input.lock();
+            if (c && input)
+                c->withdraw(*input,
+                            error(error_code::request_cancelled,
+                                  "the server withdrew its request" + (why.empty() ? "" : ": " + why)));
+        });
+    struct unregister {
+        const cancellation_token& token;
+        std::uint64_t registration;
+        ~unregister() { token.remove_callback(registration); }
+    } done{control.cancellation, registration};
+    return answer.get(); // throws the error the call ended with, or the withdrawal
 }
 
 void gateway::impl::route_log(const std::string& server, const logging_message_notification& m) {

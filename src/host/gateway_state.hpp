@@ -3,8 +3,10 @@
 //   gateway_catalogue.cpp  the catalogue: names, publishing into the mcp::server, URI rewriting
 //   gateway_forward.cpp    forwarding calls (both eras, MRTR), routing the servers' requests
 //   gateway_call.cpp       one forwarded call and the registry of calls
+//   gateway_roots.cpp      roots outside a call: the clients' union, their changes passed on
 #pragma once
 
+#include <mcp/host/catalogue.hpp>
 #include <mcp/host/gateway.hpp>
 #include <mcp/protocol/uri_template.hpp>
 
@@ -53,7 +55,9 @@ struct gateway::impl : std::enable_shared_from_this<gateway::impl> {
     std::map<std::string, published_template> templates;
     std::map<std::string, std::string> label_of;  ///< server -> its part of qualified URIs
     std::map<std::string, std::string> server_of; ///< the reverse
-    std::mutex sync_mu;                           ///< one catalogue rebuild at a time
+    /// Every qualified prompt name given, kept for the gateway's lifetime (tools: the manager's).
+    catalogue_names prompt_names;
+    std::mutex sync_mu; ///< one catalogue rebuild at a time
 
     /// Rebuild the catalogue from the manager and publish the differences (one list_changed per
     /// kind that changed).
@@ -90,11 +94,30 @@ struct gateway::impl : std::enable_shared_from_this<gateway::impl> {
     complete_result complete(const std::string& server, completion_reference ref, const std::string& argument,
                              const std::string& value,
                              const std::map<std::string, std::string>& context_args);
+    /// The call a server's request (sampling, elicitation, roots, log message) was made for: the
+    /// one its correlation id names, else the only call in flight on that server; null when
+    /// there is none or it cannot be told.
+    std::shared_ptr<detail::forwarded_call> call_of(const std::string& server,
+                                                    const json::object* meta) const;
     /// A server's request for input (sampling, elicitation, roots), asked of the client whose
-    /// call it serves. Returns nullopt for roots/list outside a call (the manager's roots then).
-    std::optional<input_response> route_input(const std::string& server, input_request request,
-                                              const json::object* meta);
+    /// call it serves (`call`, from call_of: null is outside a call). Withdrawn from the client
+    /// when `control` is cancelled; the client's progress on it goes to control.report_progress.
+    /// Returns nullopt when the client cannot be asked: outside a call, and roots/list of a
+    /// client that declares no roots.
+    std::optional<input_response> route_input(const std::shared_ptr<detail::forwarded_call>& call,
+                                              input_request request, const json::object* meta,
+                                              const request_control& control);
     void route_log(const std::string& server, const logging_message_notification& message);
+
+    // ---- roots outside a call (gateway_roots.cpp) ----
+    /// The answer to a server's roots/list outside a call: the union of the roots of the
+    /// connected clients that declare roots, else the manager's (see gateway.hpp).
+    std::vector<root> roots_outside_calls() const;
+    /// Tell the servers their roots changed (from a task on the executor: the caller may be a
+    /// client's session, which must not wait for the servers).
+    void announce_roots_changed();
+    /// The server's hooks that keep the servers' roots in step with the clients'.
+    void watch_client_roots();
 
     // ---- parked calls: the sweeper that cancels those whose client never came back ----
     std::mutex sweeper_mu;

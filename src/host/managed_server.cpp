@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
+#include <random>
 
 namespace mcp::host::detail {
 namespace {
@@ -95,6 +97,50 @@ std::string stderr_summary(const transport_ptr& t) {
 bool contains(const std::vector<std::string>& v, const std::string& s) {
     return std::find(v.begin(), v.end(), s) != v.end();
 }
+
+/// How long to wait before attempt `attempt` (0 for the first after a failure) under `policy`:
+/// doubling from initial_delay up to max_delay, less a random share of up to policy.jitter.
+std::chrono::milliseconds backoff(const restart_policy& policy, int attempt) {
+    auto delay = policy.initial_delay * (1LL << std::min(attempt, 20));
+    delay = std::min<std::chrono::milliseconds>(delay, policy.max_delay);
+    const double jitter = std::clamp(policy.jitter, 0.0, 1.0);
+    if (jitter <= 0 || delay.count() <= 0) return delay;
+    thread_local std::minstd_rand random(std::random_device{}());
+    std::uniform_real_distribution<double> share(0.0, jitter);
+    return std::chrono::milliseconds(
+        static_cast<std::int64_t>(static_cast<double>(delay.count()) * (1.0 - share(random))));
+}
+
+/// What a provider gets with a server's request (request_control): its cancellation, and its
+/// progress while the handler runs. A report that comes after the handler returned is dropped:
+/// the request is over, and its request_context gone.
+class control_of_request {
+public:
+    explicit control_of_request(request_context& request) : live_(std::make_shared<live>()) {
+        live_->request = &request;
+        control_.cancellation = request.cancellation();
+        if (request.wants_progress())
+            control_.report_progress = [live = live_](const progress_update& p) {
+                std::lock_guard lock(live->mu);
+                if (live->request) live->request->report_progress(p.progress, p.total, p.message);
+            };
+    }
+    ~control_of_request() {
+        std::lock_guard lock(live_->mu);
+        live_->request = nullptr;
+    }
+    control_of_request(const control_of_request&) = delete;
+    control_of_request& operator=(const control_of_request&) = delete;
+    const request_control& get() const noexcept { return control_; }
+
+private:
+    struct live {
+        std::mutex mu;
+        request_context* request = nullptr;
+    };
+    std::shared_ptr<live> live_;
+    request_control control_;
+};
 
 /// The HTTP client transport under a remote server's watch, or null.
 std::shared_ptr<http::client_transport> http_of(const transport_ptr& t) {
@@ -365,13 +411,19 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         },
         true);
     if (auto p = opts.sampling)
-        c->set_sampling_handler([p, name](const create_message_request& r,
-                                          request_context&) { return p->create_message(name, r); },
-                                p->supports_tools(), false);
+        c->set_sampling_handler(
+            [p, name](const create_message_request& r, request_context& request) {
+                const control_of_request control(request);
+                return p->create_message(name, r, control.get());
+            },
+            p->supports_tools(), false);
     if (auto p = opts.elicitation)
         c->set_elicitation_handler(
-            [p, name](const elicit_request& r, request_context&) { return p->elicit(name, r); }, true,
-            p->supports_url());
+            [p, name](const elicit_request& r, request_context& request) {
+                const control_of_request control(request);
+                return p->elicit(name, r, control.get());
+            },
+            true, p->supports_url());
     const auto on = [self, gen](unsigned ev) {
         return [self, gen, ev] {
             if (auto s = self.lock()) s->signal(gen, ev);
@@ -513,7 +565,7 @@ void managed_server::refresh(unsigned events) {
 void managed_server::supervise() {
     const auto& policy = shared_->options.restart;
     bool was_ready = false;
-    int attempts = 0; // restarts tried since the last connection that stayed up
+    int attempts = 0; // attempts tried since the last connection that stayed up
     for (;;) {
         std::string err;
         if (connect_once(err, was_ready)) {
@@ -542,24 +594,25 @@ void managed_server::supervise() {
             std::lock_guard lock(mu_);
             if (stop_) break;
             error_ = err;
-            if (!was_ready) {
-                // Never came up: a missing command or a broken server will not fix itself.
+            if (!was_ready && !policy.retry_first_start) {
+                // Never came up: a command run once reports it now rather than after the backoff.
                 state_ = server_state::failed;
                 cv_.notify_all();
                 break;
             }
         }
         std::unique_lock lock(mu_);
-        if (attempts >= policy.max_attempts) {
+        if (policy.max_attempts && attempts >= *policy.max_attempts) {
             state_ = server_state::failed;
-            error_ += " (gave up after " + std::to_string(attempts) + " restarts)";
+            error_ +=
+                " (gave up after " + std::to_string(attempts) + (was_ready ? " restarts)" : " attempts)");
             cv_.notify_all();
             break;
         }
         state_ = server_state::restarting;
-        auto delay = policy.initial_delay * (1LL << std::min(attempts, 20));
-        delay = std::min<std::chrono::milliseconds>(delay, policy.max_delay);
-        ++attempts;
+        cv_.notify_all(); // wait_settled: a first start that failed is settled too
+        const auto delay = backoff(policy, attempts);
+        if (attempts < std::numeric_limits<int>::max()) ++attempts;
         if (cv_.wait_for(lock, delay, [&] { return stop_; })) break;
     }
     std::lock_guard lock(mu_);

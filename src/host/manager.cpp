@@ -34,7 +34,7 @@ std::string not_ready_reason(std::string_view name, server_state state, std::str
     case server_state::ready:
         return server + " is ready";
     case server_state::restarting:
-        return server + " is restarting" + (why.empty() ? "" : " (it stopped: " + why + ")");
+        return server + " is restarting" + (why.empty() ? "" : " (last error: " + why + ")");
     case server_state::failed:
         return server + " failed" + (why.empty() ? "" : ": " + why);
     case server_state::stopped:
@@ -77,6 +77,8 @@ struct manager::impl {
     std::shared_ptr<detail::host_shared> shared;
     mutable std::mutex mu;
     std::vector<std::shared_ptr<detail::managed_server>> servers; // in the order added
+    /// Every tool name given, kept for the manager's lifetime (see catalogue.hpp).
+    catalogue_names tool_names;
 
     std::shared_ptr<detail::managed_server> find(const std::string& name) const {
         std::lock_guard lock(mu);
@@ -93,10 +95,10 @@ struct manager::impl {
         return servers;
     }
     /// The catalogue name of a server's tool ("" when it is not listed).
-    static std::string qualified_name(const manager& m, const std::string& server, const std::string& tool) {
-        for (auto& t : m.tools())
-            if (t.server == server && t.tool.name == tool) return std::move(t.name);
-        return {};
+    std::string qualified_name(const manager& m, const std::string& server, const std::string& tool) const {
+        if (auto name = tool_names.name_of(server, tool)) return *name;
+        m.tools(); // names what is listed now
+        return tool_names.name_of(server, tool).value_or("");
     }
 };
 
@@ -179,7 +181,7 @@ std::vector<tool_entry> manager::tools() const {
             out.push_back({.server = s->config().name, .tool = std::move(t), .server_trusted = is_trusted});
         }
     }
-    auto names = qualify_tool_names(pairs);
+    auto names = impl_->tool_names.assign(pairs);
     for (std::size_t i = 0; i < out.size(); ++i) out[i].name = std::move(names[i]);
     return out;
 }
@@ -188,6 +190,11 @@ std::optional<tool_entry> manager::find_tool(const std::string& qualified_name) 
     for (auto& t : tools())
         if (t.name == qualified_name) return std::move(t);
     return std::nullopt;
+}
+
+std::optional<std::pair<std::string, std::string>>
+manager::tool_name_owner(const std::string& qualified_name) const {
+    return impl_->tool_names.owner(qualified_name);
 }
 
 std::vector<resource> manager::resources(const std::string& server) const {
@@ -223,8 +230,17 @@ std::shared_ptr<mcp::client> manager::client(const std::string& server) const {
 call_tool_result manager::call_tool(const std::string& qualified_name, json::object arguments,
                                     tool_call_options options) {
     auto entry = find_tool(qualified_name);
-    if (!entry)
+    if (!entry) {
+        // A name given before, whose server is not ready now (restarting, say): say that, rather
+        // than "no such tool" (the name comes back with the server, and no other tool takes it).
+        if (auto owner = tool_name_owner(qualified_name))
+            if (auto s = impl_->find(owner->first))
+                if (const auto st = s->status(); st.state != server_state::ready)
+                    throw error(error_code::connection_closed,
+                                "tool \"" + qualified_name +
+                                    "\" is not available: " + not_ready_reason(st.name, st.state, st.error));
         throw error(error_code::invalid_params, "no tool named \"" + qualified_name + "\" in the catalogue");
+    }
     return call_tool(entry->server, entry->tool.name, std::move(arguments), std::move(options));
 }
 
@@ -319,6 +335,10 @@ void manager::set_roots(std::vector<std::filesystem::path> roots) {
         std::lock_guard lock(impl_->shared->roots_mu);
         impl_->shared->roots = to_roots(roots);
     }
+    notify_roots_changed();
+}
+
+void manager::notify_roots_changed() {
     for (const auto& s : impl_->all()) s->roots_changed();
 }
 

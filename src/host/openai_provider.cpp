@@ -62,7 +62,8 @@ openai_sampling_provider::openai_sampling_provider(openai_provider_options o)
 openai_sampling_provider::~openai_sampling_provider() = default;
 
 create_message_result openai_sampling_provider::create_message(const std::string&,
-                                                               const create_message_request& request) {
+                                                               const create_message_request& request,
+                                                               const request_control&) {
     const auto& o = impl_->options;
     http::fetch_request req;
     req.method = "POST";

@@ -8,6 +8,7 @@
 #include <mcp/jsonrpc/message.hpp>
 
 #include <algorithm>
+#include <utility>
 
 namespace mcp::http::detail {
 
@@ -39,6 +40,10 @@ std::string merged_batch(std::string batch, const std::vector<std::string>& more
     batch.push_back(']');
     return batch;
 }
+
+// What the standalone stream keeps for the client's first GET at most.
+constexpr std::size_t max_messages_before_first_get = 64;
+constexpr std::size_t max_bytes_before_first_get = std::size_t{1} << 20;
 
 // "<copy>.0" is the standalone stream of some copy of the session (mcp/http/event_store.hpp).
 bool is_standalone_stream(std::string_view stream) {
@@ -168,7 +173,18 @@ void http_session::write_event_locked(stream& s, std::string message, graveyard_
         event_id = s.id + "-" + std::to_string(++s.seq);
         host_->events->append(id_, s.id, stored_event{event_id, message});
     }
-    if (!s.writer) return; // kept for a resuming client (when resumable)
+    if (!s.writer) {
+        // Kept for a resuming client (when resumable). A client opens its standalone stream
+        // only after notifications/initialized, so what a server sends right after that (a
+        // roots/list from its on_initialized) would come before any GET, and a GET without
+        // Last-Event-ID replays nothing: such messages wait for the first GET, within bounds.
+        if (s.standalone && !s.got_first_get && s.before_first_get.size() < max_messages_before_first_get &&
+            s.before_first_get_bytes + message.size() <= max_bytes_before_first_get) {
+            s.before_first_get_bytes += message.size();
+            s.before_first_get.emplace_back(std::move(event_id), std::move(message));
+        }
+        return;
+    }
     if (!s.writer->write(sse_event(event_id, message))) {
         graveyard.push_back(std::move(s.writer));
         s.sse = false;
@@ -380,6 +396,12 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
             graveyard.push_back(std::move(standalone_->writer));
             return;
         }
+        if (!standalone_->got_first_get) {
+            standalone_->got_first_get = true;
+            for (auto& [event_id, message] : std::exchange(standalone_->before_first_get, {}))
+                if (!writer->write(sse_event(event_id, message))) break;
+            standalone_->before_first_get_bytes = 0;
+        }
         lock.unlock();
         watch(standalone_, writer);
         return;
@@ -417,6 +439,11 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
     }
     s->writer = writer;
     s->sse = true;
+    if (s->standalone) { // resumed: the store's replay is what it missed
+        s->got_first_get = true;
+        s->before_first_get.clear();
+        s->before_first_get_bytes = 0;
+    }
     if (adopted_standalone && polls()) {
         // Move the client's Last-Event-ID onto this copy's stream, so that a later resumption
         // replays what this copy sent meanwhile (a number of its own, as every priming event).

@@ -112,6 +112,11 @@ private:
         bool standalone = false;
         std::vector<std::string> early_replies;       ///< see post(): merged into the batch's reply
         std::chrono::steady_clock::time_point opened; ///< when its POST came (keep-alive)
+        /// The standalone stream until the client's first GET: what the server sent meanwhile
+        /// (event id, message), written when that GET comes (bounded; see write_event_locked).
+        std::vector<std::pair<std::string, std::string>> before_first_get;
+        std::size_t before_first_get_bytes = 0;
+        bool got_first_get = false;
     };
 
     std::shared_ptr<stream> stream_of_locked(const jsonrpc::request_id& id);

@@ -99,12 +99,44 @@ void context::progress(double progress, std::optional<double> total,
 
 namespace {
 
-request_options client_request_options(std::optional<std::chrono::milliseconds> timeout,
-                                       const request_context& rpc) {
+/// A token cancelled when either of two is: the handler's own cancellation and the one an
+/// ask() was given. The link is undone when this goes (the handler's token lives on).
+class either_cancelled {
+public:
+    either_cancelled(cancellation_token first, cancellation_token second) {
+        if (!second.can_be_cancelled()) {
+            token_ = std::move(first);
+            return;
+        }
+        token_ = source_.token();
+        const auto forward = [source = source_](const std::string& why) mutable { source.cancel(why); };
+        first_ = std::move(first);
+        second_ = std::move(second);
+        first_registration_ = first_.on_cancel(forward);
+        second_registration_ = second_.on_cancel(forward);
+    }
+    ~either_cancelled() {
+        first_.remove_callback(first_registration_);
+        second_.remove_callback(second_registration_);
+    }
+    either_cancelled(const either_cancelled&) = delete;
+    either_cancelled& operator=(const either_cancelled&) = delete;
+    const cancellation_token& token() const noexcept { return token_; }
+
+private:
+    cancellation_source source_;
+    cancellation_token token_, first_, second_;
+    std::uint64_t first_registration_ = 0, second_registration_ = 0;
+};
+
+request_options client_request_options(const ask_options& options, const std::string& key,
+                                       const cancellation_token& cancel, const request_context& rpc) {
     request_options o;
-    o.timeout = timeout;
-    o.cancel = rpc.cancellation(); // when the call is cancelled, so is what it asked of the client
-    o.related_request = rpc.id();  // on the call's own stream (Streamable HTTP)
+    o.timeout = options.timeout;
+    o.cancel = cancel;            // when the call is cancelled, so is what it asked of the client
+    o.related_request = rpc.id(); // on the call's own stream (Streamable HTTP)
+    if (options.on_progress)
+        o.on_progress = [report = options.on_progress, key](const progress_update& p) { report(key, p); };
     return o;
 }
 
@@ -161,6 +193,10 @@ input_response parse_answer(const input_request& r, const json::value& v) {
 
 input_responses context::ask(const input_requests& requests,
                              std::optional<std::chrono::milliseconds> timeout) const {
+    return ask(requests, ask_options{.timeout = timeout});
+}
+
+input_responses context::ask(const input_requests& requests, const ask_options& options) const {
     input_responses answers;
     if (!stateless()) {
         if (!state_.peer)
@@ -190,13 +226,14 @@ input_responses context::ask(const input_requests& requests,
             if (correlation) m[forwarding_meta::correlation_id] = *correlation;
             return m;
         };
+        const either_cancelled cancel(rpc_.cancellation(), options.cancel);
         // One after another: the initialize era has no batch of server->client requests, and a
         // user answering an elicitation is the slow part anyway.
         for (const auto& entry : requests) {
             // Named, not a structured binding: clang 14 (the fuzz build) cannot capture those.
             const auto& key = entry.first;
             const auto& request = entry.second;
-            const auto opts = client_request_options(timeout, rpc_);
+            const auto opts = client_request_options(options, key, cancel.token(), rpc_);
             auto send_one = [&](const input_request& r) -> input_response {
                 if (const auto* e = std::get_if<elicit_request>(&r)) {
                     auto x = *e;

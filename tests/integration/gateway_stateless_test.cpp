@@ -2,7 +2,9 @@
 // era: a server's request for input becomes an InputRequiredResult, the call waits at the
 // server (parked) until the client comes back with the answers and the requestState, or
 // expires. Requests are POSTed by hand (the wire is what is tested).
+#include "support/eventually.hpp"
 #include "support/gateway_fixture.hpp"
+#include "support/http_backend.hpp"
 
 #include <gmock/gmock.h>
 
@@ -234,6 +236,37 @@ TEST(GatewayStateless, AWaitingCallExpiresAndARetryStartsOver) {
                             caps);
     ASSERT_EQ(late.status, 200) << mcp::to_json(late.message);
     EXPECT_THAT(text_of(late.result()), HasSubstr("Late"));
+}
+
+TEST(GatewayStateless, CancellingACallCancelsTheServersHandler) {
+    // A server of the test's own (over HTTP) whose handler waits to be cancelled.
+    std::atomic<bool> started{false}, cancelled{false};
+    http_backend backend("waiter");
+    backend.server().add_tool({.name = "wait"}, [&](const object&, mcp::context& ctx) {
+        started = true;
+        cancelled = eventually([&] { return ctx.cancelled(); }, 20s);
+        return mcp::call_tool_result{.content = {mcp::text("done waiting")}};
+    });
+    backend.start();
+    gateway_fixture f({backend.entry("waiter")});
+    // A client of 2026-07-28: over HTTP it cancels by closing the request's stream.
+    auto c = f.connect({}, mcp::revision::v2026_07_28);
+    mcp::cancellation_source cancel;
+    std::jthread canceller([&] { // joined however the call ends
+        eventually([&] { return started.load(); });
+        cancel.cancel("changed my mind");
+    });
+    try {
+        c->call_tool("waiter__wait", {}, {.cancel = cancel.token()});
+        ADD_FAILURE() << "the call must be cancelled";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::request_cancelled) << e.what();
+    }
+    canceller.join();
+    EXPECT_TRUE(started.load());
+    EXPECT_TRUE(eventually([&] { return cancelled.load(); }, 20s))
+        << "the server's handler was not cancelled";
+    EXPECT_EQ(f.gateway().waiting_calls(), 0u);
 }
 
 TEST(GatewayStateless, ProgressAndLogsGoOnTheRequestsStream) {

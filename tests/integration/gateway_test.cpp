@@ -2,13 +2,20 @@
 // over Streamable HTTP on a loopback port, driven by an mcp::client of the initialize era over
 // the HTTP client transport: the combined catalogue and everything forwarded both ways.
 #include "support/child_server.hpp"
+#include "support/eventually.hpp"
 #include "support/gateway_fixture.hpp"
+#include "support/http_backend.hpp"
+#include "support/switchable_server.hpp"
+
+#include <mcp/host/manager.hpp>
 
 #include <gmock/gmock.h>
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace {
 
@@ -278,7 +285,8 @@ TEST(Gateway, AServerThatIsDownIsAToolErrorAndHealthSaysSo) {
     bool reported = false;
     for (const auto& s : h.at("servers").as_array())
         if (mcp::find_string(s.as_object(), "name").value_or("") == "broken") {
-            EXPECT_EQ(mcp::find_string(s.as_object(), "state").value_or(""), "failed");
+            // Not given up: a gateway tries again (the command may be installed later).
+            EXPECT_EQ(mcp::find_string(s.as_object(), "state").value_or(""), "restarting");
             EXPECT_TRUE(s.as_object().contains("error"));
             reported = true;
         }
@@ -287,6 +295,221 @@ TEST(Gateway, AServerThatIsDownIsAToolErrorAndHealthSaysSo) {
     // The others work.
     auto c = f.connect();
     EXPECT_EQ(text_of(c->call_tool("everything__echo", {{"text", "fine"}})), "fine");
+}
+
+TEST(Gateway, ARemoteServerDownAtStartJoinsTheCatalogueWhenItComesUp) {
+    child_server remote({built("everything_server"), "--http", "127.0.0.1:{port}"});
+    ASSERT_TRUE(remote.ready());
+    mcp::host::server_config entry;
+    entry.name = "remote";
+    entry.transport = mcp::host::transport_kind::streamable_http;
+    entry.url = remote.url("/mcp");
+    remote.stop(); // nothing answers at its URL when the gateway starts
+    gateway_fixture f({entry}, [](mcp::host::gateway_options& o) { o.manager.restart.max_delay = 200ms; });
+    const auto down = f.gateway().servers().status("remote");
+    EXPECT_EQ(down.state, mcp::host::server_state::restarting) << down.error; // tried again, not failed
+    EXPECT_THAT(down.error, HasSubstr("connect")) << down.error;
+    EXPECT_EQ(mcp::find_string(f.gateway().health(), "status").value_or(""), "down");
+
+    std::atomic<int> changed{0};
+    auto c = f.connect([&](mcp::client& cl) { cl.on_tools_list_changed([&] { ++changed; }); });
+    EXPECT_FALSE(has_tool(c->list_all_tools(), "remote__echo"));
+    ASSERT_TRUE(remote.restart()); // the same port
+    ASSERT_TRUE(eventually([&] { return changed.load() > 0; }, 20s))
+        << f.gateway().servers().status("remote").error;
+    ASSERT_TRUE(eventually([&] { return has_tool(c->list_all_tools(), "remote__echo"); }));
+    EXPECT_EQ(text_of(c->call_tool("remote__echo", {{"text", "came up late"}})), "came up late");
+    EXPECT_EQ(mcp::find_string(f.gateway().health(), "status").value_or(""), "ok");
+    EXPECT_EQ(f.gateway().servers().status("remote").restarts, 0); // it never was up before
+}
+
+TEST(Gateway, KeepsRestartingAServerKilledAgainAndAgain) {
+    // More deaths than a host run once would put up with (restart_policy's default: 5).
+    gateway_fixture f({stdio_server("everything", "everything_server")},
+                      [](mcp::host::gateway_options& o) { o.manager.restart.max_delay = 100ms; });
+    auto c = f.connect();
+    for (int kill = 1; kill <= 7; ++kill) {
+        const auto before = f.gateway().servers().status("everything");
+        ASSERT_TRUE(before.pid);
+        ASSERT_EQ(::kill(*before.pid, SIGKILL), 0);
+        ASSERT_TRUE(eventually(
+            [&] {
+                const auto s = f.gateway().servers().status("everything");
+                return s.state == mcp::host::server_state::ready && s.restarts == kill;
+            },
+            20s))
+            << "after kill " << kill << ": " << to_string(f.gateway().servers().status("everything").state)
+            << " " << f.gateway().servers().status("everything").error;
+    }
+    ASSERT_TRUE(eventually([&] { return has_tool(c->list_all_tools(), "everything__echo"); }));
+    EXPECT_EQ(text_of(c->call_tool("everything__echo", {{"text", "still here"}})), "still here");
+}
+
+TEST(Gateway, ANameStaysWithItsServerWhileTheServerRestarts) {
+    // "echo.2" and "echo_2" both sanitise to "echo_2": their echo tools are echo_2__echo and
+    // echo_2__echo_2, whichever came up first taking the first.
+    switchable_server flaky("gateway-names", built("echo_server"));
+    mcp::host::server_config first{.name = "echo.2", .command = flaky.command()};
+    gateway_fixture f({first, stdio_server("echo_2", "echo_server")},
+                      [](mcp::host::gateway_options& o) { o.manager.restart.max_delay = 100ms; });
+    auto c = f.connect();
+    std::string of_flaky, of_other;
+    for (const auto& t : c->list_all_tools()) {
+        const auto to = f.gateway().tool_route(t.name);
+        ASSERT_TRUE(to);
+        (to->server == "echo.2" ? of_flaky : of_other) = t.name;
+    }
+    EXPECT_EQ((std::set<std::string>{of_flaky, of_other}),
+              (std::set<std::string>{"echo_2__echo", "echo_2__echo_2"}));
+
+    flaky.keep_down();
+    const auto pid = f.gateway().servers().status("echo.2").pid;
+    ASSERT_TRUE(pid);
+    ASSERT_EQ(::kill(*pid, SIGKILL), 0);
+    ASSERT_TRUE(eventually([&] { return !has_tool(c->list_all_tools(), of_flaky); }));
+    EXPECT_EQ(f.gateway().servers().status("echo.2").state, mcp::host::server_state::restarting);
+    // The other server keeps its name, and is not given the one that looks free.
+    const auto now = c->list_all_tools();
+    EXPECT_TRUE(has_tool(now, of_other));
+    EXPECT_EQ(now.size(), 1u);
+    EXPECT_EQ(f.gateway().tool_route(of_other)->server, "echo_2");
+    // A client that still holds the name: the server is down, said as a tool error.
+    auto r = c->call_tool(of_flaky, {{"text", "to the flaky one"}});
+    EXPECT_TRUE(r.is_error.value_or(false)) << text_of(r);
+    EXPECT_THAT(text_of(r), HasSubstr("not available"));
+    EXPECT_THAT(text_of(r), HasSubstr("server \"echo.2\" is restarting"));
+    EXPECT_EQ(text_of(c->call_tool(of_other, {{"text", "to the other"}})), "to the other");
+
+    flaky.let_up();
+    ASSERT_TRUE(eventually([&] { return has_tool(c->list_all_tools(), of_flaky); }, 20s));
+    EXPECT_EQ(f.gateway().tool_route(of_flaky)->server, "echo.2");
+    EXPECT_EQ(f.gateway().tool_route(of_other)->server, "echo_2");
+    EXPECT_EQ(text_of(c->call_tool(of_flaky, {{"text", "back"}})), "back");
+}
+
+TEST(Gateway, AServerWithdrawingItsSamplingRequestWithdrawsItAtTheClient) {
+    // A server of the test's own, over HTTP: it asks for sampling with progress, and withdraws
+    // the question when the test says.
+    mcp::cancellation_source withdraw;
+    std::mutex mu;
+    std::vector<mcp::progress_update> progress;
+    http_backend backend("asker");
+    backend.server().add_tool({.name = "ask_then_withdraw"}, [&](const object&, mcp::context& ctx) {
+        const mcp::create_message_request question{
+            .messages = {{.role = mcp::role::user, .content = {mcp::text_content{.text = "well?"}}}},
+            .max_tokens = 10};
+        try {
+            ctx.ask({{"question", question}},
+                    mcp::ask_options{.cancel = withdraw.token(),
+                                     .on_progress = [&](const std::string&, const mcp::progress_update& p) {
+                                         std::lock_guard lock(mu);
+                                         progress.push_back(p);
+                                     }});
+            return mcp::call_tool_result{.content = {mcp::text("answered")}};
+        } catch (const mcp::client_request_failed& e) {
+            return mcp::call_tool_result{.content = {mcp::text(std::string("withdrawn: ") + e.what())}};
+        }
+    });
+    backend.start();
+    gateway_fixture f({backend.entry("asker")});
+
+    std::atomic<bool> asked{false};
+    enum class ending { waiting, cancelled, not_cancelled };
+    std::atomic<ending> handler{ending::waiting};
+    std::shared_ptr<recording_transport> wire;
+    auto c = f.connect_recorded(wire, [&](mcp::client& cl) {
+        cl.set_sampling_handler([&](const mcp::create_message_request&, mcp::request_context& request) {
+            request.report_progress(0.5, 1.0, "thinking");
+            asked = true;
+            handler = eventually([&] { return request.cancelled(); }, 10s) ? ending::cancelled
+                                                                           : ending::not_cancelled;
+            return mcp::create_message_result{.role = mcp::role::assistant,
+                                              .content = {mcp::text_content{.text = "too late"}},
+                                              .model = "m"};
+        });
+    });
+    std::jthread withdrawer([&] { // joined however the call ends
+        // Once the client has the question and its progress reached the server.
+        eventually([&] {
+            std::lock_guard lock(mu);
+            return asked.load() && !progress.empty();
+        });
+        withdraw.cancel("the server changed its mind");
+    });
+    const auto r = c->call_tool("asker__ask_then_withdraw", {});
+    withdrawer.join();
+    EXPECT_THAT(text_of(r), HasSubstr("withdrawn")) << text_of(r);
+    // The client's handler sees its request cancelled (the call may end before it notices).
+    ASSERT_TRUE(eventually([&] { return handler.load() != ending::waiting; }, 15s));
+    EXPECT_EQ(handler.load(), ending::cancelled);
+    {
+        // The client's progress on the server's request went back to the server.
+        std::lock_guard lock(mu);
+        ASSERT_EQ(progress.size(), 1u);
+        EXPECT_EQ(progress[0].progress, 0.5);
+        EXPECT_EQ(progress[0].total, 1.0);
+        EXPECT_EQ(progress[0].message.value_or(""), "thinking");
+    }
+    // At the wire: the client was sent notifications/cancelled naming the request it was asked.
+    const auto request = wire->wait_for([](const object& m) {
+        return mcp::find_string(m, "method").value_or("") == "sampling/createMessage";
+    });
+    ASSERT_TRUE(request.is_object());
+    const auto id = request.as_object().at("id");
+    const auto cancelled = wire->wait_for([&](const object& m) {
+        if (mcp::find_string(m, "method").value_or("") != "notifications/cancelled") return false;
+        const auto* params = m.if_contains("params");
+        return params && params->is_object() && params->as_object().contains("requestId") &&
+               params->as_object().at("requestId") == id;
+    });
+    EXPECT_TRUE(cancelled.is_object()) << "no notifications/cancelled for request " << mcp::to_json(id);
+}
+
+TEST(Gateway, ClientRootsReachAServerThatAsksOutsideACall) {
+    // filesystem_server without directories serves its client's roots, which it asks for after
+    // it started and after each roots/list_changed: outside any call. Behind a gateway its
+    // client is every client at once.
+    namespace fs = std::filesystem;
+    const auto base = fs::temp_directory_path() / ("mcpxx-gateway-roots-" + std::to_string(::getpid()));
+    fs::remove_all(base);
+    const auto dir = [&](const char* name) {
+        fs::create_directories(base / name);
+        std::ofstream(base / name / (std::string(name) + ".txt")) << name << "\n";
+        return fs::canonical(base / name);
+    };
+    const auto a = dir("a"), b = dir("b"), c = dir("c");
+    const auto root_of = [](const fs::path& p) {
+        return mcp::root{.uri = mcp::host::file_uri(p), .name = p.filename().string()};
+    };
+    gateway_fixture f({stdio_server("fs", "filesystem_server")});
+    // Which files the server lists (its resources), as the gateway sees them: no call is made
+    // to the server meanwhile, so each question it asks is one outside a call.
+    const auto lists = [&](const fs::path& d) {
+        const auto file = mcp::host::file_uri(d / (d.filename().string() + ".txt"));
+        for (const auto& r : f.gateway().servers().resources("fs"))
+            if (r.uri == file) return true;
+        return false;
+    };
+    EXPECT_FALSE(lists(a)); // no client yet: the gateway's own roots (none)
+
+    auto first = f.connect([&](mcp::client& cl) { cl.set_roots({root_of(a)}); });
+    ASSERT_TRUE(eventually([&] { return lists(a); }, 20s));
+    // The client's roots/list_changed reaches the server, which asks again.
+    first->set_roots({root_of(b)});
+    first->notify_roots_changed();
+    ASSERT_TRUE(eventually([&] { return lists(b) && !lists(a); }, 20s));
+    // Two clients: the union of their roots.
+    auto second = f.connect([&](mcp::client& cl) { cl.set_roots({root_of(c)}); });
+    ASSERT_TRUE(eventually([&] { return lists(b) && lists(c); }, 20s));
+    const auto allowed = mcp::to_json(
+        first->call_tool("fs__list_allowed_directories", {}).structured_content.value_or(nullptr));
+    EXPECT_THAT(allowed, HasSubstr(b.string()));
+    EXPECT_THAT(allowed, HasSubstr(c.string()));
+    // One leaves: its roots leave with it.
+    second->close();
+    EXPECT_TRUE(eventually([&] { return lists(b) && !lists(c); }, 20s));
+    first->close();
+    fs::remove_all(base);
 }
 
 TEST(Gateway, PolicyDecidesWithoutATerminal) {

@@ -2,6 +2,8 @@
 // official @modelcontextprotocol/server-everything from npm.
 #include <mcp/host/manager.hpp>
 
+#include "support/switchable_server.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <thread>
 #include <unistd.h>
 
@@ -75,7 +78,8 @@ struct host_manager_test : ::testing::Test {
         manager_options o;
         o.approver = approver;
         o.audit = std::make_shared<audit_log>(dir / "audit.jsonl");
-        o.restart = {.max_attempts = 3, .initial_delay = 50ms, .max_delay = 400ms};
+        // No jitter: gives_up_after_bounded_restarts checks the backoff's delays.
+        o.restart = {.max_attempts = 3, .initial_delay = 50ms, .max_delay = 400ms, .jitter = 0};
         o.connect_timeout = 20s;
         return o;
     }
@@ -257,6 +261,91 @@ TEST_F(host_manager_test, gives_up_after_bounded_restarts) {
     EXPECT_THROW(m.call_tool("flaky", "echo", {{"text", "x"}}), mcp::error);
 }
 
+TEST_F(host_manager_test, a_server_that_never_came_up_fails_at_once_by_default) {
+    mcp::test::switchable_server flaky("manager-once", bin + "/echo_server");
+    flaky.keep_down();
+    manager m(options());
+    m.add_server(stdio("flaky", flaky.command()));
+    m.connect_all();
+    const auto st = m.status("flaky");
+    EXPECT_EQ(st.state, server_state::failed);
+    EXPECT_NE(st.error.find("kept down by the test"), std::string::npos) << st.error;
+    EXPECT_EQ(st.error.find("gave up"), std::string::npos) << st.error; // not tried again
+}
+
+TEST_F(host_manager_test, a_server_that_never_came_up_is_tried_again_under_the_policy) {
+    mcp::test::switchable_server flaky("manager-retry", bin + "/echo_server");
+    flaky.keep_down();
+    auto o = options();
+    o.restart = {
+        .max_attempts = std::nullopt, .initial_delay = 20ms, .max_delay = 100ms, .retry_first_start = true};
+    manager m(o);
+    m.add_server(stdio("flaky", flaky.command()));
+    m.connect_all(); // returns once the first attempt failed
+    const auto down = m.status("flaky");
+    EXPECT_EQ(down.state, server_state::restarting);
+    EXPECT_NE(down.error.find("kept down by the test"), std::string::npos) << down.error;
+    EXPECT_THROW(m.client("flaky"), mcp::error);
+    flaky.let_up();
+    ASSERT_TRUE(m.wait_ready("flaky", 20s)) << m.status("flaky").error;
+    EXPECT_EQ(m.status("flaky").restarts, 0);
+    EXPECT_EQ(text_of(m.call_tool("flaky__echo", {{"text", "up at last"}})), "up at last");
+}
+
+TEST_F(host_manager_test, a_server_that_never_came_up_is_given_up_after_max_attempts) {
+    mcp::test::switchable_server flaky("manager-bounded", bin + "/echo_server");
+    flaky.keep_down();
+    auto o = options();
+    o.restart = {.max_attempts = 2, .initial_delay = 10ms, .max_delay = 20ms, .retry_first_start = true};
+    manager m(o);
+    m.add_server(stdio("flaky", flaky.command()));
+    m.connect_all();
+    ASSERT_TRUE(eventually([&] { return m.status("flaky").state == server_state::failed; }));
+    EXPECT_NE(m.status("flaky").error.find("(gave up after 2 attempts)"), std::string::npos)
+        << m.status("flaky").error;
+}
+
+TEST_F(host_manager_test, a_name_stays_with_its_tool_while_its_server_restarts) {
+    // "echo.2" and "echo_2" both sanitise to "echo_2"; named together, in sorted order.
+    mcp::test::switchable_server flaky("manager-names", bin + "/echo_server");
+    auto o = options();
+    o.restart = {.max_attempts = std::nullopt, .initial_delay = 20ms, .max_delay = 100ms};
+    manager m(o);
+    m.add_server(stdio("echo.2", flaky.command()));
+    m.add_server(stdio("echo_2", bin + "/echo_server"));
+    m.connect_all();
+    const auto names = [&] {
+        std::map<std::string, std::string> out; // name -> server
+        for (const auto& t : m.tools()) out[t.name] = t.server;
+        return out;
+    };
+    ASSERT_EQ(names(),
+              (std::map<std::string, std::string>{{"echo_2__echo", "echo.2"}, {"echo_2__echo_2", "echo_2"}}));
+
+    flaky.keep_down();
+    ::kill(*m.status("echo.2").pid, SIGKILL);
+    ASSERT_TRUE(eventually([&] { return m.status("echo.2").state == server_state::restarting; }));
+    // Rebuilt from the ready servers only, the catalogue still does not pass the name on.
+    EXPECT_EQ(names(), (std::map<std::string, std::string>{{"echo_2__echo_2", "echo_2"}}));
+    EXPECT_FALSE(m.find_tool("echo_2__echo"));
+    EXPECT_EQ(m.tool_name_owner("echo_2__echo"), (std::pair<std::string, std::string>{"echo.2", "echo"}));
+    try {
+        m.call_tool("echo_2__echo", {{"text", "x"}});
+        ADD_FAILURE() << "a call reached a server by a name that is not its own";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::connection_closed) << e.what();
+        EXPECT_NE(std::string(e.what()).find("server \"echo.2\" is restarting"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(text_of(m.call_tool("echo_2__echo_2", {{"text", "other"}})), "other");
+
+    flaky.let_up();
+    ASSERT_TRUE(m.wait_ready("echo.2", 20s)) << m.status("echo.2").error;
+    EXPECT_EQ(names(),
+              (std::map<std::string, std::string>{{"echo_2__echo", "echo.2"}, {"echo_2__echo_2", "echo_2"}}));
+    EXPECT_EQ(text_of(m.call_tool("echo_2__echo", {{"text", "back"}})), "back");
+}
+
 TEST_F(host_manager_test, list_changed_refreshes_the_catalogue) {
     auto o = options();
     std::atomic<int> changes{0};
@@ -359,7 +448,8 @@ TEST_F(host_manager_test, sampling_goes_to_the_provider_which_declines) {
 }
 
 struct answering_elicitation : elicitation_responder {
-    mcp::elicit_result elicit(const std::string& server, const mcp::elicit_request& r) override {
+    mcp::elicit_result elicit(const std::string& server, const mcp::elicit_request& r,
+                              const request_control&) override {
         EXPECT_EQ(server, "everything");
         EXPECT_FALSE(r.message.empty());
         return {.action = mcp::elicit_action::accept,

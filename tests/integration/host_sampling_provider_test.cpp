@@ -81,7 +81,7 @@ mcp::create_message_request simple_request() {
 /// The error create_message throws (fails the test when it returns).
 mcp::error sampling_error(openai_sampling_provider& p, const mcp::create_message_request& r) {
     try {
-        p.create_message("srv", r);
+        p.create_message("srv", r, {});
     } catch (const mcp::error& e) {
         return e;
     }
@@ -92,7 +92,7 @@ mcp::error sampling_error(openai_sampling_provider& p, const mcp::create_message
 TEST(host_sampling_provider, sends_exactly_this_request_and_reads_the_answer) {
     stub_api api;
     auto p = provider_for(api);
-    auto result = p.create_message("srv", simple_request());
+    auto result = p.create_message("srv", simple_request(), {});
     ASSERT_EQ(result.content.size(), 1u);
     EXPECT_EQ(std::get<mcp::text_content>(result.content[0]).text, "42");
     EXPECT_EQ(result.model, "stub-model");
@@ -113,8 +113,8 @@ TEST(host_sampling_provider, sends_exactly_this_request_and_reads_the_answer) {
 
     // The connection is kept for the next request; a trailing slash in the base URL is fine.
     auto p2 = openai_sampling_provider({.base_url = api.base_url() + "/", .models = {"stub-model"}});
-    p2.create_message("srv", simple_request());
-    p2.create_message("srv", simple_request());
+    p2.create_message("srv", simple_request(), {});
+    p2.create_message("srv", simple_request(), {});
     reqs = api.server.requests();
     ASSERT_EQ(reqs.size(), 3u);
     EXPECT_EQ(reqs[2].target, "/v1/chat/completions");

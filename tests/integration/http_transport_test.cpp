@@ -357,6 +357,27 @@ TEST_F(http_fixture, the_standalone_stream_carries_list_changed) {
     EXPECT_EQ(changed->at("method"), "notifications/tools/list_changed");
 }
 
+TEST_F(http_fixture, what_the_server_sends_before_the_first_get_waits_for_it) {
+    // A client opens its standalone stream after notifications/initialized: a server that sends
+    // something at once (roots/list from on_initialized, a list_changed) is faster.
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    mcp_server.add_tool({.name = "early", .input_schema = object{{"type", "object"}}},
+                        [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
+    raw_client listener(port());
+    ASSERT_TRUE(
+        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
+    auto head = listener.read_head();
+    ASSERT_TRUE(head);
+    EXPECT_EQ(head->status, 200);
+    sse_reader sse(listener);
+    ASSERT_TRUE(sse.next()); // priming
+    auto early = sse.next_message();
+    ASSERT_TRUE(early) << "the message sent before the GET was lost";
+    EXPECT_EQ(early->at("method"), "notifications/tools/list_changed");
+}
+
 TEST_F(http_fixture, a_closed_stream_is_resumed_with_last_event_id) {
     start();
     raw_client c(port());

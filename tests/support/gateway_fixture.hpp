@@ -3,6 +3,8 @@
 // over the HTTP client transport, and 2026-07-28 requests POSTed by hand.
 #pragma once
 
+#include "support/recording_transport.hpp"
+
 #include <mcp/client/client.hpp>
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/client_transport.hpp>
@@ -121,6 +123,17 @@ public:
             client_options{.info = {"gateway-test", "1.0"}, .protocol_version = era, .timeout = 10s});
         if (setup) setup(*c);
         c->connect(http::make_client_transport(url()));
+        return c;
+    }
+
+    /// connect(), the client's transport keeping what the client receives (`wire`).
+    std::shared_ptr<mcp::client> connect_recorded(std::shared_ptr<recording_transport>& wire,
+                                                  const std::function<void(mcp::client&)>& setup = {}) {
+        auto c = std::make_shared<mcp::client>(client_options{
+            .info = {"gateway-test", "1.0"}, .protocol_version = revision::v2025_11_25, .timeout = 10s});
+        if (setup) setup(*c);
+        wire = std::make_shared<recording_transport>(http::make_client_transport(url()));
+        c->connect(wire);
         return c;
     }
 

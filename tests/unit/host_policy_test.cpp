@@ -51,6 +51,34 @@ TEST(host_catalogue, long_names_are_cut_with_a_hash_and_stay_unique) {
     EXPECT_EQ(n, qualify_tool_names({{server, tool_a}, {server, tool_b}, {server, tool_a + "é"}}));
 }
 
+TEST(host_catalogue, a_name_once_given_stays_with_its_pair) {
+    catalogue_names names;
+    // Both servers up: named together, in sorted order ("echo.2" < "echo_2").
+    EXPECT_EQ(names.assign({{"echo_2", "echo"}, {"echo.2", "echo"}}),
+              (std::vector<std::string>{"echo_2__echo_2", "echo_2__echo"}));
+    // "echo.2" restarts: the other keeps its name, and does not take the free-looking one.
+    EXPECT_EQ(names.assign({{"echo_2", "echo"}}), (std::vector<std::string>{"echo_2__echo_2"}));
+    EXPECT_EQ(names.owner("echo_2__echo"), (catalogue_names::pair{"echo.2", "echo"}));
+    // Back: the same name as before.
+    EXPECT_EQ(names.assign({{"echo.2", "echo"}, {"echo_2", "echo"}}),
+              (std::vector<std::string>{"echo_2__echo", "echo_2__echo_2"}));
+    // A pair seen later takes the first name nobody was ever given.
+    EXPECT_EQ(names.assign({{"echo-2", "echo"}}), (std::vector<std::string>{"echo-2__echo"}));
+    EXPECT_EQ(names.assign({{"echo?2", "echo"}}), (std::vector<std::string>{"echo_2__echo_3"}));
+    EXPECT_EQ(names.name_of("echo?2", "echo"), "echo_2__echo_3");
+    EXPECT_FALSE(names.name_of("echo?2", "other"));
+    EXPECT_FALSE(names.owner("nobody__nothing"));
+}
+
+TEST(host_catalogue, the_first_server_up_keeps_the_plain_name) {
+    // Servers that come up one after the other: the first named keeps the unsuffixed name for
+    // good, whichever sorts first.
+    catalogue_names names;
+    EXPECT_EQ(names.assign({{"echo_2", "echo"}}), (std::vector<std::string>{"echo_2__echo"}));
+    EXPECT_EQ(names.assign({{"echo.2", "echo"}, {"echo_2", "echo"}}),
+              (std::vector<std::string>{"echo_2__echo_2", "echo_2__echo"}));
+}
+
 approval_request request(bool trusted, std::optional<bool> read_only) {
     approval_request r{.server = "s", .tool = "t", .qualified_name = "s__t"};
     r.server_trusted = trusted;
@@ -84,8 +112,8 @@ TEST(host_roots, file_uris) {
 /// Answers with what it was asked, and remembers it.
 struct echo_model : sampling_provider {
     std::vector<mcp::create_message_request> asked;
-    mcp::create_message_result create_message(const std::string&,
-                                              const mcp::create_message_request& r) override {
+    mcp::create_message_result create_message(const std::string&, const mcp::create_message_request& r,
+                                              const request_control&) override {
         asked.push_back(r);
         const auto& said = std::get<mcp::text_content>(r.messages.back().content.back()).text;
         return {.content = {mcp::text_content{.text = "model: " + said}}, .model = "m1"};
@@ -133,7 +161,7 @@ TEST(host_sampling_review, approved_both_ways_the_answer_reaches_the_server) {
     auto reviewer = std::make_shared<scripted_reviewer>();
     reviewed_sampling_provider p(model, reviewer);
     EXPECT_TRUE(p.supports_tools());
-    auto r = p.create_message("git", hello_request());
+    auto r = p.create_message("git", hello_request(), {});
     EXPECT_EQ(std::get<mcp::text_content>(r.content.at(0)).text, "model: hello");
     EXPECT_EQ(reviewer->seen, (std::vector<std::string>{"request from git", "answer for git: model: hello"}));
 }
@@ -143,7 +171,7 @@ TEST(host_sampling_review, an_edited_request_is_what_the_model_sees) {
     auto reviewer = std::make_shared<scripted_reviewer>();
     reviewer->edit = "hello, politely";
     reviewed_sampling_provider p(model, reviewer);
-    auto r = p.create_message("git", hello_request());
+    auto r = p.create_message("git", hello_request(), {});
     ASSERT_EQ(model->asked.size(), 1u);
     EXPECT_EQ(std::get<mcp::text_content>(model->asked[0].messages[0].content[0]).text, "hello, politely");
     EXPECT_EQ(std::get<mcp::text_content>(r.content.at(0)).text, "model: hello, politely");
@@ -155,7 +183,7 @@ TEST(host_sampling_review, refused_before_the_model_is_never_asked) {
     reviewer->send = false;
     reviewed_sampling_provider p(model, reviewer);
     std::string message;
-    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request()); }, message),
+    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request(), {}); }, message),
               sampling_rejected_code);
     EXPECT_NE(message.find("rejected the sampling request"), std::string::npos) << message;
     EXPECT_TRUE(model->asked.empty());
@@ -167,9 +195,34 @@ TEST(host_sampling_review, refused_after_the_answer_is_withheld) {
     reviewer->give = false;
     reviewed_sampling_provider p(model, reviewer);
     std::string message;
-    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request()); }, message), -1);
+    EXPECT_EQ(rejection_code([&] { p.create_message("git", hello_request(), {}); }, message), -1);
     EXPECT_NE(message.find("rejected the model's answer"), std::string::npos) << message;
     EXPECT_EQ(model->asked.size(), 1u);
+}
+
+TEST(host_sampling_review, a_request_withdrawn_during_the_review_never_reaches_the_model) {
+    auto model = std::make_shared<echo_model>();
+    mcp::cancellation_source withdraw;
+    // The server cancels while the user is still looking at its request.
+    struct withdrawing_reviewer : scripted_reviewer {
+        mcp::cancellation_source* source = nullptr;
+        std::optional<mcp::create_message_request> review_request(const std::string& server,
+                                                                  mcp::create_message_request r) override {
+            source->cancel("the server gave up");
+            return scripted_reviewer::review_request(server, std::move(r));
+        }
+    };
+    auto withdrawing = std::make_shared<withdrawing_reviewer>();
+    withdrawing->source = &withdraw;
+    reviewed_sampling_provider p(model, withdrawing);
+    std::string message;
+    EXPECT_EQ(
+        rejection_code([&] { p.create_message("git", hello_request(), {.cancellation = withdraw.token()}); },
+                       message),
+        mcp::error_code::request_cancelled);
+    EXPECT_NE(message.find("withdrew"), std::string::npos) << message;
+    EXPECT_TRUE(model->asked.empty());
+    EXPECT_EQ(withdrawing->seen, (std::vector<std::string>{"request from git"}));
 }
 
 TEST(host_sampling_review, needs_a_provider_and_a_reviewer) {

@@ -272,6 +272,47 @@ TEST_F(line_editor_test, a_question_from_another_thread_sets_the_line_aside) {
     EXPECT_EQ(answer.get(), std::nullopt);
 }
 
+TEST_F(line_editor_test, a_withdrawn_question_is_taken_away) {
+    // Asked while another thread reads a line: the question goes, the line comes back.
+    auto from = term.mark();
+    auto r = std::async(std::launch::async, [&] { return editor.read_line("> "); });
+    ASSERT_TRUE(term.wait_for("> ", from));
+    term.type("partial");
+    ASSERT_TRUE(term.wait_for("partial", from));
+    mcp::cancellation_source withdraw;
+    bool interrupted = true;
+    from = term.mark();
+    auto answer = std::async(std::launch::async,
+                             [&] { return editor.ask("Name? ", {}, &interrupted, withdraw.token()); });
+    ASSERT_TRUE(term.wait_for("Name? ", from));
+    term.type("Bo");
+    ASSERT_TRUE(term.wait_for("Bo", from));
+    from = term.mark();
+    withdraw.cancel("the server withdrew it");
+    ASSERT_EQ(answer.wait_for(30s), std::future_status::ready);
+    EXPECT_EQ(answer.get(), std::nullopt);
+    EXPECT_FALSE(interrupted);
+    ASSERT_TRUE(term.wait_for("> partial", from)); // back to the line, as it was
+    term.type("!\r");
+    ASSERT_EQ(r.wait_for(30s), std::future_status::ready);
+    EXPECT_EQ(r.get().text, "partial!");
+
+    // Asked with no line being read: the asking thread stops reading.
+    mcp::cancellation_source again;
+    from = term.mark();
+    answer = std::async(std::launch::async, [&] { return editor.ask("Age? ", {}, nullptr, again.token()); });
+    ASSERT_TRUE(term.wait_for("Age? ", from));
+    again.cancel();
+    ASSERT_EQ(answer.wait_for(30s), std::future_status::ready);
+    EXPECT_EQ(answer.get(), std::nullopt);
+    // Withdrawn before it is asked: never shown.
+    from = term.mark();
+    EXPECT_EQ(editor.ask("Never shown? ", {}, nullptr, again.token()), std::nullopt);
+    EXPECT_EQ(term.output_since(from).find("Never shown"), std::string::npos);
+    // The editor still reads lines.
+    EXPECT_EQ(text("after\r"), "after");
+}
+
 TEST_F(line_editor_test, long_lines_scroll_and_are_shown_whole_when_entered) {
     const std::string long_line(200, 'x');
     const auto from = term.mark();

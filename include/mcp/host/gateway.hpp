@@ -22,15 +22,36 @@
 // request), log messages (the servers are asked for `server_log_level` and each client gets
 // what its own level admits; a message sent while a call of that client runs goes on that
 // call's stream), sampling, elicitation and roots requests (asked of the client whose call the
-// server is serving; outside a call, roots are the manager's and sampling/elicitation are
-// refused), list_changed (the catalogue is rebuilt and the gateway's own clients are told),
-// resource subscriptions (subscribing through the gateway subscribes at the server).
+// server is serving; outside a call sampling/elicitation are refused, roots see below), and for
+// those the server's cancellation (the client is sent notifications/cancelled) and the client's
+// progress (sent on to the server when it asked for it), list_changed (the catalogue is rebuilt
+// and the gateway's own clients are told), resource subscriptions (subscribing through the
+// gateway subscribes at the server).
+//
+// Roots. Within a call a server gets the calling client's roots (the manager's, i.e. --root,
+// when that client declares none). Outside a call - a server that asks after its own start or
+// after a roots/list_changed - the servers are shared by every client, so the answer is the
+// union of the roots of every connected client that declares roots (each asked then, at most
+// `roots_timeout`; one that does not answer is left out), or the manager's when no connected
+// client declares roots. Whatever changes that answer is passed on to every server as
+// notifications/roots/list_changed: a client's own roots/list_changed, a client with roots
+// connecting or going away. Clients of 2026-07-28 have no session: their roots count within
+// their calls only.
+//
+// Servers are tried again forever by default (manager.restart is restart_policy::forever()):
+// a server that is down when the gateway starts, or dies any number of times, joins the
+// catalogue when it comes up, and the clients get list_changed.
 //
 // Which call a server's request belongs to: an mcpxx server echoes the correlation id the
 // gateway puts in each forwarded request (see forwarding_meta in mcp/server/context.hpp); for
 // other servers, the one call of the gateway in flight on that server. With several in flight
 // and no id the request cannot be placed: sampling and elicitation are refused, roots answered
-// with the manager's, log messages go to every client.
+// as outside a call, log messages go to every client.
+//
+// Names stay: a tool or prompt keeps its qualified name for the gateway's lifetime (see
+// catalogue.hpp), and while its server is down a call by that name is a tool result with
+// isError: true saying the server is not available (a prompt: an error saying so), never
+// another server's item that happens to sanitise to the same name.
 //
 // Clients of 2026-07-28 ask for input through multi-round-trip results (MRTR) while a server of
 // the initialize era waits on an open request: the gateway keeps such a call running, parked,
@@ -58,6 +79,13 @@
 
 namespace mcp::host {
 
+/// The manager options a gateway starts from: servers tried again forever.
+inline manager_options gateway_manager_defaults() {
+    manager_options o;
+    o.restart = restart_policy::forever();
+    return o;
+}
+
 struct gateway_options {
     /// Options of the mcp::server clients talk to (info, instructions, page size, request-state
     /// secret and lifetime, session options...). The gateway declares tools, resources and
@@ -67,8 +95,9 @@ struct gateway_options {
     server_options server{.info = {"mcpxx-gateway", "0.1.0"}};
     /// The servers behind: connections, restarts, approval, audit, roots. Hooks the gateway
     /// needs (sampling, elicitation, roots, logs, catalogue changes, resource updates) are set
-    /// by it; those given here are called as well.
-    manager_options manager;
+    /// by it; those given here are called as well. Servers are tried again forever unless
+    /// `restart` says otherwise.
+    manager_options manager = gateway_manager_defaults();
     /// Qualify names with their server (see the top of this file); false: the servers' names.
     bool qualify_names = true;
     /// Scheme of qualified resource URIs: `<scheme>://<server>/<uri>`.
@@ -80,6 +109,8 @@ struct gateway_options {
     std::chrono::milliseconds input_wait{std::chrono::minutes(5)};
     /// Calls waiting for answers at most; beyond it a call that needs input fails.
     std::size_t max_waiting_calls = 1000;
+    /// How long each client is given to list its roots when a server asks outside a call.
+    std::chrono::milliseconds roots_timeout{5000};
     /// Structured events, one JSON object each with an "event" member: "server_state"
     /// (server, state, error), "catalogue" (tools, prompts, resources, templates), "hidden"
     /// (kind, name, server, kept: the server whose item of that name was kept, when names

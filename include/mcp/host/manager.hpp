@@ -11,8 +11,12 @@
 //   * offers the roots (file:// URIs of `roots`), and sends roots/list_changed on set_roots;
 //   * lists again when the server announces list_changed (on_catalogue_changed follows);
 //   * restarts a server that was up and died, after 1x, 2x, 4x ... restart_policy::initial_delay
-//     (at most max_delay), giving up after max_attempts failed restarts in a row; a connection
-//     that stayed up for stable_after resets the count;
+//     (at most max_delay, less a random part), giving up after max_attempts failed restarts in a
+//     row, or never; a connection that stayed up for stable_after resets the count; a server
+//     that could not be started at all fails at once, or is tried again the same way
+//     (restart_policy::retry_first_start, as a long-running gateway wants);
+//   * names each tool once: a (server, tool) keeps its catalogue name for the manager's
+//     lifetime, across restarts (see catalogue.hpp);
 //   * routes tool calls through the approval policy and the approver, with a timeout, and writes
 //     each call to the audit log; sampling and elicitation requests go to the providers.
 // Thread-safe: every member may be called from any thread.
@@ -37,13 +41,13 @@ namespace mcp::host {
 enum class server_state {
     starting,   ///< being started and initialized
     ready,      ///< initialized and listed
-    restarting, ///< died; waiting to start again
+    restarting, ///< down (died, or could not start and is tried again): waiting to start again
     failed,     ///< could not start, or gave up restarting
     stopped,    ///< closed by the manager
 };
 std::string_view to_string(server_state s) noexcept;
 /// Why a server in `state` cannot take a request, in words: `server "x" failed: ERROR`,
-/// `server "x" is still starting`, `server "x" is restarting (it stopped: ERROR)`,
+/// `server "x" is still starting`, `server "x" is restarting (last error: ERROR)`,
 /// `server "x" has been stopped`. `error` may be empty.
 std::string not_ready_reason(std::string_view name, server_state state, std::string_view error);
 
@@ -60,16 +64,39 @@ struct server_status {
     std::optional<int> pid; ///< of a running stdio server
 };
 
+/// When a server that is down is tried again. The n-th attempt in a row waits
+/// initial_delay x 2^(n-1), at most max_delay, less a random share of up to `jitter` of that
+/// (servers that went down together, with a network, then do not all come back at the same
+/// instant).
 struct restart_policy {
-    int max_attempts = 5;
+    /// Failed attempts in a row after which the server is given up (state failed, with
+    /// "gave up after N restarts" in its error); nullopt: never give up.
+    std::optional<int> max_attempts = 5;
     std::chrono::milliseconds initial_delay{250};
     std::chrono::milliseconds max_delay{8000};
+    /// A connection that stayed up this long resets the count of attempts.
     std::chrono::milliseconds stable_after{30000};
+    /// Share of each delay taken off at random, from 0 (none) to 1.
+    double jitter = 0.2;
+    /// Whether a server that could not be started in the first place (nothing answering at its
+    /// URL yet, a command not installed yet) is tried again under this policy, its state
+    /// `restarting` in between. False: it fails at once, which a command run once wants (it
+    /// says so now rather than after the backoff).
+    bool retry_first_start = false;
+
+    /// Never give up, on a first start either: for a host that runs for a long time (the
+    /// default of mcp::host::gateway).
+    static restart_policy forever() noexcept {
+        restart_policy p;
+        p.max_attempts.reset();
+        p.retry_first_start = true;
+        return p;
+    }
 };
 
 /// One tool of the combined catalogue.
 struct tool_entry {
-    std::string name; ///< unique, model-safe: server__tool
+    std::string name; ///< unique, model-safe, kept for the manager's lifetime: server__tool
     std::string server;
     mcp::tool tool;
     bool server_trusted = false;
@@ -148,11 +175,11 @@ public:
 
     /// Add a server (not started). Throws std::invalid_argument on a duplicate name.
     void add_server(server_config config);
-    /// Start every added server that is not running, all at once; returns when each is ready or
-    /// has failed, or after about 1.5 x its connect time (connect_timeout or the config's
-    /// `timeout`) plus the few seconds it takes to stop a server that did not answer: a server
-    /// still starting then says in its status's `error` what it is waiting for ("still
-    /// connecting after 12.0 s").
+    /// Start every added server that is not running, all at once; returns when each is ready,
+    /// has failed or is waiting to be tried again (restart_policy::retry_first_start), or after about 1.5 x
+    /// its connect time (connect_timeout or the config's `timeout`) plus the few seconds it takes to stop a
+    /// server that did not answer: a server still starting then says in its status's `error` what it is
+    /// waiting for ("still connecting after 12.0 s").
     void connect_all();
     /// Start one server and wait for it; true when ready.
     bool connect(const std::string& name);
@@ -163,17 +190,24 @@ public:
     server_status status(const std::string& name) const; ///< throws std::out_of_range
     const server_config& config(const std::string& name) const;
 
-    /// Tools of every ready server (after includeTools/excludeTools), with catalogue names.
+    /// Tools of every ready server (after includeTools/excludeTools), with catalogue names. A
+    /// (server, tool) keeps the name it was first given here for the manager's lifetime, and
+    /// no other pair is ever given that name (catalogue_names).
     std::vector<tool_entry> tools() const;
     std::optional<tool_entry> find_tool(const std::string& qualified_name) const;
+    /// Which (server, tool) a catalogue name was given to, whether or not the server is ready
+    /// now (a client may still hold the name while its server restarts).
+    std::optional<std::pair<std::string, std::string>>
+    tool_name_owner(const std::string& qualified_name) const;
     std::vector<resource> resources(const std::string& server) const;
     std::vector<resource_template> resource_templates(const std::string& server) const;
     std::vector<prompt> prompts(const std::string& server) const;
 
     /// Call a tool by catalogue name, or by server and tool. Asks for approval as the policy
     /// says, audits, and returns the result as received (isError included). Throws call_denied,
-    /// or mcp::error: not connected, unknown or excluded tool, timeout (request_timeout),
-    /// cancelled (request_cancelled), or an error the server answered with.
+    /// or mcp::error: not connected (connection_closed, saying why: a name whose server is down
+    /// or restarting says so), unknown or excluded tool, timeout (request_timeout), cancelled
+    /// (request_cancelled), or an error the server answered with.
     call_tool_result call_tool(const std::string& qualified_name, json::object arguments,
                                tool_call_options options = {});
     call_tool_result call_tool(const std::string& server, const std::string& tool, json::object arguments,
@@ -191,6 +225,9 @@ public:
 
     /// Replace the roots; every connected server that declared interest is told.
     void set_roots(std::vector<std::filesystem::path> roots);
+    /// Tell every connected server that declared interest that the roots changed (send
+    /// notifications/roots/list_changed): for a roots_provider whose answer changed.
+    void notify_roots_changed();
     std::vector<root> roots() const;
 
     /// Stop every server (closing their connections and processes).

@@ -6,12 +6,19 @@
 // declining_sampling_provider answers every request with an error that says what to configure,
 // which is better than not declaring sampling: the server learns why instead of seeing a
 // capability missing.
+//
+// Both are given a request_control with each request: the server may withdraw its request
+// (notifications/cancelled, or its connection ends) while the model or the user is still at
+// it, and may have asked to hear how far along the answer is.
 #pragma once
 
 #include <mcp/protocol/elicitation.hpp>
 #include <mcp/protocol/sampling.hpp>
+#include <mcp/session/cancellation.hpp>
+#include <mcp/session/session.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -20,13 +27,26 @@
 
 namespace mcp::host {
 
+/// What a provider may use while it answers one request of a server, besides the request.
+struct request_control {
+    /// Cancelled when the server withdraws its request (notifications/cancelled) or its
+    /// connection ends: the answer will not be read, so stop asking the model or the user and
+    /// return or throw (what is returned then is dropped). Never cancelled when default-made.
+    cancellation_token cancellation;
+    /// Sends the server notifications/progress for its request (`progress` must increase from
+    /// one call to the next); null when the server did not ask for progress. Valid until the
+    /// provider returns, and harmless after.
+    std::function<void(const progress_update&)> report_progress;
+};
+
 class sampling_provider {
 public:
     virtual ~sampling_provider() = default;
     /// Answer sampling/createMessage for `server`, or throw mcp::error (e.g. code -1 when the
     /// user or the provider declines).
     virtual create_message_result create_message(const std::string& server,
-                                                 const create_message_request& request) = 0;
+                                                 const create_message_request& request,
+                                                 const request_control& control) = 0;
     /// Whether requests may carry `tools` and `toolChoice` (declared as sampling.tools).
     virtual bool supports_tools() const { return false; }
 };
@@ -37,8 +57,8 @@ public:
     explicit declining_sampling_provider(std::string reason =
                                              "sampling is not available: this host has no model "
                                              "provider configured");
-    create_message_result create_message(const std::string& server,
-                                         const create_message_request& request) override;
+    create_message_result create_message(const std::string& server, const create_message_request& request,
+                                         const request_control& control) override;
 
 private:
     std::string reason_;
@@ -94,8 +114,10 @@ public:
     explicit openai_sampling_provider(openai_provider_options options);
     ~openai_sampling_provider() override;
 
-    create_message_result create_message(const std::string& server,
-                                         const create_message_request& request) override;
+    /// `control`'s cancellation is not watched: the HTTP exchange runs to its answer or its
+    /// timeout (the server drops the late answer).
+    create_message_result create_message(const std::string& server, const create_message_request& request,
+                                         const request_control& control) override;
     bool supports_tools() const override { return true; }
 
     /// The model a request gets (see openai_provider_options::models).
@@ -116,8 +138,10 @@ private:
 class elicitation_responder {
 public:
     virtual ~elicitation_responder() = default;
-    /// Ask the user on behalf of `server`; accept (with content), decline or cancel.
-    virtual elicit_result elicit(const std::string& server, const elicit_request& request) = 0;
+    /// Ask the user on behalf of `server`; accept (with content), decline or cancel. When
+    /// `control` is cancelled, the question should be taken away from the user.
+    virtual elicit_result elicit(const std::string& server, const elicit_request& request,
+                                 const request_control& control) = 0;
     /// Whether URL-mode requests can be shown (declared as elicitation.url).
     virtual bool supports_url() const { return false; }
 };

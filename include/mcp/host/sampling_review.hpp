@@ -44,8 +44,10 @@ public:
     reviewed_sampling_provider(std::shared_ptr<sampling_provider> provider,
                                std::shared_ptr<sampling_reviewer> reviewer);
 
-    create_message_result create_message(const std::string& server,
-                                         const create_message_request& request) override;
+    /// A request withdrawn while the user reviews it (control cancelled) is not sent to the
+    /// model: the review's answer is dropped.
+    create_message_result create_message(const std::string& server, const create_message_request& request,
+                                         const request_control& control) override;
     bool supports_tools() const override { return provider_->supports_tools(); }
 
 private:

@@ -22,6 +22,7 @@
 #include <mcp/schema/from_type.hpp>
 #include <mcp/session/session.hpp>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -94,6 +95,22 @@ inline constexpr std::string_view correlation_id = "dev.mcpxx/correlationId";
 inline constexpr std::string_view client_capabilities = "dev.mcpxx/clientCapabilities";
 } // namespace forwarding_meta
 
+/// How context::ask puts its questions to the client.
+struct ask_options {
+    /// How long each request to the client may take (initialize era); unset: the session's
+    /// default.
+    std::optional<std::chrono::milliseconds> timeout;
+    /// Withdraws the questions when cancelled, besides the handler's own cancellation (which
+    /// always does): the client is sent notifications/cancelled for each request still open and
+    /// ask() throws client_request_failed (request_cancelled). For an intermediary whose own
+    /// requester withdrew the question it is passing on.
+    cancellation_token cancel;
+    /// Asks the client for progress on each request (a progressToken in its _meta) and delivers
+    /// the client's notifications/progress here, with the key of the input they are about
+    /// (initialize era; the stateless era has no request to report on).
+    std::function<void(const std::string& key, const progress_update&)> on_progress;
+};
+
 /// Who sent the request being handled.
 struct caller_info {
     revision protocol_version = latest_initialize_revision;
@@ -158,6 +175,8 @@ public:
     /// answers still missing: let it propagate).
     input_responses ask(const input_requests& requests,
                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
+    /// The same, with a cancellation of its own and progress from the client (see ask_options).
+    input_responses ask(const input_requests& requests, const ask_options& options) const;
 
     /// One input at a time. The key defaults to "elicitation", "sampling" or "roots", numbered
     /// from the second use on within one run of the handler ("sampling-2").
