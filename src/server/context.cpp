@@ -191,11 +191,6 @@ input_response parse_answer(const input_request& r, const json::value& v) {
 
 } // namespace
 
-input_responses context::ask(const input_requests& requests,
-                             std::optional<std::chrono::milliseconds> timeout) const {
-    return ask(requests, ask_options{.timeout = timeout});
-}
-
 input_responses context::ask(const input_requests& requests, const ask_options& options) const {
     input_responses answers;
     if (!stateless()) {
@@ -326,14 +321,14 @@ create_message_result context::sample(const create_message_request& request,
                                       std::optional<std::chrono::milliseconds> timeout,
                                       std::optional<std::string> key) const {
     auto k = key ? std::move(*key) : next_key(state_.key_uses, "sampling");
-    auto answers = ask({{k, request}}, timeout);
+    auto answers = ask({{k, request}}, {.timeout = timeout});
     return std::get<create_message_result>(answers.at(k));
 }
 
 elicit_result context::elicit(const elicit_request& request, std::optional<std::chrono::milliseconds> timeout,
                               std::optional<std::string> key) const {
     auto k = key ? std::move(*key) : next_key(state_.key_uses, "elicitation");
-    auto answers = ask({{k, request}}, timeout);
+    auto answers = ask({{k, request}}, {.timeout = timeout});
     return std::get<elicit_result>(answers.at(k));
 }
 

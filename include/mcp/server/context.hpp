@@ -173,10 +173,9 @@ public:
     /// mcp::error -32021 with data.requiredCapabilities (stateless era, capability not declared)
     /// or -32602 (stateless era, an answer of the wrong shape); input_required (stateless era,
     /// answers still missing: let it propagate).
-    input_responses ask(const input_requests& requests,
-                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
-    /// The same, with a cancellation of its own and progress from the client (see ask_options).
-    input_responses ask(const input_requests& requests, const ask_options& options) const;
+    /// `options`: a timeout per request, a cancellation of its own, progress from the client
+    /// (see ask_options), e.g. `ctx.ask(inputs, {.timeout = 30s})`.
+    input_responses ask(const input_requests& requests, const ask_options& options = {}) const;
 
     /// One input at a time. The key defaults to "elicitation", "sampling" or "roots", numbered
     /// from the second use on within one run of the handler ("sampling-2").
