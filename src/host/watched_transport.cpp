@@ -6,7 +6,7 @@
 namespace mcp::host::detail {
 
 watched_transport::watched_transport(transport_ptr inner, lost_handler on_lost)
-    : inner_(std::move(inner)), on_lost_(std::move(on_lost)) {}
+    : transport_decorator(std::move(inner)), on_lost_(std::move(on_lost)) {}
 
 std::string watched_transport::unreachable_error(std::string_view text) {
     // Most messages are not errors at all: look closer only when the code is in the text.
@@ -91,7 +91,7 @@ void watched_transport::start(transport_handler h) {
         remember(std::string(what));
         if (f) f(what);
     };
-    inner_->start(std::move(h));
+    transport_decorator::start(std::move(h));
 }
 
 } // namespace mcp::host::detail

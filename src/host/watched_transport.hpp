@@ -13,7 +13,7 @@
 // that the manager can say why the connection was lost.
 #pragma once
 
-#include <mcp/transport/transport.hpp>
+#include <mcp/transport/transport_decorator.hpp>
 
 #include <functional>
 #include <mutex>
@@ -21,7 +21,7 @@
 
 namespace mcp::host::detail {
 
-class watched_transport : public transport {
+class watched_transport : public transport_decorator {
 public:
     /// Called (on the transport's thread; it must not block) each time a request failed because
     /// nothing answered. `why` is the failure's message (it never holds a header value).
@@ -30,21 +30,7 @@ public:
     watched_transport(transport_ptr inner, lost_handler on_lost);
 
     void start(transport_handler handler) override;
-    void send(std::string message) override { inner_->send(std::move(message)); }
-    void send_reply(std::string message, const jsonrpc::request_id& id) override {
-        inner_->send_reply(std::move(message), id);
-    }
-    void send_related(std::string message, const jsonrpc::request_id& related) override {
-        inner_->send_related(std::move(message), related);
-    }
-    void close() override { inner_->close(); }
-    bool close_request_stream(const jsonrpc::request_id& id) override {
-        return inner_->close_request_stream(id);
-    }
-    void set_max_message_size(std::size_t bytes) override { inner_->set_max_message_size(bytes); }
-    bool hand_off_reading() override { return inner_->hand_off_reading(); }
 
-    const transport_ptr& inner() const noexcept { return inner_; }
     /// The last problem seen: an on_error text, or the message of a request nothing answered.
     std::string last_problem() const;
     /// The start (at most 200 bytes, control characters escaped) of the first incoming message
@@ -62,7 +48,6 @@ private:
     bool stray(std::string_view message);
     void remember(std::string problem);
 
-    const transport_ptr inner_;
     const lost_handler on_lost_;
     mutable std::mutex mu_;
     std::string last_problem_;

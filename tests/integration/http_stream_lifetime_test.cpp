@@ -18,13 +18,6 @@ namespace {
 
 const std::string accept_sse = "Accept: text/event-stream\r\n";
 
-/// Open the standalone GET stream of session `sid` on `c`; false unless it answers 200 SSE.
-bool open_standalone(raw_client& c, const std::string& sid, std::string_view version = "2025-11-25") {
-    if (!c.send(http_request("GET", "/mcp", accept_sse + session_headers(sid, version)))) return false;
-    auto head = c.read_head();
-    return head && head->status == 200 && head->header("Content-Type") == "text/event-stream";
-}
-
 /// Read chunks until one holds an SSE comment (": keep-alive"), and say whether one came
 /// before any message (a priming event, which has empty data, may come first) or the end.
 bool keep_alive_comes_next(raw_client& c) {

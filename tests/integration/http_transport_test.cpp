@@ -336,11 +336,7 @@ TEST_F(http_fixture, the_standalone_stream_carries_list_changed) {
     raw_client c(port());
     const auto sid = open_session(c);
     raw_client listener(port());
-    ASSERT_TRUE(
-        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
-    auto head = listener.read_head();
-    ASSERT_TRUE(head);
-    EXPECT_EQ(head->status, 200);
+    ASSERT_TRUE(open_standalone(listener, sid));
     sse_reader sse(listener);
     ASSERT_TRUE(sse.next()); // priming
     // A second standalone stream is refused.
@@ -366,11 +362,7 @@ TEST_F(http_fixture, what_the_server_sends_before_the_first_get_waits_for_it) {
     mcp_server.add_tool({.name = "early", .input_schema = object{{"type", "object"}}},
                         [](const object&, mcp::context&) { return mcp::call_tool_result{}; });
     raw_client listener(port());
-    ASSERT_TRUE(
-        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
-    auto head = listener.read_head();
-    ASSERT_TRUE(head);
-    EXPECT_EQ(head->status, 200);
+    ASSERT_TRUE(open_standalone(listener, sid));
     sse_reader sse(listener);
     ASSERT_TRUE(sse.next()); // priming
     auto early = sse.next_message();

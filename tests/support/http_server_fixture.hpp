@@ -55,6 +55,14 @@ inline std::string listen_body() {
            stateless_meta + "}}";
 }
 
+/// Open the standalone GET stream of session `sid` on `c`; false unless it answers 200 SSE.
+inline bool open_standalone(raw_client& c, const std::string& sid, std::string_view version = "2025-11-25") {
+    if (!c.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid, version))))
+        return false;
+    auto head = c.read_head();
+    return head && head->status == 200 && head->header("Content-Type") == "text/event-stream";
+}
+
 /// Read the rest of a chunked response: true when it ends with its terminating chunk (a clean
 /// end), false when the connection is cut (or stays silent for io_timeout) first.
 inline bool ends_cleanly(raw_client& c) {

@@ -6,7 +6,7 @@
 #include "support/eventually.hpp"
 
 #include <mcp/json/json.hpp>
-#include <mcp/transport/transport.hpp>
+#include <mcp/transport/transport_decorator.hpp>
 
 #include <functional>
 #include <mutex>
@@ -14,9 +14,9 @@
 
 namespace mcp::test {
 
-class recording_transport final : public transport {
+class recording_transport final : public transport_decorator {
 public:
-    explicit recording_transport(transport_ptr inner) : inner_(std::move(inner)) {}
+    using transport_decorator::transport_decorator;
 
     void start(transport_handler h) override {
         auto keep = [this](std::string_view m) {
@@ -44,21 +44,8 @@ public:
                 keep(m);
                 next(m, std::move(o));
             };
-        inner_->start(std::move(h));
+        transport_decorator::start(std::move(h));
     }
-    void send(std::string message) override { inner_->send(std::move(message)); }
-    void send_reply(std::string message, const jsonrpc::request_id& id) override {
-        inner_->send_reply(std::move(message), id);
-    }
-    void send_related(std::string message, const jsonrpc::request_id& related) override {
-        inner_->send_related(std::move(message), related);
-    }
-    void close() override { inner_->close(); }
-    bool close_request_stream(const jsonrpc::request_id& id) override {
-        return inner_->close_request_stream(id);
-    }
-    void set_max_message_size(std::size_t bytes) override { inner_->set_max_message_size(bytes); }
-    bool hand_off_reading() override { return inner_->hand_off_reading(); }
 
     /// Every message received so far, parsed.
     std::vector<json::value> received() const {
@@ -83,7 +70,6 @@ public:
     }
 
 private:
-    transport_ptr inner_;
     mutable std::mutex mu_;
     std::vector<json::value> received_;
 };
