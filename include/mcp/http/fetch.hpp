@@ -11,9 +11,18 @@
 //   if (r.status == 200) use(r.body);
 //
 // Redirects are not followed (a 3xx is returned as it is); proxies are not used.
+//
+// A fetch can be called off: give it a cancellation token (`.cancel = source.token()`) and
+// cancel the source from any thread. Wherever the exchange is - resolving, connecting, in the
+// TLS handshake, sending, waiting for or reading the response - its connection is closed at
+// once (the server sees it go) and fetch throws mcp::error(error_code::request_cancelled), as a
+// cancelled request of an mcp::session does; no timeout has to run out. (A name lookup cannot
+// be interrupted: the one-shot fetch() returns when it ends, http_client::fetch at once.)
 #pragma once
 
 #include <mcp/http/client_transport.hpp> // header_list
+#include <mcp/jsonrpc/error.hpp>
+#include <mcp/session/cancellation.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -46,6 +55,12 @@ struct fetch_request {
     /// (fetch_response::body stays empty); return false to stop reading (the fetch returns
     /// what it has). Runs on the thread doing the I/O; must not block for long.
     std::function<bool(std::string_view)> on_body;
+    /// Calls the fetch off when cancelled: the connection is closed and fetch throws
+    /// mcp::error(error_code::request_cancelled) naming the URL (and the reason given to
+    /// cancellation_source::cancel, if any). Already cancelled: nothing is sent, no connection
+    /// is opened. A response that was complete before the cancellation is returned. Never
+    /// cancelled when default-made.
+    cancellation_token cancel;
 };
 
 struct fetch_response {
@@ -65,7 +80,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// One exchange on a fresh connection, run on the calling thread. Throws fetch_error.
+/// One exchange on a fresh connection, run on the calling thread. Throws fetch_error, or
+/// mcp::error(error_code::request_cancelled) when request.cancel calls it off.
 fetch_response fetch(const fetch_request& request);
 
 /// Keeps connections alive between fetches (per scheme, host and port) and runs them on one
@@ -77,7 +93,9 @@ public:
     http_client(const http_client&) = delete;
     http_client& operator=(const http_client&) = delete;
 
-    /// Blocks the caller until the exchange is over. Throws fetch_error.
+    /// Blocks the caller until the exchange is over. Throws fetch_error, or
+    /// mcp::error(error_code::request_cancelled) when request.cancel calls it off (its
+    /// connection is closed, never kept; the client stays usable).
     fetch_response fetch(const fetch_request& request);
 
     struct impl;

@@ -44,15 +44,19 @@ call_request make_call(const fetch_request& r) {
     return c;
 }
 
-// Collects one response; `done` is called once, on the loop.
+// Collects one response; `done` is called once, on the loop. Every member is touched on the
+// loop only (the caller reads the result after `done`).
 struct collector : std::enable_shared_from_this<collector> {
     fetch_response response;
     std::optional<std::string> error;
+    /// Set by cancel(): the reason given to the cancellation source (may be empty).
+    std::optional<std::string> cancelled;
     std::size_t limit = 0;
     std::function<bool(std::string_view)> on_body;
     std::shared_ptr<http_call> call;
     std::string url_display;
     bool stopped = false;
+    bool finished = false;
     std::function<void()> done;
 
     call_handlers handlers() {
@@ -83,12 +87,26 @@ struct collector : std::enable_shared_from_this<collector> {
         };
         return h;
     }
+    /// Starts the exchange unless it was cancelled before its turn on the loop came.
+    void start(connection_pool& pool, call_request request) {
+        if (finished) return;
+        call = pool.start(std::move(request), handlers());
+    }
     void stop() {
         stopped = true;
         if (call) call->abort(); // no on_end after abort: finish here
         finish();
     }
+    /// The caller's cancellation, on the loop: the connection is closed whatever the exchange
+    /// was doing. Too late once the exchange is over (its response is kept).
+    void cancel(std::string reason) {
+        if (finished) return;
+        cancelled = std::move(reason);
+        stop();
+    }
     void finish() {
+        if (finished) return;
+        finished = true;
         auto d = std::move(done);
         done = nullptr;
         call.reset();
@@ -96,10 +114,42 @@ struct collector : std::enable_shared_from_this<collector> {
     }
 };
 
+[[noreturn]] void throw_cancelled(std::string_view url_display, const std::string& reason) {
+    std::string m = "the request to " + std::string(url_display) + " was cancelled";
+    if (!reason.empty()) m += ": " + reason;
+    throw mcp::error(error_code::request_cancelled, std::move(m));
+}
+
 fetch_response take(collector& c) {
+    if (c.cancelled) throw_cancelled(c.url_display, *c.cancelled);
     if (c.error) throw fetch_error(*c.error);
     return std::move(c.response);
 }
+
+/// Watches a fetch's cancellation token while the fetch runs. The token is cancelled on any
+/// thread, while the exchange belongs to its loop: the callback only posts the abort there,
+/// so the socket is closed on the thread that owns it. A cancellation that races with the end
+/// of the fetch finds the collector finished (or gone, or the loop gone) and does nothing.
+class cancellation_watch {
+public:
+    cancellation_watch(cancellation_token token, const std::shared_ptr<io_loop>& loop,
+                       const std::shared_ptr<collector>& c)
+        : token_(std::move(token)) {
+        registration_ = token_.on_cancel([weak_loop = std::weak_ptr<io_loop>(loop),
+                                          weak_c = std::weak_ptr<collector>(c)](const std::string& reason) {
+            auto l = weak_loop.lock();
+            auto target = weak_c.lock();
+            if (l && target) l->post([target, reason] { target->cancel(reason); });
+        });
+    }
+    ~cancellation_watch() { token_.remove_callback(registration_); }
+    cancellation_watch(const cancellation_watch&) = delete;
+    cancellation_watch& operator=(const cancellation_watch&) = delete;
+
+private:
+    cancellation_token token_;
+    std::uint64_t registration_ = 0;
+};
 
 std::string tls_key(const fetch_request& r) {
     return (r.verify_peer ? "v|" : "n|") + r.ca_file;
@@ -109,6 +159,7 @@ std::string tls_key(const fetch_request& r) {
 
 fetch_response fetch(const fetch_request& request) {
     auto req = make_call(request);
+    if (request.cancel.is_cancelled()) throw_cancelled(req.url.display, request.cancel.reason());
     auto loop = io_loop::create();
     connection_pool pool(loop, tls_options{request.verify_peer, request.ca_file});
     auto c = std::make_shared<collector>();
@@ -117,7 +168,8 @@ fetch_response fetch(const fetch_request& request) {
     c->url_display = req.url.display;
     // No connection is kept: run_here() returns once nothing is left to do.
     c->done = [&pool] { pool.close_idle(); };
-    loop->post([&] { c->call = pool.start(std::move(req), c->handlers()); });
+    loop->post([&] { c->start(pool, std::move(req)); });
+    const cancellation_watch watch(request.cancel, loop, c);
     loop->run_here();
     return take(*c);
 }
@@ -146,6 +198,7 @@ http_client::~http_client() {
 
 fetch_response http_client::fetch(const fetch_request& request) {
     auto req = make_call(request);
+    if (request.cancel.is_cancelled()) throw_cancelled(req.url.display, request.cancel.reason());
     {
         std::lock_guard lock(impl_->mu);
         if (!impl_->running) impl_->loop->start_thread();
@@ -165,8 +218,9 @@ fetch_response http_client::fetch(const fetch_request& request) {
     impl_->loop->post([d = impl_, c, req = std::move(req), key, tls]() mutable {
         auto& pool = d->pools[key];
         if (!pool) pool = std::make_unique<connection_pool>(d->loop, tls);
-        c->call = pool->start(std::move(req), c->handlers());
+        c->start(*pool, std::move(req));
     });
+    const cancellation_watch watch(request.cancel, impl_->loop, c);
     fut.wait();
     return take(*c);
 }
