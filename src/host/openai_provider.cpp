@@ -63,7 +63,7 @@ openai_sampling_provider::~openai_sampling_provider() = default;
 
 create_message_result openai_sampling_provider::create_message(const std::string&,
                                                                const create_message_request& request,
-                                                               const request_control&) {
+                                                               const request_control& control) {
     const auto& o = impl_->options;
     http::fetch_request req;
     req.method = "POST";
@@ -77,6 +77,10 @@ create_message_result openai_sampling_provider::create_message(const std::string
     req.timeout = o.timeout;
     req.verify_peer = o.verify_peer;
     req.ca_file = o.ca_file;
+    // A withdrawn request closes its connection to the model at once (nobody will read the
+    // answer, and the model should stop spending tokens on it): fetch throws
+    // mcp::error(request_cancelled), which goes to the caller as it is.
+    req.cancel = control.cancellation;
 
     http::fetch_response res;
     try {

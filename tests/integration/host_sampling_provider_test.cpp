@@ -2,17 +2,24 @@
 // the exact request it sends, canned answers, broken answers (HTTP errors, HTML, junk, a server
 // that never answers, nothing listening), and sampling from real servers through the manager:
 // everything_server's sample_llm over stdio, and a server whose sampling request carries tools.
+// A request withdrawn while the model is at it - by the provider's caller, by the server that
+// made it, or by the user cancelling the call it belongs to - closes the HTTP exchange with the
+// model at once, which the stub sees.
 #include <mcp/host/manager.hpp>
 #include <mcp/http/server.hpp>
 
+#include "support/eventually.hpp"
 #include "support/http_test_server.hpp"
 
 #include <gtest/gtest.h>
+
+#include <future>
 
 namespace {
 
 using namespace mcp::host;
 using namespace std::chrono_literals;
+using mcp::test::eventually;
 using mcp::test::http_test_server;
 using mcp::test::recorded_request;
 
@@ -39,10 +46,13 @@ struct stub_api {
     std::string answer = completion("42");
     bool silent = false; // never answer
     std::vector<std::shared_ptr<mcp::test::core::response_writer>> held;
+    /// Clients that went away from a request left unanswered (silent).
+    std::atomic<int> hung_up{0};
     http_test_server server{
         [this](const recorded_request& r, std::shared_ptr<mcp::test::core::response_writer> w) {
             std::lock_guard lock(mu);
             if (silent) {
+                w->on_close([this] { ++hung_up; });
                 held.push_back(std::move(w));
                 return;
             }
@@ -54,6 +64,10 @@ struct stub_api {
             w->respond(status, {{"Content-Type", content_type}}, answer);
         }};
     std::string base_url() { return server.url("/v1"); }
+    void set_silent(bool s) {
+        std::lock_guard lock(mu);
+        silent = s;
+    }
     void set(int s, std::string body, std::string type = "application/json") {
         std::lock_guard lock(mu);
         status = s;
@@ -79,9 +93,10 @@ mcp::create_message_request simple_request() {
 }
 
 /// The error create_message throws (fails the test when it returns).
-mcp::error sampling_error(openai_sampling_provider& p, const mcp::create_message_request& r) {
+mcp::error sampling_error(openai_sampling_provider& p, const mcp::create_message_request& r,
+                          const request_control& control = {}) {
     try {
-        p.create_message("srv", r, {});
+        p.create_message("srv", r, control);
     } catch (const mcp::error& e) {
         return e;
     }
@@ -279,5 +294,133 @@ TEST(host_sampling_provider, sampling_with_tools_round_trip) {
     m.close();
     http.stop(0ms);
 }
+
+/// How long a withdrawn request may take to end: far less than the provider's timeout (30 s
+/// in these tests), which is what it ran into before cancellation reached the HTTP exchange.
+constexpr auto prompt_end = 2s;
+
+TEST(host_sampling_provider, a_withdrawn_request_closes_its_connection_to_the_model) {
+    stub_api api;
+    api.set_silent(true); // the model "thinks" for ever
+    auto p = provider_for(api, 30s);
+    mcp::cancellation_source withdrawn;
+    auto pending = std::async(std::launch::async, [&] {
+        return p.create_message("srv", simple_request(), {.cancellation = withdrawn.token()});
+    });
+    ASSERT_TRUE(api.server.wait_requests(1));
+    withdrawn.cancel("cancelled by the peer");
+    ASSERT_EQ(pending.wait_for(prompt_end), std::future_status::ready);
+    try {
+        pending.get();
+        ADD_FAILURE() << "a withdrawn request was answered";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::request_cancelled);
+        EXPECT_EQ(std::string(e.what()), "the request to " + api.base_url() +
+                                             "/chat/completions was cancelled: cancelled by the peer");
+    }
+    EXPECT_TRUE(eventually([&] { return api.hung_up == 1; })) << "the model's server still holds the request";
+
+    // Withdrawn before the provider is called: nothing is sent.
+    EXPECT_EQ(sampling_error(p, simple_request(), {.cancellation = withdrawn.token()}).code(),
+              mcp::error_code::request_cancelled);
+    EXPECT_EQ(api.server.requests().size(), 1u);
+
+    // The provider is as good as before.
+    api.set_silent(false);
+    auto r = p.create_message("srv", simple_request(), {});
+    ASSERT_EQ(r.content.size(), 1u);
+    EXPECT_EQ(std::get<mcp::text_content>(r.content[0]).text, "42");
+}
+
+TEST(host_sampling_provider, a_server_withdrawing_its_request_aborts_the_models_http_exchange) {
+    // A server of the initialize era whose tool asks the client's model, then withdraws the
+    // question when the test says so (its session sends notifications/cancelled).
+    mcp::cancellation_source change_of_mind;
+    mcp::server srv({.info = {.name = "fickle", .version = "1.0"}});
+    srv.add_tool({.name = "ask_then_withdraw", .description = "Ask the model, then change its mind"},
+                 [&](const mcp::json::object&, mcp::context& ctx) {
+                     try {
+                         ctx.ask({{"sampling", simple_request()}}, {.cancel = change_of_mind.token()});
+                         return mcp::call_tool_result{.content = {mcp::text("answered")}};
+                     } catch (const mcp::client_request_failed& e) {
+                         return mcp::call_tool_result{
+                             .content = {mcp::text(std::string("withdrawn: ") + e.what())}};
+                     }
+                 });
+    mcp::http::server http(srv, {});
+    http.start();
+
+    stub_api api;
+    api.set_silent(true);
+    manager_options o;
+    o.approval.approve_all = true;
+    o.protocol_version = mcp::revision::v2025_11_25;
+    o.sampling = std::make_shared<openai_sampling_provider>(
+        openai_provider_options{.base_url = api.base_url(), .models = {"stub-model"}, .timeout = 30s});
+    manager m(o);
+    m.add_server({.name = "fickle",
+                  .transport = transport_kind::streamable_http,
+                  .url = http.url(),
+                  .source = "test"});
+    m.connect_all();
+    ASSERT_EQ(m.status("fickle").state, server_state::ready) << m.status("fickle").error;
+
+    auto call =
+        std::async(std::launch::async, [&] { return m.call_tool("fickle", "ask_then_withdraw", {}); });
+    ASSERT_TRUE(api.server.wait_requests(1)); // the model has the question
+    change_of_mind.cancel("the tool no longer needs an answer");
+    EXPECT_TRUE(eventually([&] { return api.hung_up == 1; }, prompt_end))
+        << "the host kept asking the model after the server withdrew its request";
+    ASSERT_EQ(call.wait_for(20s), std::future_status::ready);
+    const auto r = call.get();
+    ASSERT_EQ(r.content.size(), 1u);
+    EXPECT_EQ(std::get<mcp::text_content>(r.content[0]).text.rfind("withdrawn: ", 0), 0u)
+        << std::get<mcp::text_content>(r.content[0]).text;
+    m.close();
+    http.stop(0ms);
+}
+
+/// The user cancels a tool call while the server's sampling request is with the model (what
+/// Ctrl-C does in the mcpxx CLI). In the initialize era the call's notifications/cancelled
+/// makes the server withdraw its sampling request; in 2026-07-28 the question is the call's own
+/// (MRTR), so the call's cancellation reaches the provider directly.
+class host_sampling_cancelled_call : public ::testing::TestWithParam<std::optional<mcp::revision>> {};
+
+TEST_P(host_sampling_cancelled_call, aborts_the_models_http_exchange) {
+    stub_api api;
+    api.set_silent(true);
+    manager_options o;
+    o.approval.approve_all = true;
+    o.protocol_version = GetParam();
+    o.sampling = std::make_shared<openai_sampling_provider>(
+        openai_provider_options{.base_url = api.base_url(), .models = {"stub-model"}, .timeout = 30s});
+    manager m(o);
+    m.add_server({.name = "every", .command = bin + "/everything_server", .source = "test"});
+    m.connect_all();
+    ASSERT_EQ(m.status("every").state, server_state::ready) << m.status("every").error;
+
+    mcp::cancellation_source ctrl_c;
+    auto call = std::async(std::launch::async, [&] {
+        return m.call_tool("every", "sample_llm", {{"prompt", "What is six times seven?"}},
+                           {.cancel = ctrl_c.token()});
+    });
+    ASSERT_TRUE(api.server.wait_requests(1));
+    ctrl_c.cancel("interrupted");
+    ASSERT_EQ(call.wait_for(prompt_end), std::future_status::ready);
+    try {
+        call.get();
+        ADD_FAILURE() << "a cancelled call returned a result";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::request_cancelled) << e.what();
+    }
+    EXPECT_TRUE(eventually([&] { return api.hung_up == 1; }, prompt_end))
+        << "the host kept asking the model after the call was cancelled";
+}
+
+INSTANTIATE_TEST_SUITE_P(eras, host_sampling_cancelled_call,
+                         ::testing::Values(std::nullopt, std::optional(mcp::revision::v2025_11_25)),
+                         [](const ::testing::TestParamInfo<std::optional<mcp::revision>>& i) {
+                             return i.param ? std::string("initialize_era") : std::string("newest");
+                         });
 
 } // namespace

@@ -114,8 +114,10 @@ public:
     explicit openai_sampling_provider(openai_provider_options options);
     ~openai_sampling_provider() override;
 
-    /// `control`'s cancellation is not watched: the HTTP exchange runs to its answer or its
-    /// timeout (the server drops the late answer).
+    /// When `control`'s cancellation fires (the server withdrew its request, or its connection
+    /// ended), the HTTP exchange is aborted wherever it is - its connection to the model is
+    /// closed - and this throws mcp::error(error_code::request_cancelled); a request withdrawn
+    /// before it is called is never sent.
     create_message_result create_message(const std::string& server, const create_message_request& request,
                                          const request_control& control) override;
     bool supports_tools() const override { return true; }
