@@ -1,6 +1,6 @@
 // The host commands of `mcpxx` run as a child process against real servers: servers, tools,
 // resources, prompts, call, read, prompt, complete, ping; --config, --json, exit codes,
-// approval from stdin, and Ctrl-C during a long call.
+// approval from stdin, and Ctrl-C during a long call and while the model answers a server.
 #include "crypto/crypto.hpp"
 #include "support/child_server.hpp"
 #include "support/eventually.hpp"
@@ -932,6 +932,34 @@ TEST_F(cli_host_test, ctrl_c_cancels_the_call_and_exits_130) {
         seen |= l.rfind("[everything] ", 0) == 0 && l.find(" <- ") != std::string::npos &&
                 l.find("notifications/cancelled") != std::string::npos;
     EXPECT_TRUE(seen) << r.err;
+}
+
+TEST_F(cli_host_test, ctrl_c_while_the_model_thinks_hangs_up_on_the_model) {
+    // A chat-completions API that takes the request and never answers; it counts the clients
+    // that hang up on it.
+    std::mutex mu;
+    std::vector<std::shared_ptr<mcp::test::core::response_writer>> held;
+    std::atomic<int> hung_up{0};
+    mcp::test::http_test_server api([&](const mcp::test::recorded_request&, auto w) {
+        w->on_close([&] { ++hung_up; });
+        std::lock_guard lock(mu);
+        held.push_back(std::move(w));
+    });
+    std::chrono::steady_clock::time_point pressed;
+    auto r = run({"call", "everything", "sample_llm", "--arg", "prompt=think hard", "--yes", "--config",
+                  config, "--sampling-url", api.url("/v1"), "--sampling-model", "slow-model"},
+                 "", [&](pid_t pid, const fs::path&) {
+                     // The question is with the model: press Ctrl-C.
+                     EXPECT_TRUE(api.wait_requests(1)) << "the model was never asked";
+                     pressed = std::chrono::steady_clock::now();
+                     ::kill(pid, SIGINT);
+                 });
+    EXPECT_EQ(r.exit_code, 130) << r.err;
+    // Far from the provider's 120 s timeout, which is what mcpxx waited for while its HTTP
+    // exchange with the model could not be called off.
+    EXPECT_LT(std::chrono::steady_clock::now() - pressed, 10s);
+    EXPECT_TRUE(mcp::test::eventually([&] { return hung_up == 1; }))
+        << "the model's server still holds the request";
 }
 
 } // namespace
