@@ -318,6 +318,10 @@ void managed_server::catalogue_changed() {
 }
 
 std::string managed_server::death_message() const {
+    // A server that stopped reading what it was sent was cut off: its exit status (the
+    // shutdown's signal) would only hide that.
+    if (auto w = std::dynamic_pointer_cast<watched_transport>(transport_))
+        if (auto why = w->failure(); !why.empty()) return "connection closed: " + why;
     if (auto w = std::dynamic_pointer_cast<watched_transport>(transport_); w && !child_of(transport_)) {
         const auto why = w->last_problem();
         return why.empty() ? "connection lost" : "connection lost: " + why;

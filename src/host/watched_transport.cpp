@@ -31,6 +31,11 @@ std::string watched_transport::last_problem() const {
     return last_problem_;
 }
 
+std::string watched_transport::failure() const {
+    std::lock_guard lock(mu_);
+    return failure_;
+}
+
 std::string watched_transport::first_stray_output() const {
     std::lock_guard lock(mu_);
     return stray_;
@@ -90,6 +95,17 @@ void watched_transport::start(transport_handler h) {
     h.on_error = [this, f = std::move(h.on_error)](std::string_view what) {
         remember(std::string(what));
         if (f) f(what);
+    };
+    // Always set, so that the failure is known here; unset by the user, it goes to on_error.
+    h.on_failure = [this, f = std::move(h.on_failure), on_error = h.on_error](std::string_view why) {
+        {
+            std::lock_guard lock(mu_);
+            failure_ = std::string(why);
+        }
+        if (f)
+            f(why);
+        else if (on_error)
+            on_error(why);
     };
     transport_decorator::start(std::move(h));
 }

@@ -10,7 +10,8 @@
 // end of an HTTP+SSE stream, a client whose session could not be renewed) is seen as usual
 // through on_close; the
 // wrapper keeps the last problem reported (on_error, or the message of the failed request) so
-// that the manager can say why the connection was lost.
+// that the manager can say why the connection was lost, and the reason the transport gave up
+// on the server (on_failure: it stopped reading what was sent to it).
 #pragma once
 
 #include <mcp/transport/transport_decorator.hpp>
@@ -33,6 +34,8 @@ public:
 
     /// The last problem seen: an on_error text, or the message of a request nothing answered.
     std::string last_problem() const;
+    /// Why the transport closed on its own initiative (transport_handler::on_failure), or empty.
+    std::string failure() const;
     /// The start (at most 200 bytes, control characters escaped) of the first incoming message
     /// that is not JSON at all: what a stdio server printed on stdout besides the protocol (a
     /// banner, a log line). Empty when there was none.
@@ -51,6 +54,7 @@ private:
     const lost_handler on_lost_;
     mutable std::mutex mu_;
     std::string last_problem_;
+    std::string failure_;
     std::string stray_;
 };
 

@@ -110,8 +110,10 @@ bool exchange::start_stream(int status, header_list headers) {
         if (state_ != state::waiting) return false;
         // HTTP/1.0 has no chunked coding: the body ends when the connection closes.
         if (check.connection_close || cfg_.http10) cfg_.keep_alive = false;
+        const std::size_t before = pending_.size();
         append_head(pending_, status, headers, check, cfg_.http10 ? framing::none : framing::chunked, 0,
                     cfg_.keep_alive ? connection_field::none : connection_field::close);
+        head_bytes_ = pending_.size() - before;
         state_ = state::streaming;
         counted_ = true;
         shared_->open_streams.fetch_add(1, std::memory_order_relaxed);
@@ -128,11 +130,13 @@ bool exchange::write(std::string bytes) {
         std::lock_guard lk(mu_);
         if (state_ != state::streaming) return false;
         if (bytes.empty() || cfg_.head) return true;
-        const std::size_t queued = pending_.size() + in_flight_;
+        // The head is not the client's to read as a stream: until it is out, it does not count.
+        const std::size_t queued = pending_.size() + in_flight_ - (head_out_ ? 0 : head_bytes_);
         const std::size_t add = bytes.size() + (cfg_.http10 ? 0 : chunk_overhead);
         // A single write larger than the bound is let through when nothing is queued (the
         // client may well be reading); what is bounded is accumulation behind a stalled one.
         if (queued > 0 && queued + add > cfg_.max_queue) {
+            overflow_bytes_ = queued + add;
             state_ = state::overflow;
             pending_.clear();
             pending_.shrink_to_fit();
@@ -199,6 +203,7 @@ exchange::output exchange::take_output(std::string& head, std::string& body) {
 void exchange::output_written() {
     std::lock_guard lk(mu_);
     in_flight_ = 0;
+    head_out_ = true;
 }
 
 bool exchange::take_inline_flush() {
@@ -246,6 +251,11 @@ void exchange::disable_keep_alive() {
 bool exchange::overflowed() const {
     std::lock_guard lk(mu_);
     return state_ == state::overflow;
+}
+
+std::size_t exchange::overflow_bytes() const {
+    std::lock_guard lk(mu_);
+    return overflow_bytes_;
 }
 
 bool exchange::unanswered() const {

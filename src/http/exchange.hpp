@@ -113,6 +113,8 @@ public:
     void disable_keep_alive();
     bool unanswered() const;
     bool overflowed() const; ///< a write() exceeded the queue bound: close the connection
+    /// The bytes that would have been queued by the write() that overflowed (for the log).
+    std::size_t overflow_bytes() const;
     std::uint64_t seq() const { return cfg_.seq; }
 
 private:
@@ -132,9 +134,12 @@ private:
     bool counted_ = false;         // counted in server_shared::open_streams
     bool flush_scheduled_ = false; // a flush request is on its way to the connection
     bool inline_flush_ = false;
-    std::string pending_;       // formatted bytes not yet taken by the connection
-    std::string body_;          // a large respond() body, written after pending_
-    std::size_t in_flight_ = 0; // bytes taken by the connection and not yet written
+    std::string pending_;        // formatted bytes not yet taken by the connection
+    std::string body_;           // a large respond() body, written after pending_
+    std::size_t in_flight_ = 0;  // bytes taken by the connection and not yet written
+    std::size_t head_bytes_ = 0; // start_stream()'s head: not counted against the queue bound
+    bool head_out_ = false;      // the first write (which carries the head) has completed
+    std::size_t overflow_bytes_ = 0;
     std::function<void()> on_close_;
 };
 

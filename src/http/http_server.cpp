@@ -30,6 +30,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -64,6 +65,8 @@ constexpr std::size_t max_rejecting = 256;
 constexpr std::chrono::milliseconds accept_retry_delay{50};
 
 constexpr std::string_view continue_response = "HTTP/1.1 100 Continue\r\n\r\n";
+// Longest request path quoted in a log line.
+constexpr std::size_t max_logged_path = 200;
 
 std::system_error listen_error(const error_code& ec, const std::string& where) {
     std::error_code sec = ec.category() == boost::system::system_category()
@@ -325,6 +328,10 @@ private:
     void dispatch() {
         set_phase(phase::none);
         request req = reader_.take();
+        // For the log line of a client cut off later (the request itself goes to the handler).
+        request_line_.assign(req.method)
+            .append(" ")
+            .append(std::string_view(req.target).substr(0, std::min(req.target.find('?'), max_logged_path)));
         req.remote_address = remote_address_;
         req.remote_port = remote_port_;
         detail::exchange::config cfg;
@@ -355,7 +362,7 @@ private:
         }
         if (closed_) return;
         if (ex->overflowed()) {
-            close_now();
+            cut_off(*ex);
             return;
         }
         if (ex->take_inline_flush()) pump(ex);
@@ -366,7 +373,7 @@ private:
     void on_ready(std::shared_ptr<detail::exchange> ex) {
         if (closed_ || !in_exchange_ || current_.lock() != ex) return; // stale
         if (ex->overflowed()) {
-            close_now(); // slow consumer
+            cut_off(*ex); // slow consumer
             return;
         }
         pump(std::move(ex));
@@ -436,7 +443,7 @@ private:
                 complete_exchange(std::move(ex));
                 return;
             case detail::exchange::output::close:
-                close_now();
+                cut_off(*ex);
                 return;
             }
             return;
@@ -481,6 +488,35 @@ private:
     }
 
     // ---- errors, timeouts, closing ----
+
+    // The exchange's client stopped reading and its queue passed the bound: close, and say so.
+    void cut_off(const detail::exchange& ex) {
+        log_cut("it stopped reading its response: " + std::to_string(ex.overflow_bytes()) +
+                " bytes would be waiting, over max_stream_queue_bytes (" +
+                std::to_string(srv_.opts.max_stream_queue_bytes) + ")");
+        close_now();
+    }
+
+    void log_cut(const std::string& why) {
+        if (!srv_.opts.log || closed_) return;
+        std::string line = "closed the connection of " + remote_address_ + ":" + std::to_string(remote_port_);
+        if (in_exchange_) {
+            line += " (";
+            for (const char c : request_line_) { // the path is the client's: printable ASCII only
+                if (c >= 0x20 && c < 0x7f)
+                    line.push_back(c);
+                else
+                    line.push_back('?');
+            }
+            line += ")";
+        }
+        line += ": " + why;
+        try {
+            srv_.opts.log(line);
+        } catch (...) {
+            // A throwing log must not take the I/O thread (and every other connection) down.
+        }
+    }
 
     // Answer with one of the server's own error responses, then close gracefully.
     void fail(int status) {
@@ -546,7 +582,10 @@ private:
         if (closed_) return;
         const auto now = clock::now();
         if (write_deadline_ <= now) {
-            close_now(); // a write did not complete within idle_timeout: the client stopped reading
+            // A write did not complete within idle_timeout: the client stopped reading.
+            log_cut("it took nothing written to it for " + std::to_string(srv_.opts.idle_timeout.count()) +
+                    " ms");
+            close_now();
             return;
         }
         if (read_deadline_ <= now) {
@@ -589,6 +628,7 @@ private:
 
     std::string remote_address_;
     unsigned short remote_port_ = 0;
+    std::string request_line_; // "GET /mcp" of the current request, for log_cut
 
     std::uint64_t seq_ = 0;
     std::weak_ptr<detail::exchange> current_;      // the exchange of request seq_

@@ -46,6 +46,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace mcp::http::core {
 
@@ -67,8 +68,14 @@ struct server_options {
     /// reading a response is disconnected).
     std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
     std::size_t max_connections = 10000;
-    /// Per streamed response: bytes queued by write() and not yet taken by the client.
+    /// Per streamed response: bytes queued by write() and not yet taken by the client. A
+    /// write() that would pass it closes the connection (a client that stopped reading).
     std::size_t max_stream_queue_bytes = std::size_t{8} << 20;
+    /// Connections closed because their client stopped reading (the queue bound above, or a
+    /// write that did not complete within idle_timeout): one line each, naming the client's
+    /// address and the request (method and path, no query). Called on an I/O thread: must not
+    /// block. Unset: nothing is logged.
+    std::function<void(std::string_view)> log;
 };
 
 /// Called once per complete request, on an I/O thread; must not block (see above).

@@ -398,8 +398,11 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
         }
         if (!standalone_->got_first_get) {
             standalone_->got_first_get = true;
+            // One write: what waited is sent whatever the stream's queue bound (see replay below).
+            std::string waited;
             for (auto& [event_id, message] : std::exchange(standalone_->before_first_get, {}))
-                if (!writer->write(sse_event(event_id, message))) break;
+                waited += sse_event(event_id, message);
+            writer->write(std::move(waited));
             standalone_->before_first_get_bytes = 0;
         }
         lock.unlock();
@@ -426,7 +429,12 @@ void http_session::get(const std::optional<std::string>& last_event_id, writer_p
     else if (is_standalone_stream(replay->stream))
         s = standalone_, adopted_standalone = true;
     if (!writer->start_stream(200, sse_headers())) return;
-    for (const auto& e : replay->events) writer->write(sse_event(e.id, e.data));
+    // One write: the stream's queue bound (max_stream_queue_bytes) limits what accumulates
+    // behind a client that does not read, and a replay bigger than it must still reach a client
+    // that resumes (it goes when nothing else is queued).
+    std::string replayed;
+    for (const auto& e : replay->events) replayed += sse_event(e.id, e.data);
+    writer->write(std::move(replayed));
     // Ended, or its request runs on another replica: what was replayed is all there is. The
     // standalone stream of a server that is stopping ends too (see end_standalone_stream).
     if (!s || (s == standalone_ && standalone_ended_)) {

@@ -13,6 +13,8 @@
 #include "http/media_type.hpp"
 #include "http/request_target.hpp"
 
+#include <cstdio>
+
 namespace mcp::http {
 
 const std::string* request_info::header(std::string_view name) const noexcept {
@@ -483,6 +485,18 @@ void server::start() {
     co.port = o.port;
     co.threads = o.threads;
     co.max_body_bytes = o.max_body_bytes;
+    co.max_stream_queue_bytes = o.max_stream_queue_bytes;
+    co.log = o.log;
+    if (!co.log) {
+        if (auto sink = impl_->host->mcp->options().session.diagnostic_sink)
+            co.log = std::move(sink);
+        else
+            co.log = [](std::string_view line) {
+                std::string out = "mcpxx http: ";
+                out.append(line).push_back('\n');
+                std::fwrite(out.data(), 1, out.size(), stderr);
+            };
+    }
     std::weak_ptr<impl> weak = impl_;
     if (o.legacy_sse) impl_->legacy = std::make_unique<detail::legacy_sse_endpoint>(impl_->host);
     impl_->http = std::make_unique<core::server>(co, [weak](core::request&& req, writer_ptr w) {

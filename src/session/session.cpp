@@ -227,6 +227,11 @@ void session::start() {
         s->impl_->reply_error(nullptr, std::nullopt,
                               mcp::error(error_code::invalid_request, std::string(what)));
     };
+    h.on_failure = [weak](std::string_view why) {
+        // The transport is closing (a peer that stopped reading): nobody on the wire can be
+        // told, so it is a diagnostic.
+        if (auto s = weak.lock()) s->impl_->log_internal(std::string(why));
+    };
     h.on_close = [weak] {
         if (auto s = weak.lock()) s->impl_->on_transport_closed();
     };

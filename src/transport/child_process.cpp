@@ -413,8 +413,8 @@ std::shared_ptr<child_process_transport> child_process_transport::spawn(options 
             });
         err[0] = -1;
     }
-    fd_stream_transport::options fds{out[0], in[1], true,
-                                     o.command + " (pid " + std::to_string(c->pid) + ")"};
+    fd_stream_transport::options fds{out[0], in[1], true, o.command + " (pid " + std::to_string(c->pid) + ")",
+                                     o.max_queued_bytes};
     return std::make_shared<child_process_transport>(std::move(fds), std::move(c));
 }
 

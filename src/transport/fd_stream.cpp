@@ -7,7 +7,9 @@
 //
 // Writing: send() appends to a pending buffer under a mutex; if no thread is writing, the caller
 // becomes the writer and writes batches outside the lock until nothing is pending. The write
-// descriptor is only closed when no thread is inside write() (no descriptor-reuse race).
+// descriptor is only closed when no thread is inside write() (no descriptor-reuse race). What
+// waits for a peer that does not read (pending, and the flusher's batch) is bounded by
+// max_queued_bytes: reaching it closes the transport rather than block a sender or drop silently.
 #include <mcp/transport/fd_stream.hpp>
 #include <mcp/transport/line_framer.hpp>
 
@@ -68,6 +70,7 @@ struct fd_stream_transport::impl {
     bool write_closed = false;    // no new messages accepted
     bool write_fd_closed = false; // the descriptor itself was closed
     std::atomic<bool> write_failed{false};
+    std::size_t flusher_unwritten = 0; // bytes of the flusher's batch not written yet
 
     // Reading may move between threads (hand_off_reading): each reader knows its generation and
     // stops after the message during which reading was handed to a newer one.
@@ -122,6 +125,13 @@ struct fd_stream_transport::impl {
 
     void report(const std::string& what) {
         if (handler.on_error) handler.on_error(what);
+    }
+
+    void report_failure(const std::string& why) {
+        if (handler.on_failure)
+            handler.on_failure(why);
+        else
+            report(why);
     }
 
     void read_loop(std::uint64_t gen) {
@@ -266,6 +276,7 @@ struct fd_stream_transport::impl {
                 batch.clear();
                 batch.swap(pending);
                 std::size_t off = 0;
+                flusher_unwritten = batch.size();
                 while (off < batch.size()) {
                     lock.unlock();
                     // Until close(), wait for the peer as long as it takes; once closing, keep
@@ -281,7 +292,8 @@ struct fd_stream_transport::impl {
                                        : ssize_t(0);
                     const int err = errno;
                     lock.lock();
-                    if (n == -2) { // closing while the peer does not read: drop what is left
+                    if (write_failed_locked) break; // the peer was given up on (abandon_peer_locked)
+                    if (n == -2) {                  // closing while the peer does not read: drop what is left
                         off = batch.size();
                         pending.clear();
                         break;
@@ -291,7 +303,9 @@ struct fd_stream_transport::impl {
                         break;
                     }
                     off += static_cast<std::size_t>(n);
+                    flusher_unwritten = batch.size() - off;
                 }
+                flusher_unwritten = 0;
             }
             flusher_has_work = false;
             writing = false;
@@ -352,10 +366,37 @@ struct fd_stream_transport::impl {
         }
     }
 
+    // True when queuing `bytes` more would pass max_queued_bytes. One message larger than the
+    // limit may go when nothing waits: what is bounded is accumulation behind a silent peer.
+    bool over_limit_locked(std::size_t bytes) const {
+        const std::size_t queued = pending.size() + flusher_unwritten;
+        return opts.max_queued_bytes != 0 && queued != 0 && queued + bytes > opts.max_queued_bytes;
+    }
+
+    // The peer stopped reading and what waits for it reached the limit: it is treated as gone.
+    // The queue and its memory are dropped (the flusher abandons its batch when it wakes), one
+    // line says why, and the transport closes. Never waits: the sender may be any thread.
+    void abandon_peer_locked(std::unique_lock<std::mutex>& lock, std::size_t bytes) {
+        const std::size_t waiting = pending.size() + flusher_unwritten + bytes;
+        write_closed = true;
+        write_failed_locked = true;
+        std::string().swap(pending);
+        lock.unlock();
+        if (!write_failed.exchange(true) && !closed.load() && started.load(std::memory_order_acquire))
+            report_failure(opts.name + ": the peer stopped reading: closing the connection with " +
+                           std::to_string(waiting) + " bytes waiting to be sent (the limit is " +
+                           std::to_string(opts.max_queued_bytes) + " bytes)");
+        request_close(); // wakes the flusher (and the reader) through the wake pipe
+    }
+
     void send(std::string&& message) {
         std::unique_lock lock(write_mu);
         if (write_closed) return;
         if (writing) {
+            if (over_limit_locked(message.size() + 1)) {
+                abandon_peer_locked(lock, message.size() + 1);
+                return;
+            }
             pending.append(message);
             pending.push_back('\n');
             return;
@@ -369,6 +410,11 @@ struct fd_stream_transport::impl {
             const auto n = write_some(batch, would_block);
             const int err = errno;
             lock.lock();
+            if (write_failed_locked) { // another sender gave up on the peer meanwhile
+                writing = false;
+                release_write_fd_locked();
+                return;
+            }
             if (n < 0) {
                 fail_write_locked(lock, err);
                 return;

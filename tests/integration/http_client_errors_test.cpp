@@ -211,6 +211,25 @@ TEST(http_client_errors, connect_timeout_covers_a_tls_handshake_that_never_ends)
     }
 }
 
+TEST(http_client_errors, a_server_that_stops_reading_fails_the_request) {
+    // A listener that never accepts: the kernel completes TCP and takes what fits in a small
+    // receive buffer, then nobody reads. A 32 MiB request cannot all be written.
+    raw_listener listener(8);
+    ASSERT_NE(listener.port, 0);
+    const int small = 4096;
+    ::setsockopt(listener.fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    client cl({.url = listener.url(), .mode = mode::streamable, .connect_timeout = 300ms});
+    const auto t0 = std::chrono::steady_clock::now();
+    auto v = cl.call(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"pad":")" +
+                     std::string(std::size_t{32} << 20, 'x') + R"("}})");
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 15s);
+    EXPECT_EQ(v.at("id"), 3);
+    EXPECT_EQ(v.at("error").at("code"), mcp::error_code::http_error);
+    EXPECT_NE(message_of(v).find("the server at " + listener.url() + " took none of the request for 300 ms"),
+              std::string::npos)
+        << v;
+}
+
 TEST(http_client_errors, accepted_without_a_response_and_wrong_content_types_fail_the_request) {
     std::atomic<int> n{0};
     http_test_server s([&](const recorded_request&, writer_ptr w) {

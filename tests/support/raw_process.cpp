@@ -112,6 +112,15 @@ std::optional<int> raw_process::wait(std::chrono::milliseconds timeout) {
     return std::nullopt;
 }
 
+std::optional<int> raw_process::exit_status() {
+    if (!status_) {
+        int st = 0;
+        if (waitpid(pid_, &st, WNOHANG) == pid_) status_ = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+    }
+    drain_stderr();
+    return status_;
+}
+
 void raw_process::drain_stderr() {
     char buf[4096];
     for (;;) {

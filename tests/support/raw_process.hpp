@@ -22,8 +22,12 @@ public:
     std::optional<std::string> read_line(std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
     /// Close stdin (EOF for the child).
     void close_stdin();
-    /// Wait for the exit; the exit code, or -signal, or nullopt on timeout.
+    /// Wait for the exit; the exit code, or -signal, or nullopt on timeout. Reads (and keeps)
+    /// what the child writes to stdout meanwhile, so that it never blocks on a full pipe.
     std::optional<int> wait(std::chrono::milliseconds timeout = std::chrono::milliseconds(5000));
+    /// The exit code (or -signal) if the child has exited, else nullopt; never waits, and never
+    /// reads stdout (for a test of a client that does not read).
+    std::optional<int> exit_status();
     int pid() const { return pid_; }
     /// Everything the child wrote to stderr so far (drained on each call to read_line/wait).
     const std::string& stderr_text();

@@ -635,17 +635,48 @@ TEST(http_server, slow_consumer_is_cut_off_at_the_queue_bound) {
     paced_writer pw;
     auto o = quick_options();
     o.max_stream_queue_bytes = 256 * 1024;
+    std::mutex log_mu;
+    std::vector<std::string> log;
+    o.log = [&](std::string_view line) {
+        std::lock_guard lock(log_mu);
+        log.emplace_back(line);
+    };
     // 64 MiB offered: far more than the socket buffers of a client that never reads can hold.
     core::server srv(o, pw.handler(4096, 100us));
     srv.start();
     raw_client c(srv.port(), 4096); // a small receive window, and it never reads
-    ASSERT_TRUE(c.send(get("/")));
+    ASSERT_TRUE(c.send(get("/stream?secret=1")));
     EXPECT_TRUE(pw.closed.wait());
     EXPECT_TRUE(eventually([&] { return pw.refused.load(); }));
     EXPECT_LT(pw.accepted.load(), 4096);
     EXPECT_EQ(srv.open_streams(), 0u);
     EXPECT_TRUE(eventually([&] { return srv.open_connections() == 0; }));
     EXPECT_TRUE(c.wait_eof());
+    std::lock_guard lock(log_mu);
+    ASSERT_EQ(log.size(), 1u);
+    EXPECT_EQ(log[0].rfind("closed the connection of 127.0.0.1:", 0), 0u) << log[0];
+    EXPECT_NE(log[0].find(" (GET /stream): it stopped reading its response: "), std::string::npos)
+        << "method and path, never the query: " << log[0];
+    EXPECT_NE(log[0].find("over max_stream_queue_bytes (262144)"), std::string::npos) << log[0];
+}
+
+TEST(http_server, a_write_larger_than_the_bound_goes_when_only_the_head_waits) {
+    // A replay of stored events is one write, possibly larger than the bound: it is queued
+    // right behind the head, which does not count.
+    auto o = quick_options();
+    o.max_stream_queue_bytes = 16 * 1024;
+    const std::string big(256 * 1024, 'r');
+    core::server srv(o, [&](core::request&&, std::shared_ptr<core::response_writer> w) {
+        w->start_stream(200, {});
+        EXPECT_TRUE(w->write(big));
+        w->end();
+    });
+    srv.start();
+    raw_client c(srv.port());
+    ASSERT_TRUE(c.send(get("/")));
+    auto r = c.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->body, big);
 }
 
 TEST(http_server, reading_consumer_is_not_cut_off) {

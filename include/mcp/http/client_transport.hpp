@@ -76,7 +76,9 @@ struct client_transport_options {
     /// 2024-11-05 HTTP+SSE transport only.
     transport_mode mode = transport_mode::automatic;
     /// Name resolution, TCP connection and TLS handshake of one connection. Also the deadline
-    /// of an HTTP+SSE attempt (automatic mode) for its GET to deliver the `endpoint` event.
+    /// of an HTTP+SSE attempt (automatic mode) for its GET to deliver the `endpoint` event, and
+    /// the longest a request may wait for the server to take a byte of it: a server that stops
+    /// reading fails that request (-32010) and frees its bytes, rather than hold them for ever.
     std::chrono::milliseconds connect_timeout{10000};
     /// TLS: verify the certificate chain and that it names the URL's host (on by default).
     bool verify_peer = true;

@@ -42,7 +42,8 @@ struct fetch_request {
     /// as given (names must be tokens, values free of CR, LF and NUL).
     header_list headers;
     std::string body;
-    /// Name resolution, TCP connection and TLS handshake.
+    /// Name resolution, TCP connection and TLS handshake; also the longest the server may go
+    /// without taking a byte of the request.
     std::chrono::milliseconds connect_timeout{10000};
     /// The whole exchange, connection included.
     std::chrono::milliseconds timeout{60000};

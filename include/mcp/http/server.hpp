@@ -133,6 +133,21 @@ struct server_options {
     std::vector<std::string> allowed_origins;
 
     std::size_t max_body_bytes = std::size_t{4} << 20;
+    /// Per SSE response (a request's stream, a standalone GET stream, a response served without
+    /// a session, a listen stream, an HTTP+SSE stream): bytes the server has written and the
+    /// client not yet read, at most (8 MiB). A client that stops reading while messages keep
+    /// coming is cut off when its stream would pass it: that connection is closed (never a
+    /// blocked handler, never a dropped message on a stream that goes on), what was queued is
+    /// freed, and `log` gets one line. What that means is the stream's own rule: a session's
+    /// stream is detached and resumable from the event store (Last-Event-ID), a 2026-07-28
+    /// request is cancelled, a listen stream ends, an HTTP+SSE session ends. One event larger
+    /// than the bound still goes when nothing else waits (a replay is sent as one).
+    std::size_t max_stream_queue_bytes = std::size_t{8} << 20;
+    /// Problems no request can be told about: a client cut off for not reading (above). One
+    /// line each, naming the client's address and its request (method and path); called on an
+    /// I/O thread, so it must not block. Default: the mcp::server's session_options::
+    /// diagnostic_sink when set, else a line on stderr prefixed "mcpxx http: ".
+    std::function<void(std::string_view)> log;
     std::size_t max_sessions = 10000; ///< more initialize requests get 503
     std::chrono::milliseconds session_idle_timeout{std::chrono::minutes(30)};
     /// How often open SSE responses get a keep-alive comment (see above).

@@ -23,6 +23,7 @@
 #include <mcp/server/server_session.hpp>
 #include <mcp/server/typed.hpp>
 #include <mcp/session/session.hpp>
+#include <mcp/transport/stdio.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -234,7 +235,8 @@ private:
     std::shared_ptr<impl> impl_;
 };
 
-/// Serve `s` on this process's stdin/stdout until stdin ends. Returns the process exit code (0).
-int serve_stdio(server& s);
+/// Serve `s` on this process's stdin/stdout until stdin ends (or until a client that stopped
+/// reading is cut off at options.max_queued_bytes). Returns the process exit code (0).
+int serve_stdio(server& s, const stdio_options& options = {});
 
 } // namespace mcp

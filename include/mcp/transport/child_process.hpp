@@ -12,6 +12,7 @@
 #include <mcp/transport/fd_stream.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <optional>
@@ -37,6 +38,11 @@ public:
         std::function<void(std::string_view line)> on_stderr_line; ///< with stderr_mode::capture
         /// Time given to each shutdown step (stdin closed, then SIGTERM) before the next.
         std::chrono::milliseconds shutdown_grace{2000};
+        /// Bytes written to the child's stdin and not yet read by it, at most (64 MiB; 0: no
+        /// limit). A child that stops reading while messages keep coming is treated as gone at
+        /// the limit: the transport closes (the session's requests fail with connection_closed)
+        /// and the session's diagnostic sink gets one line. See fd_stream_transport::options.
+        std::size_t max_queued_bytes = fd_stream_transport::default_max_queued_bytes;
     };
 
     /// Start the child. Throws mcp::error (code connection_closed) with a readable message when

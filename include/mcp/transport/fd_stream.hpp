@@ -8,8 +8,11 @@
 // Writing: send() appends to a pending buffer; if no write is in progress the calling thread
 // writes it (and whatever else was queued meanwhile), otherwise the active writer will. Under
 // load many messages leave in one write(); with one message in flight there is no thread
-// hand-off at all. A write error is reported to on_error once and closes the transport.
-// Note: send() therefore blocks while the peer does not read and the pipe/socket buffer is full.
+// hand-off at all. send() never blocks: what the peer does not take at once waits for a flusher
+// thread. A write error is reported to on_error once and closes the transport.
+// A peer that stops reading: what waits for it is bounded by options::max_queued_bytes. The
+// send() that would go past it drops the queue, reports one line to on_failure (on_error when
+// unset) and closes the transport, as if the peer had gone; on_close follows.
 //
 // Lifetime: close() stops reading at once (even a reader blocked on a silent pipe is woken) and
 // closes (or, for a socket, shuts down) the write side once queued data is written; on_close
@@ -24,12 +27,18 @@
 
 #include <mcp/transport/transport.hpp>
 
+#include <cstddef>
 #include <memory>
+#include <string>
 
 namespace mcp {
 
 class fd_stream_transport : public transport, public std::enable_shared_from_this<fd_stream_transport> {
 public:
+    /// 64 MiB: far more than a peer that reads ever leaves waiting (the in-flight limit keeps
+    /// replies few), small enough that one that never reads cannot exhaust memory.
+    static constexpr std::size_t default_max_queued_bytes = std::size_t{64} << 20;
+
     struct options {
         int read_fd = -1;
         int write_fd = -1;
@@ -38,6 +47,10 @@ public:
         bool owns_fds = true;
         /// Name used in error messages ("stdio", "child 1234", ...).
         std::string name = "stream";
+        /// Bytes sent but not yet taken by the peer, at most; 0: no limit. A peer that stops
+        /// reading is treated as gone when the queue would grow past it (see above). One message
+        /// larger than the limit still goes when nothing else waits.
+        std::size_t max_queued_bytes = default_max_queued_bytes;
     };
     explicit fd_stream_transport(options o);
     ~fd_stream_transport() override;

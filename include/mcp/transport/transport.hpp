@@ -9,7 +9,10 @@
 //                   order, from one thread at a time; report fatal problems to on_error; call
 //                   on_close exactly once when the stream ends (EOF, error or close()).
 //   send(message)   write one message; thread-safe. It may block while the peer is not reading
-//                   (a full pipe or socket buffer): that is the transport's backpressure.
+//                   (a full pipe or socket buffer), but a sender may be a handler or the reading
+//                   thread: the built-in transports never block, queue what the peer has not
+//                   taken yet up to a limit, and close (on_failure) when a peer that stopped
+//                   reading reaches it.
 //   close()         stop; idempotent; on_close follows (if start was called). The built-in
 //                   transports return from close() only after on_close has run, unless close()
 //                   is called from inside one of their callbacks.
@@ -57,6 +60,10 @@ struct transport_handler {
     /// A problem that is not a message: framing error, oversize message, I/O error. The
     /// transport decides whether it also closes; if it does, on_close follows.
     std::function<void(std::string_view what)> on_error;
+    /// Optional. The transport is closing because the peer misbehaved in a way no message can
+    /// tell it (it stopped reading, and what was sent to it reached the transport's limit):
+    /// one line saying why, for a log; on_close follows. Unset: such a line goes to on_error.
+    std::function<void(std::string_view why)> on_failure;
     /// The stream has ended. Called exactly once, after the last on_message.
     std::function<void()> on_close;
     /// Optional. The peer has finished sending (end of input) while the way back is still open:

@@ -2,7 +2,9 @@
 // TLS), the keep-alive pool, and one state machine per exchange:
 //
 //   connect (resolve, TCP, TLS handshake; bounded by connect_timeout)  or reuse an idle one
-//     -> write the request -> read: response_reader -> on_head, on_body... -> on_end
+//     -> write the request (each piece taken within connect_timeout: a server that stops
+//        reading fails the call instead of holding its bytes and connection for ever)
+//     -> read: response_reader -> on_head, on_body... -> on_end
 //     -> the connection goes back to the pool when the response allows it.
 //
 // All of it runs on one io_context without strands: every handler runs on the loop thread.
@@ -27,6 +29,7 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -191,12 +194,12 @@ struct connection : std::enable_shared_from_this<connection> {
         else
             sock.async_read_some(asio::buffer(buf), std::move(held));
     }
-    template <class Handler> void write_all(const std::string& bytes, Handler&& h) {
+    template <class Handler> void write_some(std::string_view bytes, Handler&& h) {
         auto held = hold(std::forward<Handler>(h));
         if (tls)
-            asio::async_write(*tls, asio::buffer(bytes), std::move(held));
+            tls->async_write_some(asio::buffer(bytes), std::move(held));
         else
-            asio::async_write(sock, asio::buffer(bytes), std::move(held));
+            sock.async_write_some(asio::buffer(bytes), std::move(held));
     }
     template <class Handler> void handshake(Handler&& h) {
         tls->async_handshake(ssl::stream_base::client, hold(std::forward<Handler>(h)));
@@ -319,7 +322,7 @@ class call_impl final : public http_call, public std::enable_shared_from_this<ca
 public:
     call_impl(std::shared_ptr<connection_pool::state> pool, call_request req, call_handlers h)
         : pool_(std::move(pool)), req_(std::move(req)), h_(std::move(h)), resolver_(pool_->ioc()),
-          connect_timer_(pool_->ioc()), total_timer_(pool_->ioc()) {}
+          connect_timer_(pool_->ioc()), total_timer_(pool_->ioc()), write_timer_(pool_->ioc()) {}
 
     void start() {
         build_request();
@@ -478,14 +481,38 @@ private:
     }
 
     void write() {
-        conn_->write_all(request_bytes_, [self = shared_from_this()](const error_code& ec, std::size_t) {
-            if (self->done_) return;
-            if (ec) {
-                self->io_error(ec);
-                return;
-            }
-            self->read();
+        written_ = 0;
+        write_more();
+    }
+
+    // The request goes out piece by piece, and each piece must be taken within connect_timeout:
+    // a server that accepts a connection but stops reading would otherwise hold the request's
+    // bytes (and the connection) for as long as the transport lives.
+    void write_more() {
+        const auto generation = ++write_generation_;
+        write_timer_.expires_after(req_.connect_timeout);
+        write_timer_.async_wait([self = shared_from_this(), generation](const error_code& ec) {
+            if (ec || self->done_ || self->write_generation_ != generation) return;
+            self->fail("the server at " + self->req_.url.display + " took none of the request for " +
+                           std::to_string(self->req_.connect_timeout.count()) + " ms: it is not reading",
+                       true);
         });
+        conn_->write_some(std::string_view(request_bytes_).substr(written_),
+                          [self = shared_from_this()](const error_code& ec, std::size_t n) {
+                              if (self->done_) return;
+                              if (ec) {
+                                  self->io_error(ec);
+                                  return;
+                              }
+                              self->written_ += n;
+                              if (self->written_ < self->request_bytes_.size()) {
+                                  self->write_more();
+                                  return;
+                              }
+                              ++self->write_generation_;
+                              self->write_timer_.cancel();
+                              self->read();
+                          });
     }
 
     void read() {
@@ -614,6 +641,7 @@ private:
     void cleanup(bool reuse) {
         connect_timer_.cancel();
         total_timer_.cancel();
+        write_timer_.cancel();
         resolver_.cancel();
         if (!conn_) return;
         if (reuse)
@@ -629,9 +657,12 @@ private:
     tcp::resolver resolver_;
     asio::steady_timer connect_timer_;
     asio::steady_timer total_timer_;
+    asio::steady_timer write_timer_; // a request write that makes no progress (write_more)
     std::shared_ptr<connection> conn_;
     response_reader reader_;
     std::string request_bytes_;
+    std::size_t written_ = 0;            // of request_bytes_
+    std::uint64_t write_generation_ = 0; // which write_more the write timer belongs to
     std::string pending_;
     bool done_ = false;
     bool reused_ = false;

@@ -73,6 +73,7 @@ struct call_request {
     /// Fields besides Host and Content-Length (which are written here).
     core::header_list headers;
     std::string body;
+    /// Also the longest a request write may go without the server taking a byte of it.
     std::chrono::milliseconds connect_timeout{10000};
     /// Bound on the whole exchange; zero: none (streams may last for hours).
     std::chrono::milliseconds total_timeout{0};
