@@ -165,12 +165,7 @@ TEST_F(http_slow_client, a_request_stream_is_cut_off_and_resumed_from_the_event_
 
     // The client resumes from the priming event: every progress notification, then the result.
     raw_client resume(port());
-    ASSERT_TRUE(resume.send(http_request("GET", "/mcp",
-                                         "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id +
-                                             "\r\n" + session_headers(sid))));
-    auto resumed = resume.read_head();
-    ASSERT_TRUE(resumed);
-    EXPECT_EQ(resumed->status, 200);
+    ASSERT_TRUE(resume_after(resume, sid, priming->id));
     sse_reader replay(resume);
     int progress = 0;
     std::optional<object> result;
@@ -212,12 +207,7 @@ TEST_F(http_slow_client, a_standalone_stream_is_cut_off_and_its_session_goes_on)
     expect_echo(sid, 2);
     expect_echo(other_sid, 2);
     raw_client resume(port());
-    ASSERT_TRUE(resume.send(http_request("GET", "/mcp",
-                                         "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id +
-                                             "\r\n" + session_headers(sid))));
-    auto resumed = resume.read_head();
-    ASSERT_TRUE(resumed);
-    EXPECT_EQ(resumed->status, 200);
+    ASSERT_TRUE(resume_after(resume, sid, priming->id));
     sse_reader replay(resume);
     auto first = replay.next_message();
     ASSERT_TRUE(first);

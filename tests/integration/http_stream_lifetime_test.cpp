@@ -87,9 +87,7 @@ TEST_F(http_fixture, a_2025_11_25_session_polls) {
     EXPECT_EQ(progress->at("method"), "notifications/progress");
     EXPECT_FALSE(sse.next()); // the server ended the connection before the result
     raw_client resume(port());
-    ASSERT_TRUE(resume.send(http_request(
-        "GET", "/mcp", accept_sse + "Last-Event-ID: " + priming->id + "\r\n" + session_headers(sid))));
-    ASSERT_TRUE(resume.read_head());
+    ASSERT_TRUE(resume_after(resume, sid, priming->id));
     sse_reader replay(resume);
     auto replayed = replay.next_message();
     ASSERT_TRUE(replayed);

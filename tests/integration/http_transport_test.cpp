@@ -188,10 +188,7 @@ TEST_F(http_fixture, event_ids_are_unique_and_idle_streams_get_keep_alive_commen
     EXPECT_EQ(std::set<std::string>(ids.begin(), ids.end()).size(), ids.size());
     // Resuming from the priming event replays everything after it: nothing is lost.
     raw_client resume(port());
-    ASSERT_TRUE(resume.send(http_request("GET", "/mcp",
-                                         "Accept: text/event-stream\r\nLast-Event-ID: " + ids[0] + "\r\n" +
-                                             session_headers(sid))));
-    ASSERT_TRUE(resume.read_head());
+    ASSERT_TRUE(resume_after(resume, sid, ids[0]));
     sse_reader replay(resume);
     auto progress = replay.next_message();
     ASSERT_TRUE(progress);
@@ -288,12 +285,7 @@ TEST_F(http_fixture, the_events_of_an_answered_stream_are_forgotten_after_the_re
     EXPECT_GT(events->bytes(), 0u);
     // Within the window a client that lost the end of the stream gets it again.
     raw_client again(port());
-    ASSERT_TRUE(again.send(http_request("GET", "/mcp",
-                                        "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id +
-                                            "\r\n" + session_headers(sid))));
-    auto replay_head = again.read_head();
-    ASSERT_TRUE(replay_head);
-    EXPECT_EQ(replay_head->status, 200);
+    ASSERT_TRUE(resume_after(again, sid, priming->id));
     sse_reader replayed(again);
     auto first = replayed.next_message();
     ASSERT_TRUE(first);
@@ -381,12 +373,7 @@ TEST_F(http_fixture, a_closed_stream_is_resumed_with_last_event_id) {
     ASSERT_TRUE(priming);
     EXPECT_FALSE(sse.next()); // the server ended the stream before the result
     raw_client resume(port());
-    ASSERT_TRUE(resume.send(http_request("GET", "/mcp",
-                                         "Accept: text/event-stream\r\nLast-Event-ID: " + priming->id +
-                                             "\r\n" + session_headers(sid))));
-    auto head = resume.read_head();
-    ASSERT_TRUE(head);
-    EXPECT_EQ(head->status, 200);
+    ASSERT_TRUE(resume_after(resume, sid, priming->id));
     sse_reader replay(resume);
     auto result = replay.next_message();
     ASSERT_TRUE(result);

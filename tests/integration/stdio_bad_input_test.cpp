@@ -10,15 +10,11 @@
 #include <set>
 
 using namespace std::chrono_literals;
+using mcp::test::stdio_handshake;
 
 namespace {
 
 const std::string server = std::string(MCPXX_BINARY_DIR) + "/echo_server";
-const std::string init =
-    R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
-    "\n"
-    R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
-    "\n";
 
 std::string echo_call(int id, const std::string& text) {
     return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
@@ -35,7 +31,7 @@ mcp::json::object parse(const std::optional<std::string>& line) {
 struct echo_process : ::testing::Test {
     mcp::test::raw_process p{{server}};
     void SetUp() override {
-        ASSERT_TRUE(p.write(init));
+        ASSERT_TRUE(p.write(stdio_handshake));
         auto r = parse(p.read_line());
         ASSERT_EQ(r.at("id"), 0);
     }
@@ -135,7 +131,7 @@ TEST_F(echo_process, eof_in_the_middle_of_a_message_exits_cleanly) {
 
 TEST(echo_process_lifecycle, exits_0_on_eof_and_writes_only_protocol_to_stdout) {
     mcp::test::raw_process p{{server}};
-    p.write(init);
+    p.write(stdio_handshake);
     auto line = p.read_line();
     ASSERT_TRUE(line);
     EXPECT_EQ(mcp::json::parse(*line).at("result").at("serverInfo").at("name"), "echo");
@@ -150,7 +146,7 @@ TEST(echo_process_lifecycle, exits_0_on_eof_and_writes_only_protocol_to_stdout) 
 TEST(echo_process_lifecycle, requests_piped_in_before_eof_are_all_answered) {
     // `printf '...' | server`: stdin ends right after the requests; the answers still come.
     mcp::test::raw_process p{{server}};
-    std::string input = init;
+    std::string input = stdio_handshake;
     for (int id = 1; id <= 200; ++id) input += echo_call(id, "n" + std::to_string(id));
     input += R"({"jsonrpc":"2.0","id":201,"method":"tools/call","params":{"name":"nope","arguments":{}}})"
              "\n";
@@ -171,7 +167,7 @@ TEST(echo_process_lifecycle, requests_piped_in_before_eof_are_all_answered) {
 TEST(echo_process_lifecycle, a_call_still_running_at_eof_finishes_and_is_answered) {
     mcp::test::raw_process p{{std::string(MCPXX_BINARY_DIR) + "/everything_server"}};
     ASSERT_TRUE(p.write(
-        init +
+        stdio_handshake +
         R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{"seconds":0.3}}})"
         "\n"));
     p.close_stdin();

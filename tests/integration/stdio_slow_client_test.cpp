@@ -12,16 +12,11 @@
 #include <string>
 
 using namespace std::chrono_literals;
+using mcp::test::stdio_handshake;
 
 namespace {
 
 const std::string flood_server = std::string(MCPXX_BINARY_DIR) + "/flood_server";
-
-const std::string handshake =
-    R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
-    "\n"
-    R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
-    "\n";
 
 std::string flood_call(int count, int size) {
     return R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"flood","arguments":{"count":)" +
@@ -45,7 +40,7 @@ std::optional<unsigned long long> number_after(const std::string& text, const st
 TEST(stdio_slow_client, a_client_that_stops_reading_is_cut_off_and_the_server_exits) {
     constexpr unsigned long long limit = 1u << 20;
     mcp::test::raw_process p({flood_server, "--max-queued-bytes", std::to_string(limit)});
-    ASSERT_TRUE(p.write(handshake));
+    ASSERT_TRUE(p.write(stdio_handshake));
     const auto init = p.read_line();
     ASSERT_TRUE(init);
     EXPECT_EQ(mcp::json::parse(*init).at("id"), 0);

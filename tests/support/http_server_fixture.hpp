@@ -63,6 +63,17 @@ inline bool open_standalone(raw_client& c, const std::string& sid, std::string_v
     return head && head->status == 200 && head->header("Content-Type") == "text/event-stream";
 }
 
+/// Resume session `sid`'s stream after event `last_event_id` on `c` (GET with Last-Event-ID);
+/// false unless it answers 200.
+inline bool resume_after(raw_client& c, const std::string& sid, const std::string& last_event_id) {
+    if (!c.send(http_request("GET", "/mcp",
+                             "Accept: text/event-stream\r\nLast-Event-ID: " + last_event_id + "\r\n" +
+                                 session_headers(sid))))
+        return false;
+    auto head = c.read_head();
+    return head && head->status == 200;
+}
+
 /// Read the rest of a chunked response: true when it ends with its terminating chunk (a clean
 /// end), false when the connection is cut (or stays silent for io_timeout) first.
 inline bool ends_cleanly(raw_client& c) {

@@ -9,6 +9,15 @@
 
 namespace mcp::test {
 
+/// What a stdio client writes first: initialize (id 0, 2025-11-25) and notifications/initialized,
+/// one line each.
+inline const std::string stdio_handshake =
+    R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+    R"("capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+    "\n"
+    R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+    "\n";
+
 class raw_process {
 public:
     explicit raw_process(std::vector<std::string> argv);

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/pipe_pair.hpp"
 #include "support/transport_collector.hpp"
 
 #include <atomic>
@@ -26,24 +27,7 @@ using namespace std::chrono_literals;
 namespace {
 
 using mcp::test::collector;
-
-struct pipe_pair {
-    int fd[2] = {-1, -1};
-    pipe_pair() { EXPECT_EQ(::pipe2(fd, O_CLOEXEC), 0); }
-    ~pipe_pair() {
-        for (int f : fd)
-            if (f >= 0) ::close(f);
-    }
-    int release(int i) {
-        int f = fd[i];
-        fd[i] = -1;
-        return f;
-    }
-    void close_end(int i) {
-        ::close(fd[i]);
-        fd[i] = -1;
-    }
-};
+using mcp::test::pipe_pair;
 
 void write_all(int fd, std::string_view data) {
     while (!data.empty()) {

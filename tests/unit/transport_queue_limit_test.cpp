@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "support/eventually.hpp"
+#include "support/pipe_pair.hpp"
 #include "support/transport_collector.hpp"
 
 #include <atomic>
@@ -23,21 +24,11 @@
 using namespace std::chrono_literals;
 using mcp::test::collector;
 using mcp::test::eventually;
+using mcp::test::pipe_pair;
 
 namespace {
 
 constexpr std::size_t kib = 1024;
-
-struct pipe_pair {
-    int fd[2] = {-1, -1};
-    pipe_pair() { EXPECT_EQ(::pipe2(fd, O_CLOEXEC), 0); }
-    ~pipe_pair() {
-        for (int f : fd)
-            if (f >= 0) ::close(f);
-    }
-    pipe_pair(const pipe_pair&) = delete;
-    pipe_pair& operator=(const pipe_pair&) = delete;
-};
 
 /// Read what the pipe holds now, without waiting; the number of bytes.
 std::size_t drain(int fd) {
