@@ -20,6 +20,8 @@
 #include "schema/uri.hpp"
 #include "schema/values.hpp"
 
+#include <mcp/json/type_codec.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -240,7 +242,10 @@ bool evaluator::eval(const node& n, const json::value& v, marks* m) {
     if (n.types) {
         if (!(type_bits_of(v) & n.types)) {
             ok = false;
-            if (!fail(n, "type", [&] { return "expected " + type_list(n.types) + ", got " + kind_name(v); }))
+            if (!fail(n, "type", [&] {
+                    return "expected " + type_list(n.types) + ", got " +
+                           std::string(mcp::detail::json_kind_name(v));
+                }))
                 return false;
         }
     }

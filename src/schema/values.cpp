@@ -10,27 +10,6 @@
 
 namespace mcp::schema::detail {
 
-const char* kind_name(const json::value& v) noexcept {
-    switch (v.kind()) {
-    case json::kind::null:
-        return "null";
-    case json::kind::bool_:
-        return "boolean";
-    case json::kind::int64:
-    case json::kind::uint64:
-        return "integer";
-    case json::kind::double_:
-        return "number";
-    case json::kind::string:
-        return "string";
-    case json::kind::array:
-        return "array";
-    case json::kind::object:
-        return "object";
-    }
-    return "value";
-}
-
 bool is_integral(const json::value& v) noexcept {
     if (v.is_int64() || v.is_uint64()) return true;
     if (v.is_double()) {

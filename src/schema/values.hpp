@@ -8,8 +8,6 @@
 
 namespace mcp::schema::detail {
 
-/// "integer" for int64/uint64, "number" for doubles, ... (used in messages).
-const char* kind_name(const json::value& v) noexcept;
 /// A double with no fractional part counts as an integer (JSON Schema's data model).
 bool is_integral(const json::value& v) noexcept;
 /// The type_bit set `v` satisfies (an integer satisfies both integer and number).
