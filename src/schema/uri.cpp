@@ -1,6 +1,8 @@
 // schema/uri.cpp - RFC 3986 reference resolution and JSON pointer helpers for $ref / $id.
 #include "schema/uri.hpp"
 
+#include <mcp/json/type_codec.hpp>
+
 #include <cctype>
 
 namespace mcp::schema::detail {
@@ -195,14 +197,7 @@ std::optional<std::vector<std::string>> parse_json_pointer(std::string_view ptr)
 }
 
 void append_pointer_token(std::string& out, std::string_view token) {
-    for (char c : token) {
-        if (c == '~')
-            out += "~0";
-        else if (c == '/')
-            out += "~1";
-        else
-            out += c;
-    }
+    out += mcp::detail::pointer_escape(token);
 }
 
 } // namespace mcp::schema::detail
