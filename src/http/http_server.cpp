@@ -18,6 +18,7 @@
 #include "http_server.hpp"
 
 #include "exchange.hpp"
+#include "input_buffer.hpp"
 #include "request_reader.hpp"
 #include "response_format.hpp"
 
@@ -38,6 +39,7 @@
 #include <list>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <system_error>
 #include <thread>
@@ -54,9 +56,6 @@ namespace {
 // The server whose I/O thread this is (stop() refuses to run there: it would join itself).
 thread_local const void* tl_io_server = nullptr;
 
-constexpr std::size_t initial_input_bytes = 4096;
-// Free space below which the input buffer is compacted or grown before a read.
-constexpr std::size_t min_read_space = 1024;
 // Longest wait for a client to close its side after the final response (graceful close).
 constexpr std::chrono::milliseconds max_linger{2000};
 // Connections answered 503 at the same time, beyond which new ones are closed without a word.
@@ -74,51 +73,6 @@ std::system_error listen_error(const error_code& ec, const std::string& where) {
                               : std::error_code(ec.value(), std::generic_category());
     return std::system_error(sec, "mcp::http::core::server: cannot listen on " + where);
 }
-
-// Bytes read and not yet parsed. A plain array rather than std::string: a read may be in
-// progress into the free tail while the front is parsed, so the storage only moves (compaction,
-// growth) in prepare(), which the connection calls when no read is outstanding.
-class input_buffer {
-public:
-    explicit input_buffer(std::size_t max) : max_(std::max(max, initial_input_bytes)) {}
-
-    std::string_view data() const { return {buf_.get() + begin_, end_ - begin_}; }
-    bool empty() const { return begin_ == end_; }
-    void consume(std::size_t n) { begin_ += n; }
-    void commit(std::size_t n) { end_ += n; }
-    void clear() { begin_ = end_ = 0; } // only with no read outstanding
-
-    // Free space to read into (empty when the buffer is full and may not grow).
-    asio::mutable_buffer prepare() {
-        if (begin_ == end_) begin_ = end_ = 0;
-        if (!buf_) {
-            cap_ = initial_input_bytes;
-            buf_ = std::make_unique<char[]>(cap_);
-        }
-        if (cap_ - end_ < min_read_space && begin_ > 0) {
-            std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
-            end_ -= begin_;
-            begin_ = 0;
-        }
-        if (cap_ - end_ < min_read_space && cap_ < max_) {
-            std::size_t cap = std::min(max_, cap_ * 2);
-            auto grown = std::make_unique<char[]>(cap);
-            std::memcpy(grown.get(), buf_.get() + begin_, end_ - begin_);
-            end_ -= begin_;
-            begin_ = 0;
-            buf_ = std::move(grown);
-            cap_ = cap;
-        }
-        return asio::buffer(buf_.get() + end_, cap_ - end_);
-    }
-
-private:
-    std::unique_ptr<char[]> buf_;
-    std::size_t cap_ = 0;
-    std::size_t begin_ = 0;
-    std::size_t end_ = 0;
-    const std::size_t max_;
-};
 
 class connection;
 
@@ -251,7 +205,7 @@ private:
     // ---- reading ----
     void do_read() {
         if (reading_ || closed_) return;
-        asio::mutable_buffer space = input_.prepare();
+        std::span<char> space = input_.prepare();
         if (space.size() == 0) {
             if (draining_) {
                 input_.clear();
@@ -266,9 +220,9 @@ private:
             }
         }
         reading_ = true;
-        sock_.async_read_some(space, [self = shared_from_this()](const error_code& ec, std::size_t n) {
-            self->on_read(ec, n);
-        });
+        sock_.async_read_some(
+            asio::buffer(space.data(), space.size()),
+            [self = shared_from_this()](const error_code& ec, std::size_t n) { self->on_read(ec, n); });
     }
 
     void on_read(const error_code& ec, std::size_t n) {
@@ -623,7 +577,7 @@ private:
     tcp::socket sock_;
     asio::steady_timer timer_;
     detail::request_reader reader_;
-    input_buffer input_;
+    detail::input_buffer input_;
     const bool counted_;
 
     std::string remote_address_;
