@@ -6,10 +6,10 @@
 //
 //   conformance_server --port 3301
 //   conformance_server --stdio
-//   ../shared/tools/run_conformance.sh server --url http://127.0.0.1:3301/mcp --requirements 2025-11-25
-//       --start "./build/conformance_server --port 3301"
+//   tests/conformance/run.sh --build build server 2025-11-25
 //
-// tests/conformance/run.sh runs exactly that (CTest: `ctest -L conformance`).
+// tests/conformance/run.sh starts it on a free port and runs the suite's server scenarios that
+// each revision requires against it (CTest: `ctest -L conformance`).
 // The HTTP server's defaults are what the scenarios need: stateful sessions (Mcp-Session-Id),
 // SSE responses (logging, progress, sampling and elicitation travel on the POST's stream while
 // a tool runs), Host/Origin validation (dns-rebinding-protection).

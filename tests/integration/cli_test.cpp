@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
-const fs::path remotes = fs::path(MCPXX_SHARED_DIR) / "testdata" / "json-schema-test-suite" / "remotes";
+const fs::path remotes = fs::path(MCPXX_TEST_DATA_DIR) / "json-schema-test-suite" / "remotes";
 
 using mcp::test::run_result;
 using mcp::test::shell_quote;

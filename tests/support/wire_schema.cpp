@@ -8,7 +8,7 @@ namespace mcp::test {
 
 wire_schema::wire_schema(revision r) : rev_(r) {
     const std::string path =
-        std::string(MCPXX_SHARED_DIR) + "/spec/" + std::string(to_string(r)) + "/schema.json";
+        std::string(MCPXX_TEST_DATA_DIR) + "/mcp-schema/" + std::string(to_string(r)) + "/schema.json";
     std::ifstream in(path);
     if (!in) throw std::runtime_error("cannot open " + path);
     std::stringstream ss;

@@ -1,5 +1,5 @@
 // Checks emitted messages against the official MCP schema of one revision
-// (../shared/spec/<revision>/schema.json) with our own JSON Schema validator: the whole message
+// (tests/data/mcp-schema/<revision>/schema.json) with our own JSON Schema validator: the whole message
 // against JSONRPCMessage, a request or notification against the definition whose `method` is its
 // method, and a result against the result definition of the request it answers.
 #pragma once

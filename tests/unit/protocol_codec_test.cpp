@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 using namespace mcp;
 namespace {
@@ -28,7 +29,9 @@ const schema_doc& schema(revision r) {
     static std::map<revision, schema_doc> cache;
     auto it = cache.find(r);
     if (it != cache.end()) return it->second;
-    std::ifstream in(std::string(MCPXX_SHARED_DIR) + "/spec/" + std::string(to_string(r)) + "/schema.json");
+    const std::string path = std::string(MCPXX_TEST_DATA_DIR) + "/mcp-schema/" + std::string(to_string(r)) + "/schema.json";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot open " + path);
     std::stringstream ss;
     ss << in.rdbuf();
     schema_doc d;

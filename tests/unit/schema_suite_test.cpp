@@ -14,6 +14,7 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace fs = std::filesystem;
 namespace json = mcp::json;
@@ -24,10 +25,11 @@ using mcp::schema::validator;
 
 namespace {
 
-const fs::path suite_root = fs::path(MCPXX_SHARED_DIR) / "testdata" / "json-schema-test-suite";
+const fs::path suite_root = fs::path(MCPXX_TEST_DATA_DIR) / "json-schema-test-suite";
 
 json::value read_json(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open " + p.string());
     std::stringstream ss;
     ss << in.rdbuf();
     return json::parse(ss.str());

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
 
 namespace json = mcp::json;
@@ -29,12 +30,13 @@ validator compile(std::string_view schema, compile_options opts = {}) {
 
 json::value read_json(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open " + p.string());
     std::stringstream ss;
     ss << in.rdbuf();
     return json::parse(ss.str());
 }
 
-const std::string shared = MCPXX_SHARED_DIR;
+const std::string mcp_schemas = std::string(MCPXX_TEST_DATA_DIR) + "/mcp-schema";
 
 } // namespace
 
@@ -345,7 +347,7 @@ TEST(SchemaValidator, Draft07RefIgnoresSiblings) {
 // ---------------------------------------------------------------- MCP wire schemas
 
 TEST(SchemaValidator, ValidatesAgainstMcp2025_11_25Definitions) {
-    const auto doc = read_json(shared + "/spec/2025-11-25/schema.json");
+    const auto doc = read_json(mcp_schemas + "/2025-11-25/schema.json");
     EXPECT_NO_THROW(validator::compile(doc));
     auto request = validator::compile_ref(doc, "/$defs/JSONRPCRequest");
     EXPECT_TRUE(request.is_valid(json::parse(R"({"jsonrpc":"2.0","id":1,"method":"tools/list"})")));
@@ -381,7 +383,7 @@ TEST(SchemaValidator, ValidatesAgainstMcp2025_11_25Definitions) {
 }
 
 TEST(SchemaValidator, ValidatesAgainstMcp2025_06_18Definitions) {
-    const auto doc = read_json(shared + "/spec/2025-06-18/schema.json");
+    const auto doc = read_json(mcp_schemas + "/2025-06-18/schema.json");
     auto whole = validator::compile(doc);
     EXPECT_EQ(whole.root_dialect(), dialect::draft07);
     auto request = validator::compile_ref(doc, "/definitions/JSONRPCRequest");

@@ -1,4 +1,4 @@
-// RFC 6570 URI templates: every vector of ../shared/testdata/uritemplate-test, matching (the
+// RFC 6570 URI templates: every vector of uritemplate-test (tests/data/uritemplate-test), matching (the
 // inverse of expansion), error messages, and the server's use of compiled templates.
 #include <mcp/protocol/uri_template.hpp>
 #include <mcp/server/server.hpp>
@@ -20,7 +20,7 @@ using mcp::uri_template_error;
 namespace json = mcp::json;
 using vars_map = std::map<std::string, std::string>;
 
-const std::string vectors_dir = std::string(MCPXX_SHARED_DIR) + "/testdata/uritemplate-test/";
+const std::string vectors_dir = std::string(MCPXX_TEST_DATA_DIR) + "/uritemplate-test/";
 
 json::object load(const std::string& file) {
     std::ifstream in(vectors_dir + file, std::ios::binary);

@@ -1,5 +1,5 @@
 // Every message our server emits, in every initialize-era revision, validated against that
-// revision's official schema (../shared/spec/<revision>/schema.json) with our own validator.
+// revision's official schema (tests/data/mcp-schema/<revision>/schema.json) with our own validator.
 // The scripted client's messages are checked too, so the conversation itself is well-formed.
 #include <mcp/server/server.hpp>
 
