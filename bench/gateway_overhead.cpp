@@ -1,7 +1,7 @@
 // gateway_overhead - what `mcpxx gateway` adds to a tools/call: the same echo tool called
 // directly (everything_server --http) and through the gateway (HTTP in, the gateway's own
-// stdio connection to everything_server out), with the shared wrk-based driver
-// (../shared/tools/http_bench.py, stateful sessions, every response body checked).
+// stdio connection to everything_server out), with our wrk-based driver
+// (bench/drivers/http_load.cpp, stateful sessions, every response body checked).
 //
 //     build/bench/gateway_overhead [--duration S]
 //
@@ -48,14 +48,13 @@ double number(const json::object& o, const char* key) {
     return v->is_double() ? v->as_double() : static_cast<double>(v->to_number<std::int64_t>());
 }
 
-// One http_bench.py run: `command` is started on `port`, loaded, stopped.
+// One bench/drivers/http_load run: `command` is started on `port`, loaded, stopped.
 row drive(const std::string& label, int concurrency, const std::string& tool, unsigned short port,
           const std::string& command, int duration) {
     row r{label, concurrency};
     const fs::path out =
         fs::temp_directory_path() / ("mcpxx-gateway-bench-" + std::to_string(::getpid()) + ".json");
-    const std::string cmd = "python3 " + quote(std::string(MCPXX_SHARED_DIR) + "/tools/http_bench.py") +
-                            " --url http://127.0.0.1:" + std::to_string(port) +
+    const std::string cmd = quote(std::string(MCPXX_BINARY_DIR) + "/bench/drivers/http_load") + " --url http://127.0.0.1:" + std::to_string(port) +
                             "/mcp --session stateful --tool " + tool + " --concurrency " +
                             std::to_string(concurrency) + " --duration " + std::to_string(duration) +
                             " --warmup 2 --json " + quote(out.string()) + " --label " + quote(label) +
@@ -95,7 +94,7 @@ int main(int argc, char** argv) {
     }
     const std::string bin = MCPXX_BINARY_DIR;
     const std::string everything = bin + "/everything_server", mcpxx = bin + "/mcpxx";
-    const std::string driver = std::string(MCPXX_SHARED_DIR) + "/tools/http_bench.py";
+    const std::string driver = bin + "/bench/drivers/http_load";
     for (const auto& p : {everything, mcpxx, driver})
         if (!fs::exists(p)) {
             std::cerr << "gateway_overhead: " << p << " is missing (build everything first)\n";

@@ -1,14 +1,13 @@
 // http_throughput - Streamable HTTP tools/call throughput of mcpxx next to the TypeScript SDK and
-// a bare Boost.Beast server, in one run, with the shared wrk-based driver
-// (../shared/tools/http_bench.py: 32 connections, 1 wrk thread, 127.0.0.1, every body checked).
+// a bare Boost.Beast server, in one run, with our wrk-based driver
+// (bench/drivers/http_load.cpp: 32 connections, 1 wrk thread, 127.0.0.1, every body checked).
 //
 //     build/bench/http_throughput [--duration S] [--skip-ts] [--sessions N]
 //
 // Rows: the bare server (the machine's limit: no MCP, a fixed body), echo_server --http in
 // stateless and stateful mode, the TS SDK echo server (tests/interop/ts_echo_http.mjs) in both
 // modes, and echo_server answering 2026-07-28 requests (per-request _meta, Mcp-Method / Mcp-Name
-// headers checked, resultType added): the shared driver speaks only the initialize era, so that
-// row runs wrk directly in the same shape. Then memory per idle stateful session: N initialize
+// headers, no initialize: the driver's --protocol-version 2026-07-28). Then memory per idle stateful session: N initialize
 // handshakes against a fresh echo_server --stateful, RSS before and after, divided by N.
 // Every server listens on a free loopback port.
 //
@@ -61,14 +60,15 @@ double number(const json::object& o, const char* key) {
     return v->is_double() ? v->as_double() : static_cast<double>(v->to_number<std::int64_t>());
 }
 
-// One http_bench.py run of `command` (started and stopped by the driver) on `port`.
+// One bench/drivers/http_load run of `command` (started and stopped by the driver) on `port`.
 run_result drive(const std::string& label, const std::string& session, unsigned short port,
-                 const std::string& command, int duration) {
+                 const std::string& command, int duration, const std::string& protocol = "2025-11-25") {
     run_result r{label};
     const fs::path out =
         fs::temp_directory_path() / ("mcpxx-http-bench-" + std::to_string(::getpid()) + ".json");
-    const std::string cmd = "python3 " + quote(std::string(MCPXX_SHARED_DIR) + "/tools/http_bench.py") +
-                            " --url http://127.0.0.1:" + std::to_string(port) + "/mcp --session " + session +
+    const std::string driver = std::string(MCPXX_BINARY_DIR) + "/bench/drivers/http_load";
+    const std::string cmd = quote(driver) + " --url http://127.0.0.1:" + std::to_string(port) +
+                            "/mcp --session " + session + " --protocol-version " + protocol +
                             " --duration " + std::to_string(duration) + " --warmup 2 --json " +
                             quote(out.string()) + " --label " + quote(label) + " -- " + command +
                             " > /dev/null 2>&1";
@@ -123,136 +123,12 @@ int connect_to(unsigned short port) {
     return fd;
 }
 
-// ---- the 2026-07-28 row: wrk with our own script -----------------------------------------------
-
-// Every request a fresh id, the per-request _meta and the mirrored headers of the 2026-07-28
-// revision; every response is checked (status 200, the echoed text), as the shared driver does.
-// wrk runs the script once per thread: `bad` is per thread, summed in done() through setup().
-constexpr const char* stateless_era_script = R"lua(
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Accept"] = "application/json, text/event-stream"
-wrk.headers["MCP-Protocol-Version"] = "2026-07-28"
-wrk.headers["Mcp-Method"] = "tools/call"
-wrk.headers["Mcp-Name"] = "echo"
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-local id = 0
-bad = 0
-function request()
-  id = id + 1
-  return wrk.format(nil, nil, nil, '{"jsonrpc":"2.0","id":' .. id ..
-    ',"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello world"},' ..
-    '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",' ..
-    '"io.modelcontextprotocol/clientCapabilities":{}}}}')
-end
-function response(status, headers, body)
-  if status ~= 200 or not string.find(body, '"text":"hello world"', 1, true) then bad = bad + 1 end
-end
-function done(summary, latency, requests)
-  local total = 0
-  for _, t in ipairs(threads) do total = total + t:get("bad") end
-  io.write(string.format("mcpxx-bad-responses %d\nmcpxx-requests %d\n", total, summary.requests))
-  io.write(string.format("mcpxx-p50-us %d\nmcpxx-p99-us %d\n", latency:percentile(50),
-                         latency:percentile(99)))
-end
-)lua";
-
-// utime + stime of a process, in seconds.
-double cpu_seconds(pid_t pid) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')'); // the command name may hold spaces
-    if (close == std::string::npos) return 0;
-    std::istringstream fields(text.substr(close + 2));
-    std::string skip;
-    for (int i = 3; i < 14; ++i) fields >> skip; // fields 3..13
-    double utime = 0, stime = 0;
-    fields >> utime >> stime;
-    return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
-
 std::optional<long> status_kb(pid_t pid, const std::string& key) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
     std::string line;
     while (std::getline(in, line))
         if (line.rfind(key + ":", 0) == 0) return std::atol(line.c_str() + key.size() + 1);
     return std::nullopt;
-}
-
-std::string run_capture(const std::string& command) {
-    std::string out;
-    if (FILE* p = ::popen(command.c_str(), "r")) {
-        char chunk[4096];
-        std::size_t n;
-        while ((n = std::fread(chunk, 1, sizeof chunk, p)) > 0) out.append(chunk, n);
-        ::pclose(p);
-    }
-    return out;
-}
-
-double wrk_field(const std::string& out, const std::string& name) {
-    std::smatch m;
-    if (std::regex_search(out, m, std::regex(name + " ([0-9]+)"))) return std::stod(m[1]);
-    return -1;
-}
-
-run_result drive_stateless_era(const std::string& label, const fs::path& echo_server, int duration) {
-    run_result r{label};
-    const unsigned short port = free_port();
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        const std::string listen = "127.0.0.1:" + std::to_string(port);
-        ::setsid();
-        const int devnull = ::open("/dev/null", O_RDWR);
-        ::dup2(devnull, 0), ::dup2(devnull, 1), ::dup2(devnull, 2);
-        ::execl(echo_server.c_str(), echo_server.c_str(), "--http", listen.c_str(), "--stateless", nullptr);
-        ::_exit(127);
-    }
-    const fs::path script =
-        fs::temp_directory_path() / ("mcpxx-http-bench-" + std::to_string(::getpid()) + ".lua");
-    std::ofstream(script) << stateless_era_script;
-    const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
-    auto wrk = [&](int seconds) {
-        return run_capture("wrk -t1 -c32 -d" + std::to_string(seconds) + "s --latency --timeout 10s -s " +
-                           quote(script.string()) + " " + url + " 2>&1");
-    };
-    int fd = -1;
-    for (int i = 0; i < 500 && fd < 0; ++i) {
-        fd = connect_to(port);
-        if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    if (fd < 0) {
-        r.error = "echo_server --http did not start";
-    } else {
-        ::close(fd);
-        std::this_thread::sleep_for(std::chrono::seconds(1));
-        r.idle_rss_mib = static_cast<double>(status_kb(pid, "VmRSS").value_or(0)) / 1024;
-        wrk(2); // warm-up, not measured
-        const double cpu_before = cpu_seconds(pid);
-        const std::string out = wrk(duration);
-        const double cpu = cpu_seconds(pid) - cpu_before;
-        const double requests = wrk_field(out, "mcpxx-requests"), bad = wrk_field(out, "mcpxx-bad-responses");
-        std::smatch rate;
-        if (requests <= 0 || bad < 0 ||
-            !std::regex_search(out, rate, std::regex("Requests/sec:\\s+([0-9.]+)"))) {
-            r.error = "wrk gave no results: " + out.substr(0, 300);
-        } else if (bad > 0) {
-            r.error = std::to_string(static_cast<long>(bad)) + " of " +
-                      std::to_string(static_cast<long>(requests)) + " responses were wrong";
-        } else {
-            r.ok = true;
-            r.req_per_s = std::stod(rate[1]);
-            r.p50_ms = wrk_field(out, "mcpxx-p50-us") / 1000;
-            r.p99_ms = wrk_field(out, "mcpxx-p99-us") / 1000;
-            r.cpu_us = cpu * 1e6 / requests;
-            r.peak_rss_mib = static_cast<double>(status_kb(pid, "VmHWM").value_or(0)) / 1024;
-        }
-    }
-    fs::remove(script);
-    ::kill(pid, SIGTERM);
-    ::waitpid(pid, nullptr, 0);
-    return r;
 }
 
 // ---- memory per idle stateful session ----------------------------------------------------------
@@ -400,13 +276,14 @@ int main(int argc, char** argv) {
     }
     const std::string e = quote(echo.string());
     std::vector<run_result> rows;
-    auto on_free_port = [](const std::string& label, const std::string& session, const std::string& command) {
-        return [label, session, command](int seconds) {
+    auto on_free_port = [](const std::string& label, const std::string& session, const std::string& command,
+                           const std::string& protocol = "2025-11-25") {
+        return [label, session, command, protocol](int seconds) {
             const unsigned short port = free_port();
             std::string c = command;
             for (std::size_t at; (at = c.find("{port}")) != std::string::npos;)
                 c.replace(at, 6, std::to_string(port));
-            return drive(label, session, port, c, seconds);
+            return drive(label, session, port, c, seconds, protocol);
         };
     };
     rows.push_back(on_free_port("bare Beast server (limit)", "stateless",
@@ -426,7 +303,8 @@ int main(int argc, char** argv) {
         std::cerr << "TS SDK not installed (run scripts/install-deps); skipping the baseline\n";
     }
 
-    const auto new_era = drive_stateless_era("mcpxx 2026-07-28", echo, duration);
+    const auto new_era = on_free_port("mcpxx 2026-07-28", "stateless", e + " --http 127.0.0.1:{port} --stateless",
+                                      "2026-07-28")(duration);
 
     std::printf(
         "\nStreamable HTTP tools/call (echo), wrk 1 thread x 32 connections, %d s per row, 127.0.0.1\n\n",

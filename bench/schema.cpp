@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace json = mcp::json;
@@ -75,6 +76,7 @@ void row(const std::string& name, const std::string& detail, const timing& t, co
 
 json::value read_json(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot open " + path);
     std::stringstream ss;
     ss << in.rdbuf();
     return json::parse(ss.str());
@@ -162,12 +164,12 @@ json::value make_records(int n) {
 } // namespace
 
 int main() {
-    const std::string shared = MCPXX_SHARED_DIR;
+    const std::string mcp_schemas = std::string(MCPXX_TEST_DATA_DIR) + "/mcp-schema";
     const auto tool_schema = json::parse(tool_schema_text);
     const auto args = json::parse(tool_arguments_text);
     const auto records_schema = json::parse(records_schema_text);
     const auto records = make_records(1000);
-    const auto mcp_doc = read_json(shared + "/spec/2025-11-25/schema.json");
+    const auto mcp_doc = read_json(mcp_schemas + "/2025-11-25/schema.json");
 
     const auto tool = validator::compile(tool_schema);
     const auto list = validator::compile(records_schema);

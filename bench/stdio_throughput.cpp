@@ -1,6 +1,6 @@
 // bench/stdio_throughput: stdio tool-call throughput, latency, CPU and memory of mcpxx's
-// echo_server and of the TypeScript SDK's echo server, measured in the same run by the shared
-// C load driver (../shared/tools/stdio_bench.c, built next to this program), printed side by side.
+// echo_server and of the TypeScript SDK's echo server, measured in the same run by the same load
+// driver (bench/drivers/stdio_load.cpp, built into build/bench/drivers/), printed side by side.
 //
 //   build/bench/stdio_throughput [--n 200000] [--skip-ts] [--ts-n 20000] [--keep-awake]
 //
@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
     }
     const fs::path bin = MCPXX_BINARY_DIR;
     const fs::path src = fs::path(MCPXX_BINARY_DIR).parent_path();
-    const std::string driver = (bin / "bench" / "stdio_bench_driver").string();
+    const std::string driver = (bin / "bench" / "drivers" / "stdio_load").string();
     const std::string echo = (bin / "echo_server").string();
     if (!fs::exists(driver) || !fs::exists(echo)) {
         std::cerr << "missing " << driver << " or " << echo << ": build the bench and examples first\n";
@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
     const auto t64 = find(ts, 64), t1 = find(ts, 1);
 
     std::printf("\nstdio echo tool call, %ld calls per window (TS SDK: %ld), driver: "
-                "shared/tools/stdio_bench.c%s\n\n",
+                "bench/drivers/stdio_load%s\n\n",
                 n, ts_n, awake.count() ? ", vCPUs kept awake (--keep-awake)" : "");
     std::printf("| %-34s | %12s | %12s | %-6s | %-12s | %-16s |\n", "metric", "mcpxx", "TS SDK", "unit",
                 "ratio", "target");
