@@ -3,8 +3,9 @@
 #
 # Installs the library built in BUILD_DIR (default: <repo>/build) into a scratch prefix, then
 # configures, builds and runs tests/package (find_package(mcpxx REQUIRED) + mcpxx::mcpxx) against
-# that prefix only. Prints "PASS: package consumer" or "FAIL: package consumer (<step>)" as the
-# last line; exit 0 on PASS, 1 on FAIL. Set KEEP_TMP=1 to keep the scratch directory.
+# that prefix only, and checks that the installed tree holds the licence (share/doc/mcpxx/LICENSE).
+# Prints "PASS: package consumer" or "FAIL: package consumer (<step>)" as the last line; exit 0
+# on PASS, 1 on FAIL. Set KEEP_TMP=1 to keep the scratch directory.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -49,6 +50,11 @@ compiler=()
 
 step "build library" cmake --build "$BUILD" --target mcpxx -j2
 step "install" cmake --install "$BUILD" --prefix "$PREFIX"
+# The licence is installed with the package, unchanged.
+if ! cmp -s "$ROOT/LICENSE" "$PREFIX/share/doc/mcpxx/LICENSE" >>"$LOG" 2>&1; then
+    echo "$PREFIX/share/doc/mcpxx/LICENSE is missing or differs from $ROOT/LICENSE" >>"$LOG"
+    fail "LICENSE not installed"
+fi
 step "configure consumer" cmake -S "$HERE" -B "$CBUILD" "${generator[@]}" "${launcher[@]}" "${compiler[@]}" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$PREFIX" \
     -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON
