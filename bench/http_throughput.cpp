@@ -15,6 +15,8 @@
 // of the bare server; <= 16 KiB per idle stateful session with 10,000 open.
 #include <mcp/json/json.hpp>
 
+#include "drivers/proc_stats.hpp"
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -123,13 +125,7 @@ int connect_to(unsigned short port) {
     return fd;
 }
 
-std::optional<long> status_kb(pid_t pid, const std::string& key) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    while (std::getline(in, line))
-        if (line.rfind(key + ":", 0) == 0) return std::atol(line.c_str() + key.size() + 1);
-    return std::nullopt;
-}
+using mcp::bench::status_kb;
 
 // ---- memory per idle stateful session ----------------------------------------------------------
 

@@ -19,10 +19,11 @@
 // every response: status 200 and the echoed text. Any wrong response, non-2xx or socket error
 // fails the run. Only loopback URLs are accepted.
 // Exit: 0 when the load ran with zero errors, 1 otherwise, 2 on usage errors.
+#include "proc_stats.hpp"
+
 #include <boost/json.hpp>
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -74,42 +75,8 @@ struct options {
 
 // ---- the server process ---------------------------------------------------------------------
 
-std::optional<long> status_kb(pid_t pid, const char* key) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    const std::size_t k = std::strlen(key);
-    while (std::getline(in, line))
-        if (line.compare(0, k, key) == 0 && line.size() > k && line[k] == ':')
-            return std::atol(line.c_str() + k + 1);
-    return std::nullopt;
-}
-
-// CPU seconds of every thread of `pid` (schedstat, ns; /proc/PID/stat ticks as the fallback).
-double cpu_seconds(pid_t pid) {
-    const std::string base = "/proc/" + std::to_string(pid);
-    double total = 0;
-    bool any = false;
-    if (DIR* d = ::opendir((base + "/task").c_str())) {
-        while (dirent* e = ::readdir(d)) {
-            if (e->d_name[0] == '.') continue;
-            std::ifstream in(base + "/task/" + e->d_name + "/schedstat");
-            unsigned long long ns = 0;
-            if (in >> ns) total += static_cast<double>(ns) / 1e9, any = true;
-        }
-        ::closedir(d);
-    }
-    if (any) return total;
-    std::ifstream in(base + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')');
-    if (close == std::string::npos) return 0;
-    std::istringstream fields(text.substr(close + 2));
-    std::string skip;
-    for (int i = 3; i < 14; ++i) fields >> skip;
-    double utime = 0, stime = 0;
-    fields >> utime >> stime;
-    return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
+using mcp::bench::cpu_seconds;
+using mcp::bench::status_kb;
 
 /// The server in its own process group (a gateway's children stop with it), output discarded.
 class server_process {

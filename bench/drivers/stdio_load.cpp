@@ -19,6 +19,8 @@
 // driver's own CPU per call (when it nears 1e6 / calls-per-second, the driver is the limit), peak
 // RSS (VmHWM), and the server's exit status after stdin is closed.
 // Exit: 0 when every window ran with every response right, 1 otherwise, 2 on usage errors.
+#include "proc_stats.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -36,7 +38,6 @@
 #include <thread>
 #include <vector>
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -74,43 +75,8 @@ double seconds_since(clock_type::time_point t) {
     return std::chrono::duration<double>(clock_type::now() - t).count();
 }
 
-std::optional<long> status_kb(pid_t pid, const char* key) {
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::string line;
-    const std::size_t k = std::strlen(key);
-    while (std::getline(in, line))
-        if (line.compare(0, k, key) == 0 && line.size() > k && line[k] == ':')
-            return std::atol(line.c_str() + k + 1);
-    return std::nullopt;
-}
-
-// CPU time of every thread of `pid`, in seconds: schedstat is in nanoseconds (precise for short
-// runs); /proc/PID/stat has clock ticks (10 ms) and is the fallback.
-double cpu_seconds(pid_t pid) {
-    const std::string base = "/proc/" + std::to_string(pid);
-    double total = 0;
-    bool any = false;
-    if (DIR* d = ::opendir((base + "/task").c_str())) {
-        while (dirent* e = ::readdir(d)) {
-            if (e->d_name[0] == '.') continue;
-            std::ifstream in(base + "/task/" + e->d_name + "/schedstat");
-            unsigned long long ns = 0;
-            if (in >> ns) total += static_cast<double>(ns) / 1e9, any = true;
-        }
-        ::closedir(d);
-    }
-    if (any) return total;
-    std::ifstream in(base + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')'); // the command name may hold spaces
-    if (close == std::string::npos) return 0;
-    std::istringstream fields(text.substr(close + 2));
-    std::string skip;
-    for (int i = 3; i < 14; ++i) fields >> skip;
-    double utime = 0, stime = 0;
-    fields >> utime >> stime;
-    return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
-}
+using mcp::bench::cpu_seconds;
+using mcp::bench::status_kb;
 
 double own_cpu_seconds() {
     rusage u{};
