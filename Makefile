@@ -47,7 +47,7 @@ deps:
 build: deps
 	@scripts/cmake-build $(BUILD_DIR) Release
 
-# examples/mcp.json finds the example servers through these (see the README), whatever the
+# examples/mcp.json finds the example servers through these (see docs/host-configuration.md), whatever the
 # build directory and the working directory; tests/integration/example_gateway_test.cpp starts
 # the gateway the same way.
 run: export MCPXX_BUILD_DIR := $(abspath $(BUILD_DIR))
