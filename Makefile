@@ -3,16 +3,17 @@
 #   make run      install dependencies, build (Release, build/), run $(RUN_CMD): the gateway on
 #                 examples/mcp.json (the bundled example servers) at http://$(GATEWAY_LISTEN)/mcp
 #   make test     install dependencies, Release build + ctest, ASan/UBSan build + ctest,
-#                 find_package consumer test; ends with "N passed, N failed"
+#                 find_package consumer test, API reference; ends with "N passed, N failed"
 #   make build    install dependencies and build Release in build/
 #   make bench    build Release and run every program in build/bench/
+#   make docs     the API reference (Doxygen, zero warnings) in build/docs/html/index.html
 #   make format   clang-format -i on all C++ sources (format-check: report only)
 #   make deps     scripts/install-deps only
 #   make clean    remove build/ and build-asan/ (distclean: also tests/interop/node_modules)
 #
 # Variables: JOBS (2), BUILD_DIR (build), ASAN_DIR (build-asan), WERROR (ON), CMAKE_ARGS,
 #   RUN_CMD (the program `make run` starts), RUN_ARGS, GATEWAY_LISTEN (127.0.0.1:8765);
-#   for `make test`: ASAN=0 / PACKAGE=0 / DEPS=0 skip a stage, CTEST_ARGS (e.g. CTEST_ARGS="-L unit").
+#   for `make test`: ASAN=0 / PACKAGE=0 / DOCS=0 / DEPS=0 skip a stage, CTEST_ARGS (e.g. CTEST_ARGS="-L unit").
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -26,19 +27,19 @@ RUN_CMD   ?= $(abspath $(BUILD_DIR))/mcpxx gateway --config $(CURDIR)/examples/m
 RUN_ARGS  ?=
 CLANG_FORMAT ?= clang-format
 
-export JOBS BUILD_DIR ASAN_DIR WERROR CMAKE_ARGS CTEST_ARGS ASAN PACKAGE DEPS
+export JOBS BUILD_DIR ASAN_DIR WERROR CMAKE_ARGS CTEST_ARGS ASAN PACKAGE DOCS DEPS
 # ccache: a fresh clone at another path still hits the cache (paths made relative to the repo).
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
 FORMAT_DIRS := include src apps examples tests bench fuzz
 
-.PHONY: all deps build run test bench format format-check clean distclean help
+.PHONY: all deps build run test bench docs format format-check clean distclean help
 
 all: build
 
 help:
-	@sed -n '3,16p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps
@@ -46,7 +47,7 @@ deps:
 build: deps
 	@scripts/cmake-build $(BUILD_DIR) Release
 
-# examples/mcp.json finds the example servers through these (see the README), whatever the
+# examples/mcp.json finds the example servers through these (see docs/host-configuration.md), whatever the
 # build directory and the working directory; tests/integration/example_gateway_test.cpp starts
 # the gateway the same way.
 run: export MCPXX_BUILD_DIR := $(abspath $(BUILD_DIR))
@@ -63,6 +64,9 @@ bench: build
 	  if [[ -f "$$b" && -x "$$b" ]]; then echo "==== $$b"; "$$b"; ran=1; fi; \
 	done; \
 	if [[ $$ran == 0 ]]; then echo "no benchmark programs in $(BUILD_DIR)/bench/"; fi
+
+docs: deps
+	@scripts/build-docs $(BUILD_DIR)/docs
 
 # Every C/C++ source and header we own (no build trees, no node_modules).
 format_files = $(shell find $(FORMAT_DIRS) -type d \( -name node_modules -o -name 'build*' \) -prune -o \

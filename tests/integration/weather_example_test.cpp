@@ -1,5 +1,6 @@
 // The README's quick start (examples/weather_server) run as a real child process over stdio:
-// schemas from its structs, validation before the handler, structured result.
+// schemas from its structs, validation before the handler, structured result; and the README's
+// client (examples/weather_client) printing what it got from that server.
 #include "support/raw_process.hpp"
 
 #include <mcp/json/json.hpp>
@@ -48,6 +49,17 @@ TEST(weather_example, typed_tool_over_stdio) {
               std::string::npos);
 
     p.close_stdin();
+    EXPECT_EQ(p.wait(), 0);
+}
+
+TEST(weather_example, quick_start_client_lists_and_calls) {
+    const std::string dir = MCPXX_BINARY_DIR;
+    mcp::test::raw_process p{{dir + "/weather_client", dir + "/weather_server"}};
+    p.close_stdin();
+    EXPECT_EQ(p.read_line(), "forecast: Forecast for a city") << p.stderr_text();
+    const auto result = p.read_line();
+    ASSERT_TRUE(result) << p.stderr_text();
+    EXPECT_EQ(mcp::json::parse(*result), mcp::json::parse(R"({"summary":"Sunny in Paris","temp_c":21.5})"));
     EXPECT_EQ(p.wait(), 0);
 }
 

@@ -173,7 +173,7 @@ TEST_F(host_vs_npm, mcpxx_lists_calls_and_reads) {
 
 // Run from a directory above the configured one, mcpxx offers that working directory as the
 // root, and server-filesystem takes it as its scope (replacing the directory its config gives):
-// what the README says. --root DIR offers DIR instead; --no-roots keeps the configured directory.
+// what docs/cli.md says. --root DIR offers DIR instead; --no-roots keeps the configured directory.
 TEST_F(host_vs_npm, mcpxx_offers_the_working_directory_unless_told_otherwise) {
     REQUIRE_PACKAGE("server-filesystem");
     const auto config = write_config("mcp.json", R"({"mcpServers": {

@@ -65,7 +65,7 @@ enum class config_format {
     detect,           ///< recognise from the content (explicit --config files)
     claude_desktop,   ///< {"mcpServers": {...}}
     claude_code,      ///< .mcp.json: mcpServers with type stdio/http/sse
-    claude_code_user, ///< ~/.claude.json: mcpServers and projects[<dir>].mcpServers
+    claude_code_user, ///< ~/.claude.json: mcpServers and `projects[<dir>].mcpServers`
     cursor,           ///< mcpServers, ${env:VAR}, envFile
     vscode,           ///< {"servers": {...}, "inputs": [...]}, type stdio/http/sse
     windsurf,         ///< mcpServers, remote as serverUrl

@@ -76,12 +76,12 @@ public:
     ///
     /// What an expression may match (values are accepted leniently: characters expansion would
     /// have percent-encoded are accepted raw, except these delimiters):
-    ///  - {var}, {.var}, {;var}: never '/', '?' or '#';   {/var}: never '?' or '#';
-    ///  - {?var}, {&var}: never '#';                       {+var}, {#var}: anything.
+    ///  - `{var}`, `{.var}`, `{;var}`: never '/', '?' or '#';   `{/var}`: never '?' or '#';
+    ///  - `{?var}`, `{&var}`: never '#';                         `{+var}`, `{#var}`: anything.
     ///  - Literals match exactly, either as written in the template or in their expanded
     ///    (percent-encoded) form.
     /// Structure, for each operator:
-    ///  - {a,b} {+a,b} {#a,b} {.a,b} {/a,b}: the expression's text (after its leading '#', '.'
+    ///  - `{a,b}` `{+a,b}` `{#a,b}` `{.a,b}` `{/a,b}`: the expression's text (after its leading '#', '.'
     ///    or '/', whose absence means every variable is undefined) is split at the separator
     ///    (',', ',', ',', '.', '/'), one piece per variable from the left; variables without a
     ///    piece are absent from the result. Surplus pieces go to the last variable (an exploded

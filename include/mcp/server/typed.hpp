@@ -46,6 +46,9 @@ using completion_handler =
     std::function<complete_result(const std::string& argument, const std::string& value,
                                   const std::map<std::string, std::string>& context_arguments)>;
 
+// mcp::detail is not public API, and doxygen misreads the recursive callable_signature
+// specialisations below as a class deriving from itself: the API reference leaves it out.
+/// \cond INTERNAL
 namespace detail {
 
 // --- the signature of a callable (lambdas, function objects, function pointers) -------------
@@ -218,4 +221,5 @@ prompt_handler typed_prompt(prompt& definition, std::map<std::string, completion
 }
 
 } // namespace detail
+/// \endcond
 } // namespace mcp
