@@ -3,6 +3,7 @@
 // disconnects, slow consumers, abandoned writers, graceful stop, many connections, two I/O
 // threads. The client side is plain POSIX sockets with a small hand-written response reader, so
 // the bytes on the wire are what is tested.
+#include "http/connection_budget.hpp"
 #include "http/http_server.hpp"
 #include "support/raw_http_client.hpp"
 
@@ -12,6 +13,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -22,6 +24,7 @@
 #include <cstring>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -474,6 +477,96 @@ TEST(http_server, over_max_connections_is_503) {
     auto r = d.read_response();
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
+}
+
+// One address holding its whole share of connections (idle, never sending a byte) is refused
+// at once, without its request being read, while a client from another address is served.
+TEST(http_server, one_address_over_its_cap_is_refused_while_another_is_served) {
+    auto o = quick_options();
+    o.header_timeout = 10s;
+    o.max_connections = 100;
+    o.max_connections_per_address = 3;
+    std::vector<std::string> logged;
+    std::mutex log_mu;
+    o.log = [&](std::string_view line) {
+        std::lock_guard lk(log_mu);
+        logged.emplace_back(line);
+    };
+    core::server srv(o, echo);
+    srv.start();
+    std::vector<std::unique_ptr<raw_client>> held;
+    for (int i = 0; i < 3; ++i) held.push_back(std::make_unique<raw_client>(srv.port()));
+    ASSERT_TRUE(eventually([&] { return srv.open_connections() == 3; }));
+    for (int i = 0; i < 5; ++i) {
+        raw_client over(srv.port());
+        auto r = over.read_response(); // nothing sent: the answer comes without a request
+        ASSERT_TRUE(r) << i;
+        EXPECT_EQ(r->status, 503);
+        EXPECT_EQ(r->header("Connection"), "close");
+        EXPECT_EQ(r->header("Retry-After"), "1");
+        EXPECT_NE(r->body.find("max_connections_per_address"), std::string::npos) << r->body;
+        EXPECT_TRUE(over.wait_eof());
+    }
+    {
+        raw_client other(srv.port(), 0, "127.0.0.2");
+        ASSERT_TRUE(other.send(get("/other")));
+        auto r = other.read_response();
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 200);
+        EXPECT_EQ(r->body, "GET /other ");
+    }
+    // A slot given back is a slot for the same address again.
+    held.pop_back();
+    ASSERT_TRUE(eventually([&] { return srv.open_connections() == 2; }));
+    raw_client again(srv.port());
+    ASSERT_TRUE(again.send(get("/again")));
+    auto r = again.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    srv.stop();
+    // Five refusals: a line at the first, one for the rest at stop (at most one a second).
+    std::lock_guard lk(log_mu);
+    std::vector<std::string> refusal_lines;
+    for (const auto& l : logged)
+        if (l.find("refused connections") != std::string::npos) refusal_lines.push_back(l);
+    ASSERT_EQ(refusal_lines.size(), 2u);
+    EXPECT_NE(refusal_lines[0].find(" 1 over max_connections_per_address (3)"), std::string::npos)
+        << refusal_lines[0];
+    EXPECT_NE(refusal_lines[1].find(" 4 over max_connections_per_address (3)"), std::string::npos)
+        << refusal_lines[1];
+}
+
+// max_connections is fitted under the descriptor limit, with a reserve for the rest of the
+// process; the soft limit is raised toward the hard limit only as far as needed.
+TEST(connection_budget, fits_the_descriptor_limit) {
+    using mcp::http::core::detail::plan_connections;
+    rlimit saved{};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+    rlimit low = saved;
+    low.rlim_cur = 1024;
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+    auto kept = plan_connections(10000, 0, false);
+    EXPECT_LT(kept.max_connections + kept.max_rejecting + mcp::http::core::detail::reserved_descriptors(1024),
+              1025u);
+    EXPECT_GT(kept.max_connections, 500u);
+    EXPECT_EQ(kept.per_address, kept.max_connections / 8);
+    EXPECT_EQ(plan_connections(40, 0, false).per_address, 40u);  // small: the whole
+    EXPECT_EQ(plan_connections(300, 0, false).per_address, 64u); // at least 64
+    EXPECT_NE(kept.note.find("lowered"), std::string::npos) << kept.note;
+    rlimit now{};
+    ::getrlimit(RLIMIT_NOFILE, &now);
+    EXPECT_EQ(now.rlim_cur, 1024u);
+    EXPECT_EQ(plan_connections(100, 500, false).per_address, 100u);
+    EXPECT_EQ(plan_connections(100, 0, false).note, ""); // 100 fit: nothing to say
+    if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max > 2000) {
+        auto raised = plan_connections(1000, 0, true);
+        ::getrlimit(RLIMIT_NOFILE, &now);
+        EXPECT_GT(now.rlim_cur, 1024u);
+        EXPECT_LE(now.rlim_cur, saved.rlim_max);
+        EXPECT_EQ(raised.max_connections, 1000u) << raised.note;
+        EXPECT_NE(raised.note.find("raised"), std::string::npos);
+    }
+    ::setrlimit(RLIMIT_NOFILE, &saved);
 }
 
 // ---- streams ----
