@@ -50,7 +50,6 @@ std::optional<int> refusal_budget::over_budget(const std::string& address, clock
     refill(e, now);
     if (e.tokens >= 1) {
         summarise(address, e, now);
-        e.over = false;
         return std::nullopt;
     }
     ++e.unreported;
@@ -67,6 +66,7 @@ void refusal_budget::charge(const std::string& address, clock::time_point now) {
     auto [it, fresh] = entries_.try_emplace(address, entry{burst_, now});
     auto& e = it->second;
     if (!fresh) refill(e, now);
+    if (e.tokens >= burst_) e.over = false; // it slowed down for a whole burst: news again if it goes over
     e.tokens = std::max(0.0, e.tokens - 1);
     if (e.tokens < 1 && !e.over) {
         e.over = true;

@@ -42,7 +42,8 @@ private:
         clock::time_point last;     // of the refill
         std::size_t unreported = 0; // 429s not in a log line yet
         clock::time_point reported; // the last line about this address
-        bool over = false;          // its bucket ran out (and the line saying so was written)
+        bool over = false;          // its bucket ran out (and the line saying so was written),
+                                    // and has not been full since
     };
     void refill(entry& e, clock::time_point now) const;
     void summarise(const std::string& address, entry& e, clock::time_point now);

@@ -5,6 +5,7 @@
 #include "http/header_check.hpp"
 #include "http/media_type.hpp"
 #include "http/origin_check.hpp"
+#include "http/refusal_budget.hpp"
 #include "http/request_target.hpp"
 #include "http/sse.hpp"
 
@@ -170,6 +171,36 @@ TEST(origin_check, malformed_values_are_refused_with_a_clear_status) {
     // Loopback in any notation is loopback; a name that merely starts like one is not.
     EXPECT_FALSE(c.check("[0:0::1]:80", "http://127.0.0.9:3000"));
     EXPECT_EQ(c.check("localhost.evil.com", std::nullopt)->status, 403);
+}
+
+// Refused authentications per address: a burst, then 429 until refilled; one line when an
+// address goes over, then one summary per interval instead of a line per request.
+TEST(refusal_budget, spends_refills_and_summarises) {
+    using namespace std::chrono_literals;
+    std::vector<std::string> lines;
+    mcp::http::detail::refusal_budget b(1, 3, [&](std::string_view l) { lines.emplace_back(l); }, 10s);
+    const auto t = mcp::http::detail::refusal_budget::clock::now();
+    EXPECT_FALSE(b.over_budget("10.0.0.1", t));
+    for (int i = 0; i < 3; ++i) b.charge("10.0.0.1", t);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("10.0.0.1: too many refused authentications"), std::string::npos) << lines[0];
+    EXPECT_EQ(b.over_budget("10.0.0.1", t), 1);
+    EXPECT_FALSE(b.over_budget("10.0.0.2", t)); // another address is not held back
+    for (int i = 0; i < 1000; ++i) EXPECT_TRUE(b.over_budget("10.0.0.1", t + std::chrono::microseconds(i * 500)));
+    EXPECT_EQ(lines.size(), 1u); // no line per refusal
+    // A second later one refusal more may pass, and is charged: over again, not news again.
+    EXPECT_FALSE(b.over_budget("10.0.0.1", t + 1s));
+    b.charge("10.0.0.1", t + 1s);
+    EXPECT_TRUE(b.over_budget("10.0.0.1", t + 1s));
+    EXPECT_EQ(lines.size(), 1u);
+    // After the interval: the summary, once.
+    EXPECT_FALSE(b.over_budget("10.0.0.1", t + 12s));
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_NE(lines[1].find("1002 more requests from 10.0.0.1 refused 429"), std::string::npos) << lines[1];
+    EXPECT_NE(lines[1].find("in the last 12 s"), std::string::npos) << lines[1];
+    // Full buckets with nothing to report are forgotten.
+    b.charge("10.0.0.3", t + 30s);
+    EXPECT_EQ(b.tracked(), 1u);
 }
 
 TEST(header_values, decoding) {
