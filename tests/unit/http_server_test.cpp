@@ -22,6 +22,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <future>
 #include <memory>
@@ -534,6 +535,73 @@ TEST(http_server, one_address_over_its_cap_is_refused_while_another_is_served) {
         << refusal_lines[0];
     EXPECT_NE(refusal_lines[1].find(" 4 over max_connections_per_address (3)"), std::string::npos)
         << refusal_lines[1];
+}
+
+// accept() out of descriptors (the limit lowered after start, below what the clamp planned):
+// the waiting clients are accepted with the spare descriptor, told 503 and closed, instead of
+// waiting in the backlog; once descriptors are free the server accepts again, and says so.
+TEST(http_server, out_of_descriptors_waiting_clients_are_told_503) {
+    auto o = quick_options();
+    o.header_timeout = 10s;
+    o.raise_descriptor_limit = false;
+    std::vector<std::string> logged;
+    std::mutex log_mu;
+    o.log = [&](std::string_view line) {
+        std::lock_guard lk(log_mu);
+        logged.emplace_back(line);
+    };
+    core::server srv(o, echo);
+    srv.start();
+    // The clients live in this process too: their sockets are made before the limit drops.
+    constexpr int clients = 24;
+    std::vector<int> fds;
+    for (int i = 0; i < clients; ++i) fds.push_back(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    std::size_t used = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++used;
+    rlimit saved{};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+    rlimit low = saved;
+    low.rlim_cur = used + 4; // room for a few accepted connections, then EMFILE
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(srv.port());
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    for (int fd : fds) ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    std::this_thread::sleep_for(1s); // the refusals are written at once
+    int silent = 0, told = 0;
+    for (int fd : fds) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 0) != 1) {
+            ++silent; // accepted, waiting for its request
+            continue;
+        }
+        char buf[512] = {};
+        const auto n = ::recv(fd, buf, sizeof buf - 1, 0);
+        const std::string got(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+        EXPECT_NE(got.find("HTTP/1.1 503"), std::string::npos) << got;
+        EXPECT_NE(got.find("out of file descriptors"), std::string::npos) << got;
+        ++told;
+    }
+    ::setrlimit(RLIMIT_NOFILE, &saved);
+    for (int fd : fds) ::close(fd);
+    EXPECT_GE(told, clients - 8) << "silent: " << silent;
+    EXPECT_LE(silent, 8);
+    // Descriptors again: served.
+    raw_client c(srv.port());
+    ASSERT_TRUE(c.send(get("/after")));
+    auto r = c.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    srv.stop();
+    std::lock_guard lk(log_mu);
+    std::size_t starved = 0, again = 0;
+    for (const auto& l : logged) {
+        starved += l.find("accept failed") != std::string::npos;
+        again += l.find("accepting again") != std::string::npos;
+    }
+    EXPECT_EQ(starved, 1u);
+    EXPECT_EQ(again, 1u);
 }
 
 // max_connections is fitted under the descriptor limit, with a reserve for the rest of the
