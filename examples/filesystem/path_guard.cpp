@@ -2,8 +2,8 @@
 
 #include "file_uri.hpp"
 
-#include <fcntl.h>
 #include <climits>
+#include <fcntl.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,7 +31,8 @@ constexpr std::size_t max_components = 8192;
 // about `where` only when it lies inside a root (path_guard::resolve decides).
 class resolution_failed : public path_refused {
 public:
-    resolution_failed(const std::string& what, std::string where) : path_refused(what), where(std::move(where)) {}
+    resolution_failed(const std::string& what, std::string where)
+        : path_refused(what), where(std::move(where)) {}
     std::string where;
 };
 
@@ -77,8 +78,8 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 
 fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
     if (absolute.native().size() > max_path_bytes)
-        throw path_refused("Path too long: " + std::to_string(absolute.native().size()) + " bytes (the limit is " +
-                           std::to_string(max_path_bytes) + ")");
+        throw path_refused("Path too long: " + std::to_string(absolute.native().size()) +
+                           " bytes (the limit is " + std::to_string(max_path_bytes) + ")");
     std::deque<fs::path> todo;
     push_front_components(todo, absolute);
     // `result` is a plain string, extended and cut back in place, and `dir` an open descriptor
@@ -89,7 +90,9 @@ fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
     if (!dir) throw resolution_failed("Cannot access '/': " + std::string(std::strerror(errno)), "/");
     auto reopen = [&] { // `dir` again, after ".." or an absolute symlink target
         dir.reset(::open(result.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
-        if (!dir) throw resolution_failed("Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno), result);
+        if (!dir)
+            throw resolution_failed("Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno),
+                                    result);
     };
     bool missing = false;
     int links = 0;
@@ -116,19 +119,22 @@ fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
         if (result.size() > 1) result.push_back('/');
         result += c.native();
         if (result.size() > max_path_bytes)
-            throw resolution_failed("Path too long once resolved (over " + std::to_string(max_path_bytes) + " bytes)",
+            throw resolution_failed("Path too long once resolved (over " + std::to_string(max_path_bytes) +
+                                        " bytes)",
                                     result.substr(0, before));
         if (missing) continue;
         struct stat st {};
         if (::fstatat(dir.get(), c.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
             if (errno != ENOENT)
-                throw resolution_failed("Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno), result);
+                throw resolution_failed(
+                    "Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno), result);
             missing = true;
             continue;
         }
         if (S_ISLNK(st.st_mode)) {
             if (++links > max_symlinks)
-                throw resolution_failed("Too many levels of symbolic links at " + quoted(result.c_str()), result);
+                throw resolution_failed("Too many levels of symbolic links at " + quoted(result.c_str()),
+                                        result);
             const fs::path target = read_link(result);
             result.resize(before);
             push_front_components(todo, target);
@@ -142,7 +148,8 @@ fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
             if (!todo.empty()) {
                 unique_fd next(::openat(dir.get(), c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
                 if (!next)
-                    throw resolution_failed("Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno), result);
+                    throw resolution_failed(
+                        "Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno), result);
                 dir = std::move(next);
             }
             continue;
@@ -195,7 +202,8 @@ namespace {
 // The client's own input, for a message: control characters shown as '?', cut after 200 bytes.
 std::string printable_input(std::string_view input) {
     std::string out;
-    for (char c : input.substr(0, 200)) out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
+    for (char c : input.substr(0, 200))
+        out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
     if (input.size() > 200) out += "...";
     return out;
 }
@@ -222,9 +230,9 @@ confined_path path_guard::resolve(std::string_view input) const {
     // points, would let a client map what it may not read.
     const std::string denied = "Access denied: '" + printable_input(input) +
                                "' is outside the allowed directories (" + describe_roots() + ")";
-    if (asked.native().size() > max_path_bytes) throw path_refused(
-            "Path too long: " + std::to_string(asked.native().size()) + " bytes (the limit is " +
-            std::to_string(max_path_bytes) + ")");
+    if (asked.native().size() > max_path_bytes)
+        throw path_refused("Path too long: " + std::to_string(asked.native().size()) +
+                           " bytes (the limit is " + std::to_string(max_path_bytes) + ")");
     if (asked.is_relative()) {
         fs::path base = roots_.front();
         for (const auto& r : roots_) {

@@ -26,14 +26,8 @@ bool valid_port(std::string_view p) {
 
 // RFC 3986 unreserved / sub-delims.
 bool unreserved_or_sub_delim(char c) {
-    if (std::isalnum(static_cast<unsigned char>(c))) return true;
-    switch (c) {
-    case '-': case '.': case '_': case '~': // unreserved
-    case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=':
-        return true;
-    default:
-        return false;
-    }
+    constexpr std::string_view punctuation = "-._~!$&'()*+,;="; // unreserved's, then sub-delims
+    return std::isalnum(static_cast<unsigned char>(c)) || punctuation.find(c) != std::string_view::npos;
 }
 
 bool scheme_char(char c, bool first) {

@@ -35,8 +35,8 @@ connection_budget plan_connections(std::size_t max_connections, std::size_t per_
             rlimit raised = lim;
             raised.rlim_cur = static_cast<rlim_t>(want);
             if (::setrlimit(RLIMIT_NOFILE, &raised) == 0) {
-                b.note = "raised the descriptor limit (RLIMIT_NOFILE) from " + std::to_string(limit) + " to " +
-                         std::to_string(want);
+                b.note = "raised the descriptor limit (RLIMIT_NOFILE) from " + std::to_string(limit) +
+                         " to " + std::to_string(want);
                 limit = want;
             }
         }
@@ -51,17 +51,19 @@ connection_budget plan_connections(std::size_t max_connections, std::size_t per_
         const std::size_t fit = std::max<std::size_t>(usable - rejecting, 1);
         if (fit < max_connections) {
             if (!b.note.empty()) b.note += "; ";
-            b.note += "max_connections " + std::to_string(max_connections) + " lowered to " + std::to_string(fit) +
-                      " to fit the descriptor limit (RLIMIT_NOFILE " + std::to_string(limit) + ", " +
-                      std::to_string(reserve) + " kept for the rest of the process)";
+            b.note += "max_connections " + std::to_string(max_connections) + " lowered to " +
+                      std::to_string(fit) + " to fit the descriptor limit (RLIMIT_NOFILE " +
+                      std::to_string(limit) + ", " + std::to_string(reserve) +
+                      " kept for the rest of the process)";
             b.max_connections = fit;
         }
         b.max_rejecting = std::min(b.max_rejecting, rejecting);
     }
     b.fd_limit = limit;
     // An eighth of the whole, but not so few that a small server refuses a browser's handful.
-    b.per_address = per_address ? std::min(per_address, b.max_connections)
-                                : std::max(b.max_connections / 8, std::min<std::size_t>(b.max_connections, 64));
+    b.per_address = per_address
+                        ? std::min(per_address, b.max_connections)
+                        : std::max(b.max_connections / 8, std::min<std::size_t>(b.max_connections, 64));
     return b;
 }
 

@@ -92,7 +92,8 @@ asio::ip::address client_address(const tcp::socket& s) {
     error_code ec;
     auto addr = s.remote_endpoint(ec).address();
     if (ec) return {};
-    if (addr.is_v6() && addr.to_v6().is_v4_mapped()) addr = asio::ip::make_address_v4(asio::ip::v4_mapped, addr.to_v6());
+    if (addr.is_v6() && addr.to_v6().is_v4_mapped())
+        addr = asio::ip::make_address_v4(asio::ip::v4_mapped, addr.to_v6());
     return addr;
 }
 
@@ -135,7 +136,7 @@ struct server::impl {
     // A descriptor held in reserve: when accept() fails with EMFILE it is closed for a moment so
     // that waiting clients can be accepted, told 503 and closed, instead of waiting unanswered.
     int spare_fd = -1;
-    std::size_t shed = 0;   // clients refused that way since the last log line
+    std::size_t shed = 0;    // clients refused that way since the last log line
     bool fd_starved = false; // in an EMFILE episode (logged when it begins and when it ends)
     bool stopping_locked = false;
     std::atomic<std::size_t> open{0};
@@ -700,7 +701,8 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
         auto why = refusal::none;
         if (open.load(std::memory_order_relaxed) >= budget.max_connections)
             why = refusal::total;
-        else if (auto it = by_address.find(address); it != by_address.end() && it->second >= budget.per_address)
+        else if (auto it = by_address.find(address);
+                 it != by_address.end() && it->second >= budget.per_address)
             why = refusal::per_address;
         if (why == refusal::none || rejecting < budget.max_rejecting) {
             c = std::make_shared<connection>(*this, std::move(socket), why, address);

@@ -78,8 +78,9 @@ struct server_options {
     /// a reserve for the rest of the process (32 + limit/8), and logs that it did.
     std::size_t max_connections = 10000;
     /// Connections served at once for one client address; 0 = max_connections / 8 (after the
-    /// clamp above), at least 64 (or max_connections when lower). One client holding thousands of idle connections must not lock out the
-    /// rest; behind a proxy every client has the proxy's address: raise it there.
+    /// clamp above), at least 64 (or max_connections when lower). One client holding thousands of idle
+    /// connections must not lock out the rest; behind a proxy every client has the proxy's address: raise it
+    /// there.
     std::size_t max_connections_per_address = 0;
     /// start() raises the soft RLIMIT_NOFILE toward the hard limit, as far as max_connections
     /// needs (a process-wide change). false: keep the limit as it is (and clamp to it).

@@ -11,7 +11,8 @@ namespace {
 std::string shown(std::string_view v) {
     std::string out;
     for (char c : v.substr(0, 100))
-        out.push_back(static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f ? '?' : c);
+        out.push_back(static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f ? '?'
+                                                                                                    : c);
     if (v.size() > 100) out += "...";
     return out;
 }

@@ -180,8 +180,8 @@ void server::impl::route(core::request&& req, const writer_ptr& w) {
         if (auth_budget)
             if (auto wait = auth_budget->over_budget(req.remote_address)) {
                 respond_error(w, 429, mcp::error_code::rate_limited,
-                              "Too Many Requests: too many refused authentications from " + req.remote_address +
-                                  "; retry after " + std::to_string(*wait) + " s",
+                              "Too Many Requests: too many refused authentications from " +
+                                  req.remote_address + "; retry after " + std::to_string(*wait) + " s",
                               std::nullopt, {{"Retry-After", std::to_string(*wait)}});
                 return;
             }

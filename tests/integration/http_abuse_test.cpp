@@ -15,8 +15,8 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace std::chrono_literals;
@@ -136,16 +136,18 @@ TEST_F(http_abuse, a_flood_of_bad_tokens_gets_429_and_a_bounded_log) {
     mcp::http::bearer_tokens tokens;
     tokens.add("good-token-123", "alice");
     std::atomic<int> refusals_seen{0};
-    start({.max_connections_per_address = 1000,
-           .refused_auth_per_second = 1,
-           .refused_auth_burst = 10,
-           .authenticate = tokens.authenticator("test", [&](const mcp::http::request_info&, std::string_view) {
-               ++refusals_seen; // what an application logs, one line per refusal
-           })});
+    start(
+        {.max_connections_per_address = 1000,
+         .refused_auth_per_second = 1,
+         .refused_auth_burst = 10,
+         .authenticate = tokens.authenticator("test", [&](const mcp::http::request_info&, std::string_view) {
+             ++refusals_seen; // what an application logs, one line per refusal
+         })});
     int unauthorized = 0, limited = 0;
     std::optional<std::string> retry_after;
     for (int i = 0; i < 300; ++i) {
-        auto r = exchange(http_post(initialize, "Authorization: Bearer wrong-token-" + std::to_string(i) + "\r\n"));
+        auto r = exchange(
+            http_post(initialize, "Authorization: Bearer wrong-token-" + std::to_string(i) + "\r\n"));
         if (r.status == 401) ++unauthorized;
         if (r.status == 429) {
             ++limited;
@@ -163,7 +165,8 @@ TEST_F(http_abuse, a_flood_of_bad_tokens_gets_429_and_a_bounded_log) {
     EXPECT_LE(log_lines.size(), 3u);
     // Even a good token from that address waits its turn; another address is heard at once.
     EXPECT_EQ(exchange(http_post(initialize, "Authorization: Bearer good-token-123\r\n")).status, 429);
-    EXPECT_EQ(exchange(http_post(initialize, "Authorization: Bearer good-token-123\r\n"), "127.0.0.2").status, 200);
+    EXPECT_EQ(exchange(http_post(initialize, "Authorization: Bearer good-token-123\r\n"), "127.0.0.2").status,
+              200);
 }
 
 // ------------------------------------------------------------------ Host and Origin
@@ -172,13 +175,14 @@ TEST_F(http_abuse, malformed_host_and_origin_values_are_refused) {
     start();
     const std::string host = "127.0.0.1:" + std::to_string(port());
     EXPECT_EQ(exchange(http_post(initialize, "", host)).status, 200);
-    for (const std::string bad : {"localhost:abc", "localhost:@evil.example", "[::1]evil", "127.0.0.1:99999"}) {
+    for (const std::string bad :
+         {"localhost:abc", "localhost:@evil.example", "[::1]evil", "127.0.0.1:99999"}) {
         auto r = exchange(http_post(initialize, "", bad));
         EXPECT_EQ(r.status, 400) << bad;
         EXPECT_NE(r.body.find("malformed"), std::string::npos) << r.body;
     }
-    for (const std::string bad :
-         {"http://localhost:80@evil.example", "http://localhost/", "http://user@127.0.0.1", "http://[::1]evil"}) {
+    for (const std::string bad : {"http://localhost:80@evil.example", "http://localhost/",
+                                  "http://user@127.0.0.1", "http://[::1]evil"}) {
         auto r = exchange(http_post(initialize, "Origin: " + bad + "\r\n", host));
         EXPECT_EQ(r.status, 403) << bad;
         EXPECT_NE(r.body.find("malformed"), std::string::npos) << r.body;

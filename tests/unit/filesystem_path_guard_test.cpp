@@ -167,11 +167,11 @@ TEST_F(path_guard_test, refusals_outside_the_roots_tell_nothing_about_the_file_s
     };
     for (const std::string& in : std::vector<std::string>{
              (outside / "secret.txt" / "x").string(), // a file used as a directory
-             (outside / "nothing" / "x").string(),   // a missing directory
-             (outside / "nothing" / ".." / "secret.txt").string(),
-             (outside / "loop_a").string(), (outside / "loop_a" / "x").string(), "/etc/passwd/x",
-             "/nonexistent/x", "../outside/secret.txt/x", "through_file", "to_proc", "to_proc/x/y",
-             "link_out/secret.txt/x", "link_out/nothing/../secret.txt"}) {
+             (outside / "nothing" / "x").string(),    // a missing directory
+             (outside / "nothing" / ".." / "secret.txt").string(), (outside / "loop_a").string(),
+             (outside / "loop_a" / "x").string(), "/etc/passwd/x", "/nonexistent/x",
+             "../outside/secret.txt/x", "through_file", "to_proc", "to_proc/x/y", "link_out/secret.txt/x",
+             "link_out/nothing/../secret.txt"}) {
         EXPECT_EQ(refusal(g, in), expected(in)) << in;
     }
 }

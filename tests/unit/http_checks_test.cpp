@@ -116,9 +116,9 @@ TEST(host_header, parses_what_rfc_9110_allows) {
 // RFC 6454 7 serialized origins: scheme "://" host [":" port], or "null".
 TEST(origin_header, parses_what_rfc_6454_allows) {
     using mcp::http::detail::parse_origin;
-    for (const char* good : {"http://localhost", "https://127.0.0.1:8443", "HTTP://LOCALHOST:3000",
-                             "http://[::1]:9", "chrome-extension://abcdef", "vscode-webview://x.y",
-                             "null", "https://app.example.com"}) {
+    for (const char* good :
+         {"http://localhost", "https://127.0.0.1:8443", "HTTP://LOCALHOST:3000", "http://[::1]:9",
+          "chrome-extension://abcdef", "vscode-webview://x.y", "null", "https://app.example.com"}) {
         EXPECT_TRUE(parse_origin(good)) << good;
     }
     EXPECT_EQ(parse_origin("HTTP://LOCALHOST:3000")->scheme, "http");
@@ -178,7 +178,8 @@ TEST(origin_check, malformed_values_are_refused_with_a_clear_status) {
 TEST(refusal_budget, spends_refills_and_summarises) {
     using namespace std::chrono_literals;
     std::vector<std::string> lines;
-    mcp::http::detail::refusal_budget b(1, 3, [&](std::string_view l) { lines.emplace_back(l); }, 10s);
+    mcp::http::detail::refusal_budget b(
+        1, 3, [&](std::string_view l) { lines.emplace_back(l); }, 10s);
     const auto t = mcp::http::detail::refusal_budget::clock::now();
     EXPECT_FALSE(b.over_budget("10.0.0.1", t));
     for (int i = 0; i < 3; ++i) b.charge("10.0.0.1", t);
@@ -186,7 +187,8 @@ TEST(refusal_budget, spends_refills_and_summarises) {
     EXPECT_NE(lines[0].find("10.0.0.1: too many refused authentications"), std::string::npos) << lines[0];
     EXPECT_EQ(b.over_budget("10.0.0.1", t), 1);
     EXPECT_FALSE(b.over_budget("10.0.0.2", t)); // another address is not held back
-    for (int i = 0; i < 1000; ++i) EXPECT_TRUE(b.over_budget("10.0.0.1", t + std::chrono::microseconds(i * 500)));
+    for (int i = 0; i < 1000; ++i)
+        EXPECT_TRUE(b.over_budget("10.0.0.1", t + std::chrono::microseconds(i * 500)));
     EXPECT_EQ(lines.size(), 1u); // no line per refusal
     // A second later one refusal more may pass, and is charged: over again, not news again.
     EXPECT_FALSE(b.over_budget("10.0.0.1", t + 1s));

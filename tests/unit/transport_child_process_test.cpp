@@ -145,7 +145,8 @@ TEST(transport_child_process, a_child_that_exits_on_its_own_closes_after_its_las
 TEST(transport_child_process, blank_lines_between_messages_are_skipped_silently) {
     collector c;
     auto t = child_process_transport::spawn(
-        {.command = "/bin/sh", .args = {"-c", "printf '\\n\\n{\"a\":1}\\n\\r\\n \\t\\r\\n{\"b\":2}\\r\\n\\n \\r'"}});
+        {.command = "/bin/sh",
+         .args = {"-c", "printf '\\n\\n{\"a\":1}\\n\\r\\n \\t\\r\\n{\"b\":2}\\r\\n\\n \\r'"}});
     t->start(c.handler());
     ASSERT_TRUE(c.wait_closed());
     t->close();
