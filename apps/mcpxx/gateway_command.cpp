@@ -390,6 +390,12 @@ int run_gateway(const gateway_cli& o) {
     ho.path = o.path;
     ho.allowed_origins = o.allowed_origins;
     ho.allowed_hosts = o.allowed_hosts;
+    // The HTTP server's own lines (clients cut off or refused, a descriptor limit raised or
+    // fitted) in the gateway's JSON log, not as plain text between its lines.
+    ho.log = [log](std::string_view line) {
+        log(line.starts_with("mcp::http::core::server on") ? "info" : "warning",
+            object{{"event", "http"}, {"message", line}});
+    };
     auto refused = [log, unauthorized](const mcp::http::request_info& r, std::string_view reason) {
         ++*unauthorized;
         log("warning", object{{"event", "unauthorized"},

@@ -2,6 +2,7 @@
 
 #include "file_uri.hpp"
 
+#include <climits>
 #include <fcntl.h>
 #include <strings.h>
 #include <sys/stat.h>
@@ -20,9 +21,27 @@ namespace {
 
 // Linux gives up after 40 symlinks in one resolution (ELOOP); so do we.
 constexpr int max_symlinks = 40;
+// Longer paths are refused before any work (the kernel's own limit, ENAMETOOLONG), and so is a
+// resolution that passes so many components, symlink targets included: a path is then judged
+// in bounded time whatever the input and the links on its way.
+constexpr std::size_t max_path_bytes = PATH_MAX;
+constexpr std::size_t max_components = 8192;
+
+// A resolution that failed at `where` (the path resolved so far): the message may tell facts
+// about `where` only when it lies inside a root (path_guard::resolve decides).
+class resolution_failed : public path_refused {
+public:
+    resolution_failed(const std::string& what, std::string where)
+        : path_refused(what), where(std::move(where)) {}
+    std::string where;
+};
 
 std::string quoted(const fs::path& p) {
     return "'" + p.string() + "'";
+}
+
+std::string quoted(const char* p) {
+    return "'" + std::string(p) + "'";
 }
 
 std::string read_link(const fs::path& p) {
@@ -58,50 +77,89 @@ bool is_within(const fs::path& inner, const fs::path& outer) {
 }
 
 fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
+    if (absolute.native().size() > max_path_bytes)
+        throw path_refused("Path too long: " + std::to_string(absolute.native().size()) +
+                           " bytes (the limit is " + std::to_string(max_path_bytes) + ")");
     std::deque<fs::path> todo;
     push_front_components(todo, absolute);
-    fs::path result = "/";
+    // `result` is a plain string, extended and cut back in place, and `dir` an open descriptor
+    // of it, so each component costs one lookup in one directory: linear in the components,
+    // where re-walking the whole path for every component was quadratic.
+    std::string result = "/";
+    unique_fd dir(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!dir) throw resolution_failed("Cannot access '/': " + std::string(std::strerror(errno)), "/");
+    auto reopen = [&] { // `dir` again, after ".." or an absolute symlink target
+        dir.reset(::open(result.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+        if (!dir)
+            throw resolution_failed("Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno),
+                                    result);
+    };
     bool missing = false;
     int links = 0;
+    std::size_t steps = 0;
     while (!todo.empty()) {
         const fs::path c = std::move(todo.front());
         todo.pop_front();
+        if (++steps > max_components)
+            throw resolution_failed("Path has too many components (over " + std::to_string(max_components) +
+                                        ", symbolic links included)",
+                                    result);
         if (c.empty() || c == ".") continue;
         if (c == "..") {
             // After a missing directory the kernel stops with ENOENT; applying ".." lexically
             // there could land on a symlink nobody checked.
-            if (missing) throw path_refused("No such directory: " + quoted(result));
-            result = result.parent_path(); // exact: `result` holds no symlink
+            if (missing) throw resolution_failed("No such directory: " + quoted(result.c_str()), result);
+            if (result.size() > 1) {
+                result.resize(std::max<std::size_t>(result.rfind('/'), 1)); // exact: no symlink in it
+                reopen();
+            }
             continue;
         }
-        fs::path next = result / c;
-        if (missing) {
-            result = std::move(next);
-            continue;
-        }
+        const std::size_t before = result.size();
+        if (result.size() > 1) result.push_back('/');
+        result += c.native();
+        if (result.size() > max_path_bytes)
+            throw resolution_failed("Path too long once resolved (over " + std::to_string(max_path_bytes) +
+                                        " bytes)",
+                                    result.substr(0, before));
+        if (missing) continue;
         struct stat st {};
-        if (::lstat(next.c_str(), &st) != 0) {
+        if (::fstatat(dir.get(), c.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
             if (errno != ENOENT)
-                throw path_refused("Cannot access " + quoted(next) + ": " + std::strerror(errno));
+                throw resolution_failed(
+                    "Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno), result);
             missing = true;
-            result = std::move(next);
             continue;
         }
         if (S_ISLNK(st.st_mode)) {
             if (++links > max_symlinks)
-                throw path_refused("Too many levels of symbolic links at " + quoted(next));
-            const fs::path target = read_link(next);
+                throw resolution_failed("Too many levels of symbolic links at " + quoted(result.c_str()),
+                                        result);
+            const fs::path target = read_link(result);
+            result.resize(before);
             push_front_components(todo, target);
-            if (target.is_absolute()) result = "/";
+            if (target.is_absolute()) {
+                result = "/";
+                reopen();
+            }
             continue;
         }
-        if (!todo.empty() && !S_ISDIR(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            if (!todo.empty()) {
+                unique_fd next(::openat(dir.get(), c.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+                if (!next)
+                    throw resolution_failed(
+                        "Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno), result);
+                dir = std::move(next);
+            }
+            continue;
+        }
+        if (!todo.empty()) {
             // Only a trailing "." or empty component may follow a file.
             bool only_dots = std::all_of(todo.begin(), todo.end(),
                                          [](const fs::path& p) { return p.empty() || p == "."; });
-            if (!only_dots) throw path_refused("Not a directory: " + quoted(next));
+            if (!only_dots) throw resolution_failed("Not a directory: " + quoted(result.c_str()), result);
         }
-        result = std::move(next);
     }
     exists = !missing;
     return result;
@@ -140,7 +198,21 @@ const fs::path* path_guard::root_of(const fs::path& resolved) const noexcept {
     return nullptr;
 }
 
+namespace {
+// The client's own input, for a message: control characters shown as '?', cut after 200 bytes.
+std::string printable_input(std::string_view input) {
+    std::string out;
+    for (char c : input.substr(0, 200))
+        out.push_back(static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? '?' : c);
+    if (input.size() > 200) out += "...";
+    return out;
+}
+} // namespace
+
 confined_path path_guard::resolve(std::string_view input) const {
+    if (input.size() > max_path_bytes)
+        throw path_refused("Path too long: " + std::to_string(input.size()) + " bytes (the limit is " +
+                           std::to_string(max_path_bytes) + ")");
     if (roots_.empty())
         throw path_refused("No directory is allowed: start the server with directories, or offer MCP roots");
     if (input.empty()) throw path_refused("Empty path: give an absolute path inside " + describe_roots());
@@ -153,6 +225,14 @@ confined_path path_guard::resolve(std::string_view input) const {
     } else {
         asked = fs::path(input);
     }
+    // Outside the roots every refusal reads the same, whatever the file system holds there:
+    // a message that told "Not a directory" from "No such file", or named where a symlink
+    // points, would let a client map what it may not read.
+    const std::string denied = "Access denied: '" + printable_input(input) +
+                               "' is outside the allowed directories (" + describe_roots() + ")";
+    if (asked.native().size() > max_path_bytes)
+        throw path_refused("Path too long: " + std::to_string(asked.native().size()) +
+                           " bytes (the limit is " + std::to_string(max_path_bytes) + ")");
     if (asked.is_relative()) {
         fs::path base = roots_.front();
         for (const auto& r : roots_) {
@@ -165,16 +245,14 @@ confined_path path_guard::resolve(std::string_view input) const {
         asked = base / asked;
     }
     confined_path out;
-    out.real = resolve_symlinks(asked, out.exists);
-    const fs::path* root = root_of(out.real);
-    if (!root) {
-        std::string why = "Access denied: " + quoted(asked);
-        if (out.real != asked.lexically_normal())
-            why += " resolves to " + quoted(out.real) + ", which is";
-        else
-            why += " is";
-        throw path_refused(why + " outside the allowed directories (" + describe_roots() + ")");
+    try {
+        out.real = resolve_symlinks(asked, out.exists);
+    } catch (const resolution_failed& e) {
+        if (!root_of(e.where) || !root_of(asked.lexically_normal())) throw path_refused(denied);
+        throw;
     }
+    const fs::path* root = root_of(out.real);
+    if (!root) throw path_refused(denied);
     out.root = *root;
     out.relative = out.real.lexically_relative(*root);
     if (out.relative.empty()) out.relative = ".";

@@ -17,6 +17,7 @@
 // response before any reset) or immediate (close_now: errors, timeouts, slow consumers, stop).
 #include "http_server.hpp"
 
+#include "connection_budget.hpp"
 #include "exchange.hpp"
 #include "input_buffer.hpp"
 #include "request_reader.hpp"
@@ -31,12 +32,19 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <list>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -58,10 +66,10 @@ thread_local const void* tl_io_server = nullptr;
 
 // Longest wait for a client to close its side after the final response (graceful close).
 constexpr std::chrono::milliseconds max_linger{2000};
-// Connections answered 503 at the same time, beyond which new ones are closed without a word.
-constexpr std::size_t max_rejecting = 256;
 // Delay before accepting again after an accept error such as EMFILE (no busy loop).
 constexpr std::chrono::milliseconds accept_retry_delay{50};
+// Connections refused at once with the spare descriptor when accept() meets EMFILE.
+constexpr int max_shed_per_retry = 64;
 
 constexpr std::string_view continue_response = "HTTP/1.1 100 Continue\r\n\r\n";
 // Longest request path quoted in a log line.
@@ -75,6 +83,19 @@ std::system_error listen_error(const error_code& ec, const std::string& where) {
 }
 
 class connection;
+
+// Why a connection is answered 503 instead of served.
+enum class refusal : std::uint8_t { none, total, per_address };
+
+// The client's address, IPv4-mapped IPv6 addresses as IPv4 (one client, one key).
+asio::ip::address client_address(const tcp::socket& s) {
+    error_code ec;
+    auto addr = s.remote_endpoint(ec).address();
+    if (ec) return {};
+    if (addr.is_v6() && addr.to_v6().is_v4_mapped())
+        addr = asio::ip::make_address_v4(asio::ip::v4_mapped, addr.to_v6());
+    return addr;
+}
 
 } // namespace
 
@@ -100,12 +121,23 @@ struct server::impl {
     // Every connection from its accept until it is closed (close_now), strongly: a connection
     // whose exchange is waiting for the application and that has no I/O in progress is kept
     // alive by nothing else. `live` counts them (answered 503 or not), `open` those counted
-    // against max_connections.
+    // against max_connections, `by_address` the served ones per client address.
     std::mutex mu;
     std::condition_variable cv;
     std::list<std::shared_ptr<connection>> conns;
     std::size_t live = 0;
     std::size_t rejecting = 0;
+    std::map<asio::ip::address, std::size_t> by_address;
+    detail::connection_budget budget; // set by start()
+    // Refusals since the last log line about them (logged at most once per second).
+    std::size_t refused_total = 0, refused_address = 0, refused_silently = 0;
+    std::chrono::steady_clock::time_point refusals_logged{};
+
+    // A descriptor held in reserve: when accept() fails with EMFILE it is closed for a moment so
+    // that waiting clients can be accepted, told 503 and closed, instead of waiting unanswered.
+    int spare_fd = -1;
+    std::size_t shed = 0;    // clients refused that way since the last log line
+    bool fd_starved = false; // in an EMFILE episode (logged when it begins and when it ends)
     bool stopping_locked = false;
     std::atomic<std::size_t> open{0};
     std::atomic<bool> stopping{false};
@@ -117,7 +149,13 @@ struct server::impl {
 
     void do_accept();
     void on_accept(const error_code& ec, tcp::socket socket);
-    void closed(std::list<std::shared_ptr<connection>>::iterator it, bool counted);
+    void on_accept_error(const error_code& ec);
+    void shed_waiting_clients();
+    void note_refusal(refusal why, bool answered); // with mu held
+    void log_refusals();                           // with mu held: the counts so far, if any
+    void log(const std::string& line);
+    void closed(std::list<std::shared_ptr<connection>>::iterator it, refusal why,
+                const asio::ip::address& address);
     void run_thread();
 };
 
@@ -125,10 +163,10 @@ namespace {
 
 class connection final : public detail::exchange_sink, public std::enable_shared_from_this<connection> {
 public:
-    connection(server::impl& srv, tcp::socket socket, bool counted)
+    connection(server::impl& srv, tcp::socket socket, refusal why, asio::ip::address address)
         : srv_(srv), ex_(socket.get_executor()), sock_(std::move(socket)), timer_(ex_),
           reader_(srv.opts.max_header_bytes, srv.opts.max_body_bytes),
-          input_(srv.opts.max_header_bytes + 8 * 1024), counted_(counted) {}
+          input_(srv.opts.max_header_bytes + 8 * 1024), refused_(why), address_(address) {}
 
     std::list<std::shared_ptr<connection>>::iterator registry_it;
 
@@ -143,13 +181,20 @@ public:
             close_now();
             return;
         }
-        auto addr = ep.address();
-        if (addr.is_v6() && addr.to_v6().is_v4_mapped())
-            addr = asio::ip::make_address_v4(asio::ip::v4_mapped, addr.to_v6());
-        remote_address_ = addr.to_string();
+        remote_address_ = address_.to_string();
         remote_port_ = ep.port();
-        if (!counted_) { // over max_connections
-            fail(503);
+        if (refused_ != refusal::none) {
+            // Answered at once, without reading the request: the client learns why and when
+            // to come back instead of waiting for a timeout.
+            set_phase(phase::none);
+            raw_out_ += detail::error_response(
+                503,
+                refused_ == refusal::per_address
+                    ? "too many connections from your address (max_connections_per_address)"
+                    : "too many connections (max_connections)",
+                1);
+            close_after_write_ = true;
+            pump();
             return;
         }
         set_phase(phase::header);
@@ -196,7 +241,7 @@ public:
         hold_.reset();
         if (ex) ex->finish(true);
         ex.reset();
-        srv_.closed(registry_it, counted_);
+        srv_.closed(registry_it, refused_, address_);
     }
 
 private:
@@ -578,7 +623,8 @@ private:
     asio::steady_timer timer_;
     detail::request_reader reader_;
     detail::input_buffer input_;
-    const bool counted_;
+    const refusal refused_;
+    const asio::ip::address address_;
 
     std::string remote_address_;
     unsigned short remote_port_ = 0;
@@ -634,13 +680,16 @@ void server::impl::do_accept() {
 void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
     if (ec == asio::error::operation_aborted || !acceptor->is_open()) return;
     if (ec) {
-        // Typically out of file descriptors: try again a little later rather than spin.
-        accept_retry->expires_after(accept_retry_delay);
-        accept_retry->async_wait([this](const error_code& e) {
-            if (!e && acceptor->is_open()) do_accept();
-        });
+        on_accept_error(ec);
         return;
     }
+    if (fd_starved) {
+        fd_starved = false;
+        log("accepting again: descriptors are available (" + std::to_string(shed) +
+            " clients were refused 503 meanwhile)");
+        shed = 0;
+    }
+    const auto address = client_address(socket);
     std::shared_ptr<connection> c;
     {
         std::lock_guard lk(mu);
@@ -649,17 +698,25 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
             socket.close(ignored);
             return;
         }
-        const bool counted = open.load(std::memory_order_relaxed) < opts.max_connections;
-        if (counted || rejecting < max_rejecting) {
-            c = std::make_shared<connection>(*this, std::move(socket), counted);
+        auto why = refusal::none;
+        if (open.load(std::memory_order_relaxed) >= budget.max_connections)
+            why = refusal::total;
+        else if (auto it = by_address.find(address);
+                 it != by_address.end() && it->second >= budget.per_address)
+            why = refusal::per_address;
+        if (why == refusal::none || rejecting < budget.max_rejecting) {
+            c = std::make_shared<connection>(*this, std::move(socket), why, address);
             conns.push_front(c);
             c->registry_it = conns.begin();
             ++live;
-            if (counted)
+            if (why == refusal::none) {
                 open.fetch_add(1, std::memory_order_relaxed);
-            else
+                ++by_address[address];
+            } else {
                 ++rejecting;
+            }
         }
+        if (why != refusal::none) note_refusal(why, c != nullptr);
     }
     if (c) {
         auto ex = c->executor();
@@ -671,15 +728,93 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
     do_accept();
 }
 
-void server::impl::closed(std::list<std::shared_ptr<connection>>::iterator it, bool counted) {
+void server::impl::closed(std::list<std::shared_ptr<connection>>::iterator it, refusal why,
+                          const asio::ip::address& address) {
     std::lock_guard lk(mu);
     conns.erase(it);
     --live;
-    if (counted)
+    if (why == refusal::none) {
         open.fetch_sub(1, std::memory_order_relaxed);
-    else
+        if (auto a = by_address.find(address); a != by_address.end() && --a->second == 0) by_address.erase(a);
+    } else {
         --rejecting;
+    }
     if (live == 0) cv.notify_all();
+}
+
+void server::impl::log(const std::string& line) {
+    if (!opts.log) return;
+    try {
+        opts.log(line);
+    } catch (...) {
+        // A throwing log must not take the I/O thread down.
+    }
+}
+
+// One line per second at most, however many clients are refused: a flood of connections must
+// not become a flood of log lines.
+void server::impl::note_refusal(refusal why, bool answered) {
+    ++(why == refusal::per_address ? refused_address : refused_total);
+    if (!answered) ++refused_silently;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - refusals_logged < std::chrono::seconds(1)) return;
+    refusals_logged = now;
+    log_refusals();
+}
+
+void server::impl::log_refusals() {
+    if (refused_total + refused_address == 0) return;
+    std::string line = "refused connections:";
+    if (refused_total)
+        line += " " + std::to_string(refused_total) + " over max_connections (" +
+                std::to_string(budget.max_connections) + ")";
+    if (refused_address)
+        line += std::string(refused_total ? "," : "") + " " + std::to_string(refused_address) +
+                " over max_connections_per_address (" + std::to_string(budget.per_address) + ")";
+    if (refused_silently)
+        line += "; " + std::to_string(refused_silently) + " of them closed without a response (over " +
+                std::to_string(budget.max_rejecting) + " being refused at once)";
+    refused_total = refused_address = refused_silently = 0;
+    log(line);
+}
+
+void server::impl::on_accept_error(const error_code& ec) {
+    if (ec == asio::error::no_descriptors || ec.value() == ENFILE || ec.value() == EMFILE) {
+        if (!fd_starved) {
+            fd_starved = true;
+            log("accept failed: " + ec.message() + " (descriptor limit " + std::to_string(budget.fd_limit) +
+                "): new clients are refused 503 until descriptors are free again");
+        }
+        shed_waiting_clients();
+    }
+    // Try again a little later rather than spin.
+    accept_retry->expires_after(accept_retry_delay);
+    accept_retry->async_wait([this](const error_code& e) {
+        if (!e && acceptor->is_open()) do_accept();
+    });
+}
+
+// Out of descriptors: give the spare one back for a moment, and with it accept each waiting
+// client, tell it 503 and close it (a refusal it can act on, instead of a connection that hangs
+// in the backlog until it times out).
+void server::impl::shed_waiting_clients() {
+    if (spare_fd < 0) return;
+    ::close(spare_fd);
+    spare_fd = -1;
+    static const std::string refused =
+        detail::error_response(503, "the server is out of file descriptors; try again later", 1);
+    for (int i = 0; i < max_shed_per_retry; ++i) {
+        pollfd waiting{acceptor->native_handle(), POLLIN, 0};
+        if (::poll(&waiting, 1, 0) != 1) break; // nobody waits (and accept4 must not block)
+        const int fd = ::accept4(acceptor->native_handle(), nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) break;
+        // Small enough for any socket buffer: one non-blocking write, then close.
+        [[maybe_unused]] const auto n = ::send(fd, refused.data(), refused.size(), MSG_NOSIGNAL);
+        ::shutdown(fd, SHUT_WR);
+        ::close(fd);
+        ++shed;
+    }
+    spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
 }
 
 // ---- server ----
@@ -717,6 +852,10 @@ void server::start() {
         throw listen_error(ec, where);
     }
     m.port.store(m.acceptor->local_endpoint().port());
+    m.budget = detail::plan_connections(m.opts.max_connections, m.opts.max_connections_per_address,
+                                        m.opts.raise_descriptor_limit);
+    if (!m.budget.note.empty()) m.log("mcp::http::core::server on " + where + ": " + m.budget.note);
+    if (m.spare_fd < 0) m.spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     m.accept_retry = std::make_unique<asio::steady_timer>(aex);
     m.work.emplace(m.ioc->get_executor());
     m.do_accept(); // no I/O thread runs yet: safe from here
@@ -751,6 +890,7 @@ void server::stop(std::chrono::milliseconds grace) {
     std::vector<std::shared_ptr<connection>> snapshot;
     {
         std::lock_guard lk(m.mu);
+        m.log_refusals(); // the last second's, not logged yet
         m.stopping_locked = true;
         m.stopping.store(true);
         snapshot.assign(m.conns.begin(), m.conns.end());
@@ -799,6 +939,8 @@ void server::stop(std::chrono::milliseconds grace) {
     }
     m.accept_retry.reset();
     m.acceptor.reset();
+    if (m.spare_fd >= 0) ::close(m.spare_fd);
+    m.spare_fd = -1;
     m.ioc.reset(); // destroys handlers that never ran, and with them the last connections
     m.state = impl::life::stopped;
 }

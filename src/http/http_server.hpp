@@ -25,7 +25,12 @@
 //     max_header_bytes, 501 a Transfer-Encoding other than "chunked", 505 a HTTP version other
 //     than 1.0 and 1.1, 408 a request not received within header_timeout / body_timeout (a
 //     connection that has not sent a single byte by then is closed without a response), 503
-//     when max_connections are open (the new connection is answered and closed);
+//     when max_connections are open, or max_connections_per_address from the client's address
+//     (the new connection is answered at once, without reading, and closed; beyond a few
+//     hundred such refusals at a time, closed without a word; refusals are logged at most once
+//     a second, counted); when accept() fails with EMFILE/ENFILE, a descriptor kept in reserve
+//     is used to accept, answer 503 and close the waiting clients, and accepting resumes after
+//     a 50 ms back-off (one log line when it starts, one when it ends);
 //   * a handler that throws, or drops its writer unanswered, gets 500 and the connection
 //     closes; a stream whose writer is dropped before end() is cut (the connection closes, so
 //     the missing terminating chunk is visible to the client);
@@ -67,14 +72,27 @@ struct server_options {
     /// longest a single socket write may stay without completing (a client that stopped
     /// reading a response is disconnected).
     std::chrono::milliseconds idle_timeout{std::chrono::seconds(60)};
+    /// Connections served at once, at most; more are answered 503 ("Connection: close",
+    /// Retry-After: 1, a body naming the limit) at once, without reading their request, and
+    /// closed. start() lowers it to what the descriptor limit (RLIMIT_NOFILE) allows, keeping
+    /// a reserve for the rest of the process (32 + limit/8), and logs that it did.
     std::size_t max_connections = 10000;
+    /// Connections served at once for one client address; 0 = max_connections / 8 (after the
+    /// clamp above), at least 64 (or max_connections when lower). One client holding thousands of idle
+    /// connections must not lock out the rest; behind a proxy every client has the proxy's address: raise it
+    /// there.
+    std::size_t max_connections_per_address = 0;
+    /// start() raises the soft RLIMIT_NOFILE toward the hard limit, as far as max_connections
+    /// needs (a process-wide change). false: keep the limit as it is (and clamp to it).
+    bool raise_descriptor_limit = true;
     /// Per streamed response: bytes queued by write() and not yet taken by the client. A
     /// write() that would pass it closes the connection (a client that stopped reading).
     std::size_t max_stream_queue_bytes = std::size_t{8} << 20;
     /// Connections closed because their client stopped reading (the queue bound above, or a
     /// write that did not complete within idle_timeout): one line each, naming the client's
-    /// address and the request (method and path, no query). Called on an I/O thread: must not
-    /// block. Unset: nothing is logged.
+    /// address and the request (method and path, no query). Also connections refused (counted,
+    /// one line a second at most), accept() out of descriptors, and a lowered max_connections.
+    /// Called on an I/O thread: must not block. Unset: nothing is logged.
     std::function<void(std::string_view)> log;
 };
 

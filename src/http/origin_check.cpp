@@ -1,24 +1,20 @@
 // Host / Origin validation (see origin_check.hpp).
 #include "http/origin_check.hpp"
 
+#include "http/authority.hpp"
 #include "http/request.hpp"
 
 namespace mcp::http::detail {
 namespace {
 
-// "host:port" -> "host" (keeps the brackets of an IPv6 literal); "host" -> "host".
-std::string_view strip_port(std::string_view h) {
-    if (!h.empty() && h.front() == '[') {
-        const auto close = h.find(']');
-        return close == std::string_view::npos ? h : h.substr(0, close + 1);
-    }
-    const auto colon = h.rfind(':');
-    if (colon != std::string_view::npos && h.find(':') == colon) return h.substr(0, colon);
-    return h;
-}
-
-bool loopback_name(std::string_view host) {
-    return core::iequals(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+// A header value as it may appear in a message: control characters shown as '?', long values cut.
+std::string shown(std::string_view v) {
+    std::string out;
+    for (char c : v.substr(0, 100))
+        out.push_back(static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f ? '?'
+                                                                                                    : c);
+    if (v.size() > 100) out += "...";
+    return out;
 }
 
 } // namespace
@@ -42,39 +38,49 @@ origin_check::origin_check(std::vector<std::string> hosts, std::vector<std::stri
 }
 
 bool origin_check::is_loopback_host(std::string_view host_and_port) {
-    return loopback_name(strip_port(host_and_port));
+    const auto h = parse_host(host_and_port);
+    return h && h->loopback;
 }
 
-bool origin_check::host_ok(std::string_view host) const {
-    if (loopback_hosts_ && is_loopback_host(host)) return true;
+bool origin_check::host_ok(std::string_view value, const host_and_port& host) const {
+    if (loopback_hosts_ && host.loopback) return true;
     for (const auto& h : hosts_)
-        if (core::iequals(h, host) || core::iequals(h, strip_port(host))) return true;
+        if (core::iequals(h, value) || core::iequals(h, host.host)) return true;
     return false;
 }
 
-bool origin_check::origin_ok(std::string_view origin) const {
-    for (const auto& o : origins_)
-        if (core::iequals(o, origin)) return true;
-    if (!loopback_origins_) return false;
-    // scheme://host[:port] with scheme http or https and a loopback host.
-    std::string_view rest;
-    if (origin.substr(0, 7) == "http://")
-        rest = origin.substr(7);
-    else if (origin.substr(0, 8) == "https://")
-        rest = origin.substr(8);
-    else
-        return false;
-    if (rest.find('/') != std::string_view::npos) return false;
-    return is_loopback_host(rest);
+bool origin_check::origin_ok(std::string_view value, const origin& o) const {
+    for (const auto& allowed : origins_)
+        if (core::iequals(allowed, value)) return true;
+    if (!loopback_origins_ || o.opaque) return false;
+    return (o.scheme == "http" || o.scheme == "https") && o.authority.loopback;
 }
 
-std::optional<std::string> origin_check::check(std::optional<std::string_view> host,
-                                               std::optional<std::string_view> origin) const {
-    if (check_hosts_ && (!host || !host_ok(*host)))
-        return "Forbidden: Host " + (host ? "'" + std::string(*host) + "'" : std::string("(none)")) +
-               " is not allowed (DNS rebinding protection)";
-    if (check_origins_ && origin && !origin_ok(*origin))
-        return "Forbidden: Origin '" + std::string(*origin) + "' is not allowed (DNS rebinding protection)";
+std::optional<origin_check::refusal> origin_check::check(std::optional<std::string_view> host,
+                                                         std::optional<std::string_view> origin_value) const {
+    // Malformed values are refused whatever the configuration: RFC 9112 3.2 asks for 400 for an
+    // invalid Host, and an Origin that does not parse cannot be compared with anything.
+    std::optional<host_and_port> parsed_host;
+    if (host && !host->empty()) {
+        parsed_host = parse_host(*host);
+        if (!parsed_host)
+            return refusal{400, "Bad Request: Host '" + shown(*host) +
+                                    "' is malformed (expected host[:port], RFC 9110 7.2: a name, an IPv4 "
+                                    "address or a bracketed IPv6 address, then an optional port of digits)"};
+    }
+    std::optional<origin> parsed_origin;
+    if (origin_value) {
+        parsed_origin = parse_origin(*origin_value);
+        if (!parsed_origin)
+            return refusal{403, "Forbidden: Origin '" + shown(*origin_value) +
+                                    "' is malformed (expected scheme://host[:port] or null, RFC 6454 7)"};
+    }
+    if (check_hosts_ && (!parsed_host || !host_ok(*host, *parsed_host)))
+        return refusal{403, "Forbidden: Host " + (host ? "'" + shown(*host) + "'" : std::string("(none)")) +
+                                " is not allowed (DNS rebinding protection)"};
+    if (check_origins_ && parsed_origin && !origin_ok(*origin_value, *parsed_origin))
+        return refusal{403, "Forbidden: Origin '" + shown(*origin_value) +
+                                "' is not allowed (DNS rebinding protection)"};
     return std::nullopt;
 }
 

@@ -219,13 +219,15 @@ void append_chunk(std::string& out, std::string_view data) {
     out += "\r\n";
 }
 
-std::string error_response(int status) {
+std::string error_response(int status, std::string_view detail, int retry_after_seconds) {
     std::string body(reason_phrase(status));
+    if (!detail.empty()) body.append(": ").append(detail);
     body += '\n';
     std::string out;
-    out.reserve(160);
-    append_head(out, status, {{"Content-Type", "text/plain; charset=utf-8"}}, {}, framing::content_length,
-                body.size(), connection_field::close);
+    out.reserve(160 + body.size());
+    header_list fields{{"Content-Type", "text/plain; charset=utf-8"}};
+    if (retry_after_seconds > 0) fields.emplace_back("Retry-After", std::to_string(retry_after_seconds));
+    append_head(out, status, fields, {}, framing::content_length, body.size(), connection_field::close);
     out += body;
     return out;
 }

@@ -49,8 +49,9 @@ void append_chunk(std::string& out, std::string_view data);
 inline constexpr std::string_view last_chunk = "0\r\n\r\n";
 
 /// A complete small text/plain response with "Connection: close" for the server's own errors
-/// (400, 408, 413, 431, 500, 501, 503).
-std::string error_response(int status);
+/// (400, 408, 413, 431, 500, 501, 503). The body is the reason phrase, then `detail` if any;
+/// `retry_after_seconds` > 0 adds Retry-After.
+std::string error_response(int status, std::string_view detail = {}, int retry_after_seconds = 0);
 
 /// True for statuses whose response never has a body (RFC 9110 6.4.1): 1xx, 204, 304.
 constexpr bool status_has_no_body(int status) noexcept {

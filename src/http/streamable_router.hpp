@@ -10,6 +10,7 @@
 #include "http/http_session.hpp"
 #include "http/legacy_sse.hpp"
 #include "http/origin_check.hpp"
+#include "http/refusal_budget.hpp"
 #include "http/stateless_stream.hpp"
 #include "http/streamable_host.hpp"
 
@@ -79,6 +80,7 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     std::shared_ptr<host_state> host = std::make_shared<host_state>();
     detail::origin_check origins;
+    std::unique_ptr<detail::refusal_budget> auth_budget; ///< set by start() when authenticate is
     std::unique_ptr<core::server> http;
     std::unique_ptr<detail::legacy_sse_endpoint> legacy;
 

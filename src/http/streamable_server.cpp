@@ -170,17 +170,28 @@ void server::impl::route(core::request&& req, const writer_ptr& w) {
     const auto host_name =
         target.authority ? std::optional<std::string_view>(*target.authority) : req.header("Host");
     if (auto refused = origins.check(host_name, req.header("Origin"))) {
-        respond_error(w, 403, error_code::invalid_request, *refused);
+        respond_error(w, refused->status, error_code::invalid_request, refused->message);
         return;
     }
     std::string principal;
     if (host->opts.authenticate || host->opts.extra_routes) {
+        // An address that spent its budget of refused authentications is not heard at all
+        // until it slows down: refusing costs the server too (refusal_budget.hpp).
+        if (auth_budget)
+            if (auto wait = auth_budget->over_budget(req.remote_address)) {
+                respond_error(w, 429, mcp::error_code::rate_limited,
+                              "Too Many Requests: too many refused authentications from " +
+                                  req.remote_address + "; retry after " + std::to_string(*wait) + " s",
+                              std::nullopt, {{"Retry-After", std::to_string(*wait)}});
+                return;
+            }
         request_info info{req.method, req.target, req.headers, req.remote_address};
         if (host->opts.extra_routes) {
             int status = 200;
             core::header_list headers;
             std::string body;
             if (host->opts.extra_routes(info, status, headers, body)) {
+                if (auth_budget && (status == 401 || status == 403)) auth_budget->charge(req.remote_address);
                 w->respond(status, std::move(headers), std::move(body));
                 return;
             }
@@ -188,6 +199,7 @@ void server::impl::route(core::request&& req, const writer_ptr& w) {
         if (host->opts.authenticate) {
             auto decision = host->opts.authenticate(info);
             if (!decision.accepted) {
+                if (auth_budget) auth_budget->charge(req.remote_address);
                 respond_error(w, decision.status, error_code::invalid_request,
                               decision.message.empty() ? "Unauthorized" : decision.message, std::nullopt,
                               std::move(decision.headers));
@@ -486,6 +498,9 @@ void server::start() {
     co.threads = o.threads;
     co.max_body_bytes = o.max_body_bytes;
     co.max_stream_queue_bytes = o.max_stream_queue_bytes;
+    co.max_connections = o.max_connections;
+    co.max_connections_per_address = o.max_connections_per_address;
+    co.raise_descriptor_limit = o.raise_descriptor_limit;
     co.log = o.log;
     if (!co.log) {
         if (auto sink = impl_->host->mcp->options().session.diagnostic_sink)
@@ -497,6 +512,9 @@ void server::start() {
                 std::fwrite(out.data(), 1, out.size(), stderr);
             };
     }
+    if (o.authenticate && o.refused_auth_per_second > 0)
+        impl_->auth_budget =
+            std::make_unique<detail::refusal_budget>(o.refused_auth_per_second, o.refused_auth_burst, co.log);
     std::weak_ptr<impl> weak = impl_;
     if (o.legacy_sse) impl_->legacy = std::make_unique<detail::legacy_sse_endpoint>(impl_->host);
     impl_->http = std::make_unique<core::server>(co, [weak](core::request&& req, writer_ptr w) {

@@ -9,7 +9,17 @@ std::string_view trim_cr(std::string_view line) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     return line;
 }
+
+// A line of JSON whitespace only (RFC 8259: space, tab, CR) carries no message: a client that
+// writes "\n\n" or "\r\n" between messages must not get a parse error for nothing.
+bool blank(std::string_view line) {
+    return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
 } // namespace
+
+bool line_framer::partial() const noexcept {
+    return discarding_ || !blank(pending_);
+}
 
 void line_framer::feed(std::string_view bytes, const std::function<void(std::string_view, bool)>& on_line,
                        const std::function<void(std::size_t)>& on_oversize) {
@@ -55,14 +65,14 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
                 pending_.clear();
                 joined.append(chunk);
                 auto line = trim_cr(joined);
-                if (!line.empty()) events.push_back({line, 0});
+                if (!blank(line)) events.push_back({line, 0});
             }
             continue;
         }
         first = false;
         if (chunk.size() > max_line_)
             events.push_back({{}, chunk.size()});
-        else if (auto line = trim_cr(chunk); !line.empty())
+        else if (auto line = trim_cr(chunk); !blank(line))
             events.push_back({line, 0});
     }
 

@@ -226,7 +226,9 @@ TEST_F(filesystem_server, escapes_through_tools_are_tool_errors) {
         EXPECT_TRUE(has(tool_error("read_file", args), "outside the allowed directories"))
             << json::serialize(args);
     }
-    EXPECT_TRUE(has(tool_error("write_file", {{"path", "trap"}, {"content", "gotcha"}}), "resolves to"));
+    const auto trapped = tool_error("write_file", {{"path", "trap"}, {"content", "gotcha"}});
+    EXPECT_TRUE(has(trapped, "outside the allowed directories")) << trapped;
+    EXPECT_FALSE(has(trapped, "planted.txt")) << "the link's target is echoed: " << trapped;
     EXPECT_TRUE(has(tool_error("write_file", {{"path", "escape/new.txt"}, {"content", "x"}}), "outside"));
     EXPECT_TRUE(has(tool_error("write_file", {{"path", "../outside/x.txt"}, {"content", "x"}}), "outside"));
     EXPECT_TRUE(

@@ -363,6 +363,34 @@ TEST_F(gateway_cli, ForeignOriginIs403) {
     EXPECT_EQ(post("tools/list", {}, "", {{"Origin", "http://localhost:3000"}}).status, 200);
 }
 
+// Bad tokens as fast as a client can send them (measured before: 277k log lines, 37 MB in 5 s
+// against --token-file --rate 5): after the address's budget of refusals every request is 429
+// before authentication, and the log stays a few lines long.
+TEST_F(gateway_cli, AFloodOfBadTokensIsCutShortAndItsLogIsBounded) {
+    start({"--token-file", (dir_ / "tokens.json").string(), "--rate", "5"});
+    int unauthorized = 0, limited = 0;
+    for (int i = 0; i < 300; ++i) {
+        mcp::http::fetch_response raw;
+        const auto r = post("tools/list", {}, "bad-token-number-" + std::to_string(i), {}, &raw);
+        if (r.status == 401) ++unauthorized;
+        if (r.status == 429) {
+            ++limited;
+            EXPECT_TRUE(raw.header("Retry-After"));
+        }
+    }
+    EXPECT_GE(unauthorized, 20); // the budget: a burst of 20, then one a second
+    EXPECT_LE(unauthorized, 30);
+    EXPECT_EQ(unauthorized + limited, 300);
+    std::size_t refusal_lines = 0, lines = 0;
+    for (const auto& l : log_lines()) { // still JSON, every line
+        ++lines;
+        refusal_lines += mcp::find_string(l, "event").value_or("") == "unauthorized";
+    }
+    EXPECT_EQ(refusal_lines, static_cast<std::size_t>(unauthorized));
+    EXPECT_LT(lines, 60u) << log_text().substr(0, 3000);
+    EXPECT_THAT(log_text(), HasSubstr("too many refused authentications"));
+}
+
 TEST_F(gateway_cli, HealthAndMetrics) {
     start({"--token-file", (dir_ / "tokens.json").string()});
     // Without a token (a load balancer's probe): the status and nothing else.

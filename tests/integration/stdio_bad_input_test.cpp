@@ -51,6 +51,27 @@ TEST_F(echo_process, malformed_json_is_a_parse_error) {
     expect_alive(2);
 }
 
+// Blank lines ("\n\n", a lone "\r\n", spaces and tabs) between messages are no messages: they
+// get no reply at all (a client would take a -32700 for a reply to nothing), and the next
+// message is answered as the very next line.
+TEST_F(echo_process, blank_lines_between_messages_get_no_reply) {
+    ASSERT_TRUE(p.write("\n\n\r\n \t\r\n\t\n"));
+    ASSERT_TRUE(p.write(echo_call(1, "after blanks")));
+    ASSERT_TRUE(p.write("\r\n\n"));
+    auto r = parse(p.read_line());
+    EXPECT_EQ(r.at("id"), 1);
+    EXPECT_FALSE(r.contains("error"));
+    expect_alive(2);
+    // Blanks after the last message are not a message cut by the end of input.
+    ASSERT_TRUE(p.write("\n \r"));
+    p.close_stdin();
+    auto code = p.wait(5000ms);
+    ASSERT_TRUE(code);
+    EXPECT_EQ(*code, 0);
+    EXPECT_FALSE(p.read_line(200ms)) << "a reply to blank lines";
+    EXPECT_EQ(p.stderr_text().find("middle of a message"), std::string::npos) << p.stderr_text();
+}
+
 TEST_F(echo_process, a_value_that_is_not_a_request_is_invalid) {
     p.write("[1,2,3]\n\"hello\"\n{\"jsonrpc\":\"2.0\"}\n");
     for (int i = 0; i < 3; ++i) EXPECT_EQ(parse(p.read_line()).at("error").at("code"), -32600);

@@ -51,10 +51,22 @@ struct response {
 
 class raw_client {
 public:
-    explicit raw_client(unsigned short port, int rcvbuf = 0) {
+    /// Connects to 127.0.0.1:`port`, from `from` when given (another address of 127.0.0.0/8,
+    /// which is all loopback: a second client address for per-address limits).
+    explicit raw_client(unsigned short port, int rcvbuf = 0, const char* from = nullptr) {
         fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
         if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "socket");
         if (rcvbuf > 0) ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+        if (from) {
+            sockaddr_in local{};
+            local.sin_family = AF_INET;
+            ::inet_pton(AF_INET, from, &local.sin_addr);
+            if (::bind(fd_, reinterpret_cast<sockaddr*>(&local), sizeof local) != 0) {
+                const int e = errno;
+                ::close(fd_);
+                throw std::system_error(e, std::generic_category(), "bind");
+            }
+        }
         int one = 1;
         ::setsockopt(fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         sockaddr_in a{};

@@ -1,9 +1,11 @@
 // The pieces of the Streamable HTTP server that decide on their own: Host/Origin validation, the
 // stateless era's mirrored headers (-32020 cases of the spec's tables), Content-Type and Accept
 // matching, request-target forms, SSE framing, and the bounded event store.
+#include "http/authority.hpp"
 #include "http/header_check.hpp"
 #include "http/media_type.hpp"
 #include "http/origin_check.hpp"
+#include "http/refusal_budget.hpp"
 #include "http/request_target.hpp"
 #include "http/sse.hpp"
 
@@ -41,6 +43,166 @@ TEST(origin_check, configured_and_disabled) {
     EXPECT_FALSE(open.check("anything", "http://anything"));
     origin_check unbound({}, {}, false); // bound elsewhere, no names listed: Host is not checked
     EXPECT_FALSE(unbound.check("10.0.0.5:8080", std::nullopt));
+}
+
+// RFC 9110 7.2 Host values: uri-host [":" port].
+TEST(host_header, parses_what_rfc_9110_allows) {
+    using mcp::http::detail::parse_host;
+    struct vector {
+        const char* value;
+        const char* host;
+        const char* port;
+        bool loopback;
+    };
+    for (const auto& v : std::vector<vector>{
+             {"localhost", "localhost", "", true},
+             {"LocalHost:8080", "LocalHost", "8080", true},
+             {"localhost:", "localhost", "", true}, // RFC 3986: port = *DIGIT
+             {"127.0.0.1:65535", "127.0.0.1", "65535", true},
+             {"127.0.0.2", "127.0.0.2", "", true},
+             {"[::1]", "[::1]", "", true},
+             {"[::1]:9", "[::1]", "9", true},
+             {"[0:0:0:0:0:0:0:1]:80", "[0:0:0:0:0:0:0:1]", "80", true},
+             {"[2001:db8::7]", "[2001:db8::7]", "", false},
+             {"[v1.fe80::a+en1]", "[v1.fe80::a+en1]", "", false},
+             {"example.com:443", "example.com", "443", false},
+             {"10.0.0.5:8080", "10.0.0.5", "8080", false},
+             {"my-host_1.example~:1", "my-host_1.example~", "1", false},
+             {"ex%41mple.com", "ex%41mple.com", "", false},
+             {"localhost.evil.com", "localhost.evil.com", "", false},
+             {"127.0.0.1.evil.com", "127.0.0.1.evil.com", "", false},
+             {"10.1.2.3.nip.io:80", "10.1.2.3.nip.io", "80", false},
+             {"127.1", "127.1", "", false}, // a name to RFC 3986 (not dotted-quad)
+         }) {
+        auto h = parse_host(v.value);
+        ASSERT_TRUE(h) << v.value;
+        EXPECT_EQ(h->host, v.host) << v.value;
+        EXPECT_EQ(h->port, v.port) << v.value;
+        EXPECT_EQ(h->loopback, v.loopback) << v.value;
+    }
+    for (const char* bad : {"",
+                            "localhost:abc",
+                            "localhost:@evil.example",
+                            "user@localhost",
+                            "user:pw@localhost:80",
+                            "[::1]evil",
+                            "[::1]:80x",
+                            "[::1",
+                            "::1",
+                            "[::1]]",
+                            "[localhost]",
+                            "[::g]",
+                            "localhost:80:80",
+                            "localhost:65536",
+                            "localhost:123456",
+                            "localhost:-1",
+                            "localhost: 80",
+                            "local host",
+                            "localhost/",
+                            "localhost/path",
+                            "localhost?x",
+                            "localhost#x",
+                            "local\"host",
+                            "local<host>",
+                            "localhost\\evil",
+                            "ex%4mple.com",
+                            "ex%zzmple.com",
+                            ":80",
+                            "\xc3\xa9xample.com"}) {
+        EXPECT_FALSE(parse_host(bad)) << bad;
+    }
+}
+
+// RFC 6454 7 serialized origins: scheme "://" host [":" port], or "null".
+TEST(origin_header, parses_what_rfc_6454_allows) {
+    using mcp::http::detail::parse_origin;
+    for (const char* good :
+         {"http://localhost", "https://127.0.0.1:8443", "HTTP://LOCALHOST:3000", "http://[::1]:9",
+          "chrome-extension://abcdef", "vscode-webview://x.y", "null", "https://app.example.com"}) {
+        EXPECT_TRUE(parse_origin(good)) << good;
+    }
+    EXPECT_EQ(parse_origin("HTTP://LOCALHOST:3000")->scheme, "http");
+    EXPECT_TRUE(parse_origin("null")->opaque);
+    for (const char* bad : {"",
+                            "localhost",
+                            "http://",
+                            "http:/localhost",
+                            "http:localhost",
+                            "://localhost",
+                            "1http://localhost",
+                            "ht tp://localhost",
+                            "http://localhost:80@evil.example",
+                            "http://user@localhost",
+                            "http://localhost@evil.example",
+                            "http://localhost/",
+                            "http://localhost/path",
+                            "http://localhost?q",
+                            "http://localhost#f",
+                            "http://localhost:abc",
+                            "http://localhost:99999",
+                            "http://[::1]evil",
+                            "http://localhost http://evil.example",
+                            "http://localhost, http://evil.example",
+                            "Null",
+                            "null "}) {
+        EXPECT_FALSE(parse_origin(bad)) << bad;
+    }
+}
+
+TEST(origin_check, malformed_values_are_refused_with_a_clear_status) {
+    origin_check c({}, {}, true);
+    for (const char* host : {"localhost:abc", "localhost:@evil.example", "[::1]evil", "127.0.0.1:99999"}) {
+        auto r = c.check(host, std::nullopt);
+        ASSERT_TRUE(r) << host;
+        EXPECT_EQ(r->status, 400) << host;
+        EXPECT_NE(r->message.find("malformed"), std::string::npos) << r->message;
+    }
+    for (const char* origin : {"http://localhost:80@evil.example", "http://localhost/", "http://[::1]evil"}) {
+        auto r = c.check("localhost", origin);
+        ASSERT_TRUE(r) << origin;
+        EXPECT_EQ(r->status, 403) << origin;
+        EXPECT_NE(r->message.find("malformed"), std::string::npos) << r->message;
+    }
+    // Even where names are not checked, a malformed value is not taken.
+    origin_check open({"*"}, {"*"}, false);
+    EXPECT_EQ(open.check("localhost:@evil.example", std::nullopt)->status, 400);
+    EXPECT_EQ(open.check("localhost", "http://a:1@b")->status, 403);
+    EXPECT_FALSE(open.check("anything:1", "http://anything"));
+    // Loopback in any notation is loopback; a name that merely starts like one is not.
+    EXPECT_FALSE(c.check("[0:0::1]:80", "http://127.0.0.9:3000"));
+    EXPECT_EQ(c.check("localhost.evil.com", std::nullopt)->status, 403);
+}
+
+// Refused authentications per address: a burst, then 429 until refilled; one line when an
+// address goes over, then one summary per interval instead of a line per request.
+TEST(refusal_budget, spends_refills_and_summarises) {
+    using namespace std::chrono_literals;
+    std::vector<std::string> lines;
+    mcp::http::detail::refusal_budget b(
+        1, 3, [&](std::string_view l) { lines.emplace_back(l); }, 10s);
+    const auto t = mcp::http::detail::refusal_budget::clock::now();
+    EXPECT_FALSE(b.over_budget("10.0.0.1", t));
+    for (int i = 0; i < 3; ++i) b.charge("10.0.0.1", t);
+    ASSERT_EQ(lines.size(), 1u);
+    EXPECT_NE(lines[0].find("10.0.0.1: too many refused authentications"), std::string::npos) << lines[0];
+    EXPECT_EQ(b.over_budget("10.0.0.1", t), 1);
+    EXPECT_FALSE(b.over_budget("10.0.0.2", t)); // another address is not held back
+    for (int i = 0; i < 1000; ++i)
+        EXPECT_TRUE(b.over_budget("10.0.0.1", t + std::chrono::microseconds(i * 500)));
+    EXPECT_EQ(lines.size(), 1u); // no line per refusal
+    // A second later one refusal more may pass, and is charged: over again, not news again.
+    EXPECT_FALSE(b.over_budget("10.0.0.1", t + 1s));
+    b.charge("10.0.0.1", t + 1s);
+    EXPECT_TRUE(b.over_budget("10.0.0.1", t + 1s));
+    EXPECT_EQ(lines.size(), 1u);
+    // After the interval: the summary, once.
+    EXPECT_FALSE(b.over_budget("10.0.0.1", t + 12s));
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_NE(lines[1].find("1002 more requests from 10.0.0.1 refused 429"), std::string::npos) << lines[1];
+    EXPECT_NE(lines[1].find("in the last 12 s"), std::string::npos) << lines[1];
+    // Full buckets with nothing to report are forgotten.
+    b.charge("10.0.0.3", t + 30s);
+    EXPECT_EQ(b.tracked(), 1u);
 }
 
 TEST(header_values, decoding) {

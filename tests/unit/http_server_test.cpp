@@ -3,6 +3,7 @@
 // disconnects, slow consumers, abandoned writers, graceful stop, many connections, two I/O
 // threads. The client side is plain POSIX sockets with a small hand-written response reader, so
 // the bytes on the wire are what is tested.
+#include "http/connection_budget.hpp"
 #include "http/http_server.hpp"
 #include "support/raw_http_client.hpp"
 
@@ -12,6 +13,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,8 +22,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -85,6 +89,25 @@ struct latch {
 void echo(core::request&& r, std::shared_ptr<core::response_writer> w) {
     w->respond(200, {{"Content-Type", "text/plain"}}, r.method + " " + r.target + " " + r.body);
 }
+
+// What a server logs, kept for the test to read (the sink is called on an I/O thread).
+struct log_capture {
+    std::mutex mu;
+    std::vector<std::string> lines;
+    std::function<void(std::string_view)> sink() {
+        return [this](std::string_view line) {
+            std::lock_guard lk(mu);
+            lines.emplace_back(line);
+        };
+    }
+    std::vector<std::string> containing(std::string_view part) {
+        std::lock_guard lk(mu);
+        std::vector<std::string> out;
+        for (const auto& l : lines)
+            if (l.find(part) != std::string::npos) out.push_back(l);
+        return out;
+    }
+};
 
 core::server_options quick_options() {
     core::server_options o;
@@ -474,6 +497,146 @@ TEST(http_server, over_max_connections_is_503) {
     auto r = d.read_response();
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
+}
+
+// One address holding its whole share of connections (idle, never sending a byte) is refused
+// at once, without its request being read, while a client from another address is served.
+TEST(http_server, one_address_over_its_cap_is_refused_while_another_is_served) {
+    auto o = quick_options();
+    o.header_timeout = 10s;
+    o.max_connections = 100;
+    o.max_connections_per_address = 3;
+    log_capture logged;
+    o.log = logged.sink();
+    core::server srv(o, echo);
+    srv.start();
+    std::vector<std::unique_ptr<raw_client>> held;
+    for (int i = 0; i < 3; ++i) held.push_back(std::make_unique<raw_client>(srv.port()));
+    ASSERT_TRUE(eventually([&] { return srv.open_connections() == 3; }));
+    for (int i = 0; i < 5; ++i) {
+        raw_client over(srv.port());
+        auto r = over.read_response(); // nothing sent: the answer comes without a request
+        ASSERT_TRUE(r) << i;
+        EXPECT_EQ(r->status, 503);
+        EXPECT_EQ(r->header("Connection"), "close");
+        EXPECT_EQ(r->header("Retry-After"), "1");
+        EXPECT_NE(r->body.find("max_connections_per_address"), std::string::npos) << r->body;
+        EXPECT_TRUE(over.wait_eof());
+    }
+    {
+        raw_client other(srv.port(), 0, "127.0.0.2");
+        ASSERT_TRUE(other.send(get("/other")));
+        auto r = other.read_response();
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 200);
+        EXPECT_EQ(r->body, "GET /other ");
+    }
+    // A slot given back is a slot for the same address again.
+    held.pop_back();
+    ASSERT_TRUE(eventually([&] { return srv.open_connections() == 2; }));
+    raw_client again(srv.port());
+    ASSERT_TRUE(again.send(get("/again")));
+    auto r = again.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    srv.stop();
+    // Five refusals: a line at the first, one for the rest at stop (at most one a second).
+    const auto refusal_lines = logged.containing("refused connections");
+    ASSERT_EQ(refusal_lines.size(), 2u);
+    EXPECT_NE(refusal_lines[0].find(" 1 over max_connections_per_address (3)"), std::string::npos)
+        << refusal_lines[0];
+    EXPECT_NE(refusal_lines[1].find(" 4 over max_connections_per_address (3)"), std::string::npos)
+        << refusal_lines[1];
+}
+
+// accept() out of descriptors (the limit lowered after start, below what the clamp planned):
+// the waiting clients are accepted with the spare descriptor, told 503 and closed, instead of
+// waiting in the backlog; once descriptors are free the server accepts again, and says so.
+TEST(http_server, out_of_descriptors_waiting_clients_are_told_503) {
+    auto o = quick_options();
+    o.header_timeout = 10s;
+    o.raise_descriptor_limit = false;
+    log_capture logged;
+    o.log = logged.sink();
+    core::server srv(o, echo);
+    srv.start();
+    // The clients live in this process too: their sockets are made before the limit drops.
+    constexpr int clients = 24;
+    std::vector<int> fds;
+    for (int i = 0; i < clients; ++i) fds.push_back(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    std::size_t used = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) ++used;
+    rlimit saved{};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+    rlimit low = saved;
+    low.rlim_cur = used + 4; // room for a few accepted connections, then EMFILE
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(srv.port());
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    for (int fd : fds) ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    std::this_thread::sleep_for(1s); // the refusals are written at once
+    int silent = 0, told = 0;
+    for (int fd : fds) {
+        pollfd p{fd, POLLIN, 0};
+        if (::poll(&p, 1, 0) != 1) {
+            ++silent; // accepted, waiting for its request
+            continue;
+        }
+        char buf[512] = {};
+        const auto n = ::recv(fd, buf, sizeof buf - 1, 0);
+        const std::string got(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+        EXPECT_NE(got.find("HTTP/1.1 503"), std::string::npos) << got;
+        EXPECT_NE(got.find("out of file descriptors"), std::string::npos) << got;
+        ++told;
+    }
+    ::setrlimit(RLIMIT_NOFILE, &saved);
+    for (int fd : fds) ::close(fd);
+    EXPECT_GE(told, clients - 8) << "silent: " << silent;
+    EXPECT_LE(silent, 8);
+    // Descriptors again: served.
+    raw_client c(srv.port());
+    ASSERT_TRUE(c.send(get("/after")));
+    auto r = c.read_response();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    srv.stop();
+    EXPECT_EQ(logged.containing("accept failed").size(), 1u);
+    EXPECT_EQ(logged.containing("accepting again").size(), 1u);
+}
+
+// max_connections is fitted under the descriptor limit, with a reserve for the rest of the
+// process; the soft limit is raised toward the hard limit only as far as needed.
+TEST(connection_budget, fits_the_descriptor_limit) {
+    using mcp::http::core::detail::plan_connections;
+    rlimit saved{};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+    rlimit low = saved;
+    low.rlim_cur = 1024;
+    ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+    auto kept = plan_connections(10000, 0, false);
+    EXPECT_LT(kept.max_connections + kept.max_rejecting + mcp::http::core::detail::reserved_descriptors(1024),
+              1025u);
+    EXPECT_GT(kept.max_connections, 500u);
+    EXPECT_EQ(kept.per_address, kept.max_connections / 8);
+    EXPECT_EQ(plan_connections(40, 0, false).per_address, 40u);  // small: the whole
+    EXPECT_EQ(plan_connections(300, 0, false).per_address, 64u); // at least 64
+    EXPECT_NE(kept.note.find("lowered"), std::string::npos) << kept.note;
+    rlimit now{};
+    ::getrlimit(RLIMIT_NOFILE, &now);
+    EXPECT_EQ(now.rlim_cur, 1024u);
+    EXPECT_EQ(plan_connections(100, 500, false).per_address, 100u);
+    EXPECT_EQ(plan_connections(100, 0, false).note, ""); // 100 fit: nothing to say
+    if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max > 2000) {
+        auto raised = plan_connections(1000, 0, true);
+        ::getrlimit(RLIMIT_NOFILE, &now);
+        EXPECT_GT(now.rlim_cur, 1024u);
+        EXPECT_LE(now.rlim_cur, saved.rlim_max);
+        EXPECT_EQ(raised.max_connections, 1000u) << raised.note;
+        EXPECT_NE(raised.note.find("raised"), std::string::npos);
+    }
+    ::setrlimit(RLIMIT_NOFILE, &saved);
 }
 
 // ---- streams ----

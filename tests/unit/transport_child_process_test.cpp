@@ -140,6 +140,20 @@ TEST(transport_child_process, a_child_that_exits_on_its_own_closes_after_its_las
     EXPECT_EQ(c.closes, 1);
 }
 
+// A server that writes blank lines between its messages (or before its end) sends nothing:
+// no message, no error, and no "ended in the middle of a message" at its exit.
+TEST(transport_child_process, blank_lines_between_messages_are_skipped_silently) {
+    collector c;
+    auto t = child_process_transport::spawn(
+        {.command = "/bin/sh",
+         .args = {"-c", "printf '\\n\\n{\"a\":1}\\n\\r\\n \\t\\r\\n{\"b\":2}\\r\\n\\n \\r'"}});
+    t->start(c.handler());
+    ASSERT_TRUE(c.wait_closed());
+    t->close();
+    EXPECT_EQ(c.lines, (std::vector<std::string>{"{\"a\":1}", "{\"b\":2}"}));
+    EXPECT_TRUE(c.errors.empty()) << c.errors.front();
+}
+
 TEST(transport_child_process, stderr_is_captured_line_by_line_and_kept_in_a_tail) {
     std::mutex mu;
     std::vector<std::string> err;

@@ -172,6 +172,27 @@ struct server_options {
     std::string legacy_sse_path = "/sse";
     std::string legacy_messages_path = "/messages";
 
+    // ---- what one client address may take (refused clearly, never left waiting; `log` gets
+    //      the refusals counted, a line a second at most, and a line per address over budget) ----
+    /// Connections served at once; more get 503 with "Connection: close" and Retry-After at
+    /// once, without their request being read. Lowered at start() to what the descriptor limit
+    /// (RLIMIT_NOFILE) allows, with a reserve for the rest of the process (logged).
+    std::size_t max_connections = 10000;
+    /// Connections served at once for one client address; 0 = max_connections / 8, at least 64
+    /// (or max_connections when lower). Behind a reverse proxy every client has the proxy's
+    /// address: raise it there.
+    std::size_t max_connections_per_address = 0;
+    /// start() raises the soft RLIMIT_NOFILE toward the hard limit as far as max_connections
+    /// needs (process-wide). false: leave it, and fit max_connections under it.
+    bool raise_descriptor_limit = true;
+    /// Requests refused by `authenticate` (or answered 401/403 by an extra route when
+    /// `authenticate` is set), per client address: a token bucket of this rate and burst. An
+    /// address that spent it gets 429 with Retry-After for every request, before any
+    /// authentication (and without a log line each: those refusals are counted, one line per
+    /// address and interval), until the bucket refills. 0 disables.
+    double refused_auth_per_second = 1;
+    double refused_auth_burst = 20;
+
     /// Called for every request before anything else (after Host/Origin checks). Refusing
     /// answers with the decision's status; the principal reaches handlers (context::principal).
     std::function<auth_decision(const request_info&)> authenticate;

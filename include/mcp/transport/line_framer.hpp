@@ -1,8 +1,9 @@
 // mcp/transport/line_framer.hpp - newline-delimited framing with a size limit.
 //
 // Feed it bytes as they arrive; it hands out complete lines (without "\n" or a trailing "\r"),
-// skips empty lines, and discards a line longer than the limit without buffering it, reporting
-// it once. A 10 MiB line therefore costs no more memory than the limit.
+// skips blank lines (JSON whitespace only: "", "\r", " \t"), and discards a line longer than
+// the limit without buffering it, reporting it once. A 10 MiB line therefore costs no more
+// memory than the limit.
 #pragma once
 
 #include <cstddef>
@@ -24,8 +25,9 @@ public:
     /// being handled (the hand-off of reading).
     void feed(std::string_view bytes, const std::function<void(std::string_view, bool last)>& on_line,
               const std::function<void(std::size_t)>& on_oversize);
-    /// True when bytes of an unfinished line are pending (EOF now would cut a message).
-    bool partial() const noexcept { return !pending_.empty() || discarding_; }
+    /// True when bytes of an unfinished line are pending (EOF now would cut a message);
+    /// blanks after the last message are not a message.
+    bool partial() const noexcept;
 
 private:
     std::size_t max_line_;
