@@ -5,7 +5,11 @@
 // it once. A 10 MiB line therefore costs no more memory than the limit.
 #pragma once
 
+#include <mcp/jsonrpc/envelope_scan.hpp>
+
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -26,12 +30,18 @@ public:
               const std::function<void(std::size_t)>& on_oversize);
     /// True when bytes of an unfinished line are pending (EOF now would cut a message).
     bool partial() const noexcept { return !pending_.empty() || discarding_; }
+    /// Inside on_oversize: the id of the response the discarded line was, when a shallow scan of
+    /// its bytes as they went by could tell (jsonrpc::envelope_scan), so that the request it
+    /// answers can fail at once.
+    std::optional<std::int64_t> discarded_response_id() const noexcept { return discarded_response_; }
 
 private:
     std::size_t max_line_;
     std::string pending_;
     bool discarding_ = false;
     std::size_t discarded_ = 0;
+    jsonrpc::envelope_scan scan_; // of the line being discarded
+    std::optional<std::int64_t> discarded_response_;
 };
 
 } // namespace mcp
