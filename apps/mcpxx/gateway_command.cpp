@@ -30,6 +30,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 namespace mcpxx_cli {
 namespace {
@@ -357,7 +358,33 @@ int run_gateway(const gateway_cli& o) {
         log("error", object{{"event", "start"}, {"message", e.what()}});
         return exit_unavailable;
     }
-    gw.start();
+    if (o.stdio) {
+        gw.start(); // over stdio a signal ends the gateway by its default action
+    } else {
+        // Starting the servers takes up to their connect timeout; a SIGTERM meanwhile must
+        // stop the gateway now, not once they have started: closing the gateway closes the
+        // connections being set up, and start() returns.
+        std::atomic<bool> started{false};
+        std::thread starting([&] {
+            gw.start();
+            started = true;
+        });
+        bool stopped = false;
+        while (!started.load()) {
+            if (mcp::http::wait_for_stop_signal(std::chrono::milliseconds(50))) {
+                stopped = true;
+                break;
+            }
+        }
+        if (stopped) {
+            log("info", object{{"event", "stopping"}, {"while", "starting"}});
+            gw.close();
+            starting.join();
+            log("info", object{{"event", "stopped"}});
+            return exit_ok; // as a stop after start-up: the operator asked for it
+        }
+        starting.join();
+    }
 
     // What a person starting it wants to see: the servers and where to connect.
     std::ostream& human = o.stdio ? std::cerr : std::cout;

@@ -38,8 +38,34 @@ std::string describe(const mcp::content_block& block) {
         block);
 }
 
+std::string terminal_safe_json(const mcp::json::value& v) {
+    // to_json escapes C0 already. DEL and C1 (U+0080..U+009F: U+009B is CSI on many
+    // terminals) can only sit inside strings, as the bytes 7F and C2 80..C2 9F.
+    const std::string text = mcp::to_json(v);
+    std::string out;
+    out.reserve(text.size());
+    static constexpr char hex[] = "0123456789abcdef";
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        unsigned code = 0x100;
+        if (c == 0x7F)
+            code = 0x7F;
+        else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                 static_cast<unsigned char>(text[i + 1]) <= 0x9F)
+            code = static_cast<unsigned char>(text[++i]);
+        if (code == 0x100) {
+            out.push_back(text[i]);
+            continue;
+        }
+        out += "\\u00";
+        out.push_back(hex[code >> 4]);
+        out.push_back(hex[code & 15]);
+    }
+    return out;
+}
+
 void print_json(const mcp::json::value& v) {
-    std::cout << mcp::to_json(v) << "\n";
+    std::cout << terminal_safe_json(v) << "\n";
 }
 
 std::string pad(const std::string& s, std::size_t width) {
@@ -53,12 +79,11 @@ std::string counted(std::size_t n, const std::string& singular, const std::strin
 void print_call_result(const mcp::call_tool_result& result) {
     const bool is_error = result.is_error.value_or(false);
     auto& out = is_error ? std::cerr : std::cout;
-    const int fd = is_error ? 2 : 1;
     if (is_error) out << style::for_stream(2).red("tool error: ");
-    for (const auto& c : result.content) out << body_for_stream(describe(c), fd) << "\n";
+    for (const auto& c : result.content) out << content_body(describe(c)) << "\n";
     // JSON escapes C0 controls, not C1 ones or bidi overrides.
     if (result.content.empty() && result.structured_content)
-        out << body_for_stream(mcp::to_json(*result.structured_content), fd) << "\n";
+        out << content_body(mcp::to_json(*result.structured_content)) << "\n";
 }
 
 void print_prompt_result(const mcp::get_prompt_result& result) {
@@ -66,7 +91,7 @@ void print_prompt_result(const mcp::get_prompt_result& result) {
     if (result.description) std::cout << st.dim(mcp::printable_lines(*result.description)) << "\n";
     for (const auto& m : result.messages)
         std::cout << st.bold(std::string(mcp::to_string(m.role)) + ": ")
-                  << body_for_stream(describe(m.content), 1) << "\n";
+                  << content_body(describe(m.content)) << "\n";
 }
 
 } // namespace mcpxx_cli

@@ -1,4 +1,5 @@
 #include "host_session.hpp"
+#include "host_output.hpp"
 #include "audit_option.hpp"
 #include "config_discovery.hpp"
 #include "read_file.hpp"
@@ -41,6 +42,11 @@ void add_host_options(CLI::App* cmd, host_cli_options& o) {
                        "entries' own \"timeout\", in ms; default 30 to start, 60 per request)");
     add_audit_options(cmd, o.audit_log, o.redact);
     cmd->add_flag("--verbose,-v", o.verbose, "Show what servers write to stderr");
+    cmd->add_flag_callback(
+        "--raw", [] { keep_raw_bodies(true); },
+        "Write content bodies (a tool's result, a resource's text, a prompt's messages) as the exact "
+        "bytes the server sent, control characters included; by default they are escaped wherever "
+        "they go, since a pipe often ends at a terminal");
     cmd->add_option("--sampling-url", o.sampling_url,
                     "Answer servers' sampling requests with this OpenAI-compatible API (base URL, e.g. "
                     "https://api.openai.com/v1; requests go to URL/chat/completions)");
@@ -119,7 +125,8 @@ int host_session::fail(int exit_code, const std::string& message, const mcp::err
         if (!rpc->data().is_null()) e["data"] = rpc->data();
     }
     extra["error"] = std::move(e);
-    std::cout << mcp::to_json(mcp::json::value(std::move(extra))) << "\n" << std::flush;
+    print_json(mcp::json::value(std::move(extra)));
+    std::cout << std::flush;
     return exit_code;
 }
 

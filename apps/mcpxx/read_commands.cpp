@@ -44,7 +44,7 @@ int run_read(const read_options& o) {
         if (o.host.json)
             print_json(mcp::to_json(r, c.protocol_version()));
         else
-            for (const auto& x : r.contents) std::cout << body_for_stream(describe(x), 1) << "\n";
+            for (const auto& x : r.contents) std::cout << content_body(describe(x)) << "\n";
         return exit_ok;
     });
 }

@@ -84,7 +84,7 @@ int shell::cmd_read(const std::vector<shell_word>& w, const std::string&) {
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
     const auto r =
         session_.servers().client(server.front())->read_resource(w[2].text, call_options(server.front()));
-    for (const auto& c : r.contents) std::cout << body_for_stream(describe(c), 1) << "\n";
+    for (const auto& c : r.contents) std::cout << content_body(describe(c)) << "\n";
     return exit_ok;
 }
 
@@ -127,7 +127,7 @@ int shell::cmd_attach(const std::vector<shell_word>& w, const std::string&) {
     if (int rc = servers_for(w[1].text, server); rc != exit_ok) return rc;
     auto client = session_.servers().client(server.front());
     auto r = client->read_resource(w[2].text, call_options(server.front()));
-    for (const auto& c : r.contents) std::cout << body_for_stream(describe(c), 1) << "\n";
+    for (const auto& c : r.contents) std::cout << content_body(describe(c)) << "\n";
     attachment a{server.front(), w[2].text, std::move(r.contents)};
     // Subscribed, so that a change is noticed (where the server offers subscriptions).
     const auto& caps = client->server().capabilities.resources;
@@ -270,7 +270,7 @@ int shell::run_prompt(const std::vector<shell_word>& w) {
     const auto st = style::for_stream(1);
     for (const auto& a : fresh_attachments())
         for (const auto& c : a.contents)
-            std::cout << st.bold("user: ") << "[attached " << a.uri << "] " << body_for_stream(describe(c), 1)
+            std::cout << st.bold("user: ") << "[attached " << a.uri << "] " << content_body(describe(c))
                       << "\n";
     return exit_ok;
 }

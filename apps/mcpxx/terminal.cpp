@@ -29,9 +29,17 @@ std::string style::wrap(const char* code, std::string_view s) const {
     return "\033[" + std::string(code) + "m" + std::string(s) + "\033[0m";
 }
 
-std::string body_for_stream(std::string_view body, int fd) {
-    if (::isatty(fd) == 1) return mcp::printable_lines(body);
-    return std::string(body);
+namespace {
+std::atomic<bool> raw_bodies{false};
+} // namespace
+
+void keep_raw_bodies(bool raw) {
+    raw_bodies = raw;
+}
+
+std::string content_body(std::string_view body) {
+    if (raw_bodies.load()) return std::string(body);
+    return mcp::printable_lines(body);
 }
 
 // ------------------------------------------------------------------ progress

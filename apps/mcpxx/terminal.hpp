@@ -11,11 +11,13 @@
 //     mcp::printable, which also keeps it on its line;
 //   - a message to the user that may span lines (a description, an error message, an
 //     elicitation or sampling text, the arguments in an approval prompt): mcp::printable_lines;
-//   - a content body (a tool's result, a resource's text, a prompt's messages): body_for_stream,
-//     escaped on a terminal but the exact bytes when piped or redirected, as ls does with file
-//     names, so that `mcpxx read SERVER URI > copy` copies faithfully.
-// --json output is JSON, escaped already, and left as it is; text mcpxx writes itself needs
-// nothing.
+//   - a content body (a tool's result, a resource's text, a prompt's messages): content_body,
+//     mcp::printable_lines wherever it goes - a pipe is often a terminal in disguise
+//     (`mcpxx call ... | tee`, `| less -R`) - and the exact bytes only with --raw
+//     (keep_raw_bodies), so that `mcpxx read --raw SERVER URI > copy` copies faithfully.
+// --json output is JSON in which every C0 and C1 control (and DEL) is a \uXXXX escape
+// (print_json): the same JSON value, with nothing a terminal acts on. Text mcpxx writes itself
+// needs nothing.
 #pragma once
 
 #include <mcp/host/approval.hpp>
@@ -50,9 +52,12 @@ private:
     std::string wrap(const char* code, std::string_view s) const;
 };
 
-/// A content body from a server as written to `fd`: mcp::printable_lines on a terminal, the
-/// exact bytes otherwise (see the top of this file).
-std::string body_for_stream(std::string_view body, int fd);
+/// A content body from a server as written to stdout: mcp::printable_lines, or the exact bytes
+/// after keep_raw_bodies(true) (see the top of this file).
+std::string content_body(std::string_view body);
+/// --raw: content bodies go out as the exact bytes the server sent. Process-wide, set once
+/// while the command line is read.
+void keep_raw_bodies(bool raw);
 
 /// Draws notifications/progress on stderr: a bar redrawn in place on a terminal, plain lines
 /// otherwise (logs stay readable). Thread-safe: notifications come on the client's threads.

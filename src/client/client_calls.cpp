@@ -1,6 +1,7 @@
 // mcp::client: the typed client->server calls, in both eras, and the listings kept by the
 // server's caching hints (stateless era).
 #include "client/client_state.hpp"
+#include "client/listing_walk.hpp"
 
 #include <set>
 
@@ -136,20 +137,18 @@ json::value cursor_params(const std::optional<std::string>& cursor) {
     return json::object{{"cursor", *cursor}};
 }
 
-// Walks nextCursor until the last page; a server that repeats a cursor would loop forever.
+// Walks nextCursor until the last page, within client_options::listing (listing_walk): a
+// server that repeats a cursor, or sends a fresh one with every page, would go on forever.
+// `fetch` asks for one page and hands its result to the walk before converting it.
 template <class Page, class Item>
-std::vector<Item> walk(const std::function<Page(std::optional<std::string>)>& fetch,
-                       std::vector<Item> Page::*items, const char* what) {
+std::vector<Item> walk(const std::function<Page(std::optional<std::string>, detail::listing_walk&)>& fetch,
+                       std::vector<Item> Page::*items, detail::listing_walk& bounds) {
     std::vector<Item> all;
-    std::set<std::string> seen;
     std::optional<std::string> cursor;
     for (;;) {
-        auto page = fetch(cursor);
+        auto page = fetch(cursor, bounds);
         for (auto& i : page.*items) all.push_back(std::move(i));
         if (!page.next_cursor) return all;
-        if (!seen.insert(*page.next_cursor).second)
-            throw error(error_code::internal_error,
-                        std::string("server repeated a pagination cursor while listing ") + what);
         cursor = std::move(page.next_cursor);
     }
 }
@@ -159,8 +158,8 @@ std::vector<Item> walk(const std::function<Page(std::optional<std::string>)>& fe
 // bumps list_epoch and erases the entry: a walk that began before it keeps nothing.
 template <class Page, class Item>
 std::vector<Item> walk_cached(client::impl& d, const char* method,
-                              const std::function<Page(std::optional<std::string>)>& fetch,
-                              std::vector<Item> Page::*items, const char* what) {
+                              const std::function<Page(std::optional<std::string>, detail::listing_walk&)>& fetch,
+                              std::vector<Item> Page::*items, const char* what, const char* items_key) {
     using clock = std::chrono::steady_clock;
     std::uint64_t epoch = 0;
     const bool use_cache = d.opts.use_cache_hints && d.is_stateless();
@@ -175,9 +174,10 @@ std::vector<Item> walk_cached(client::impl& d, const char* method,
     }
     std::optional<clock::time_point> fresh_until;
     bool cacheable = use_cache;
+    detail::listing_walk bounds(d.opts.listing, what, items_key);
     auto all = walk<Page, Item>(
-        [&](std::optional<std::string> c) {
-            auto page = fetch(std::move(c));
+        [&](std::optional<std::string> c, detail::listing_walk& b) {
+            auto page = fetch(std::move(c), b);
             // A ttlMs that is absent, zero or negative: stale at once (server/utilities/caching.mdx).
             const auto ttl = page.ttl_ms.value_or(0);
             if (ttl <= 0) cacheable = false;
@@ -185,13 +185,22 @@ std::vector<Item> walk_cached(client::impl& d, const char* method,
             if (!fresh_until || until < *fresh_until) fresh_until = until;
             return page;
         },
-        items, what);
+        items, bounds);
     if (cacheable && fresh_until) {
         std::lock_guard lock(d.mu);
         if (d.list_epoch == epoch)
             d.list_cache[method] = cached_listing{.items = all, .fresh_until = *fresh_until};
     }
     return all;
+}
+
+/// One page of `method`, counted by `bounds` (when walking) before it is converted.
+template <class Page>
+Page fetch_page(client::impl& d, const char* method, const std::optional<std::string>& cursor,
+                const call_options& options, detail::listing_walk* bounds) {
+    auto result = d.call(method, cursor_params(cursor), options);
+    if (bounds) bounds->count(result);
+    return from_json<Page>(result);
 }
 
 } // namespace
@@ -218,20 +227,24 @@ void client::ping(call_options options) {
     impl_->call(impl_->is_stateless() ? "server/discover" : "ping", nullptr, options);
 }
 
-list_tools_result client::list_tools(std::optional<std::string> cursor, call_options options) {
+list_tools_result client::impl::list_tools_page(const std::optional<std::string>& cursor,
+                                                const call_options& options, detail::listing_walk* bounds) {
     // Taken before asking, so that a list_changed arriving meanwhile voids this page's schemas.
-    const auto epoch = impl_->output_schema_epoch();
-    const bool first_page = !cursor;
-    auto page = from_json<list_tools_result>(impl_->call("tools/list", cursor_params(cursor), options));
-    if (impl_->opts.validate_structured_content)
-        impl_->remember_output_schemas(page.tools, first_page, epoch);
+    const auto epoch = output_schema_epoch();
+    auto page = fetch_page<list_tools_result>(*this, "tools/list", cursor, options, bounds);
+    if (opts.validate_structured_content) remember_output_schemas(page.tools, !cursor, epoch);
     return page;
+}
+
+list_tools_result client::list_tools(std::optional<std::string> cursor, call_options options) {
+    return impl_->list_tools_page(cursor, options, nullptr);
 }
 
 std::vector<tool> client::list_all_tools(call_options options) {
     return walk_cached<list_tools_result, tool>(
-        *impl_, "tools/list", [&](std::optional<std::string> c) { return list_tools(std::move(c), options); },
-        &list_tools_result::tools, "tools");
+        *impl_, "tools/list",
+        [&](std::optional<std::string> c, detail::listing_walk& b) { return impl_->list_tools_page(c, options, &b); },
+        &list_tools_result::tools, "tools", "tools");
 }
 
 call_tool_result client::call_tool(const std::string& name, json::object arguments, call_options options) {
@@ -243,27 +256,30 @@ call_tool_result client::call_tool(const std::string& name, json::object argumen
 }
 
 list_resources_result client::list_resources(std::optional<std::string> cursor, call_options options) {
-    return from_json<list_resources_result>(impl_->call("resources/list", cursor_params(cursor), options));
+    return fetch_page<list_resources_result>(*impl_, "resources/list", cursor, options, nullptr);
 }
 
 std::vector<resource> client::list_all_resources(call_options options) {
     return walk_cached<list_resources_result, resource>(
         *impl_, "resources/list",
-        [&](std::optional<std::string> c) { return list_resources(std::move(c), options); },
-        &list_resources_result::resources, "resources");
+        [&](std::optional<std::string> c, detail::listing_walk& b) {
+            return fetch_page<list_resources_result>(*impl_, "resources/list", c, options, &b);
+        },
+        &list_resources_result::resources, "resources", "resources");
 }
 
 list_resource_templates_result client::list_resource_templates(std::optional<std::string> cursor,
                                                                call_options options) {
-    return from_json<list_resource_templates_result>(
-        impl_->call("resources/templates/list", cursor_params(cursor), options));
+    return fetch_page<list_resource_templates_result>(*impl_, "resources/templates/list", cursor, options, nullptr);
 }
 
 std::vector<resource_template> client::list_all_resource_templates(call_options options) {
     return walk_cached<list_resource_templates_result, resource_template>(
         *impl_, "resources/templates/list",
-        [&](std::optional<std::string> c) { return list_resource_templates(std::move(c), options); },
-        &list_resource_templates_result::resource_templates, "resource templates");
+        [&](std::optional<std::string> c, detail::listing_walk& b) {
+            return fetch_page<list_resource_templates_result>(*impl_, "resources/templates/list", c, options, &b);
+        },
+        &list_resource_templates_result::resource_templates, "resource templates", "resourceTemplates");
 }
 
 read_resource_result client::read_resource(const std::string& uri, call_options options) {
@@ -344,14 +360,16 @@ void client::unsubscribe(const std::string& uri, call_options options) {
 }
 
 list_prompts_result client::list_prompts(std::optional<std::string> cursor, call_options options) {
-    return from_json<list_prompts_result>(impl_->call("prompts/list", cursor_params(cursor), options));
+    return fetch_page<list_prompts_result>(*impl_, "prompts/list", cursor, options, nullptr);
 }
 
 std::vector<prompt> client::list_all_prompts(call_options options) {
     return walk_cached<list_prompts_result, prompt>(
         *impl_, "prompts/list",
-        [&](std::optional<std::string> c) { return list_prompts(std::move(c), options); },
-        &list_prompts_result::prompts, "prompts");
+        [&](std::optional<std::string> c, detail::listing_walk& b) {
+            return fetch_page<list_prompts_result>(*impl_, "prompts/list", c, options, &b);
+        },
+        &list_prompts_result::prompts, "prompts", "prompts");
 }
 
 get_prompt_result client::get_prompt(const std::string& name, std::map<std::string, std::string> arguments,

@@ -17,6 +17,10 @@
 
 namespace mcp {
 
+namespace detail {
+class listing_walk;
+}
+
 /// Watched by every client, with or without a callback: it voids the remembered outputSchemas.
 inline constexpr char tools_list_changed_method[] = "notifications/tools/list_changed";
 inline constexpr char prompts_list_changed_method[] = "notifications/prompts/list_changed";
@@ -161,6 +165,10 @@ struct client::impl : std::enable_shared_from_this<client::impl> {
     /// Every page of tools/list, over the wire (never from the cache): after a -32020 to
     /// tools/call, so that the transport learns the tools' x-mcp-header annotations.
     void relist_tools(const std::shared_ptr<session>& s, const call_options& options);
+    /// One page of tools/list, counted by `bounds` when a walk asks for it (list_tools and
+    /// list_all_tools; see client_calls.cpp).
+    list_tools_result list_tools_page(const std::optional<std::string>& cursor, const call_options& options,
+                                      detail::listing_walk* bounds);
     /// The newest revision of the stateless era that both this client and `supported` (the
     /// data of -32022, or supportedVersions) name.
     std::optional<revision> common_stateless_revision(const json::value& supported) const;

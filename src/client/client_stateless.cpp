@@ -3,6 +3,7 @@
 // input_required result answered with the handlers and the request sent again
 // (basic/patterns/mrtr.mdx, "Client Requirements").
 #include "client/client_state.hpp"
+#include "client/listing_walk.hpp"
 
 #include <mcp/session/request_stream.hpp>
 
@@ -242,17 +243,16 @@ void client::impl::relist_tools(const std::shared_ptr<session>& s, const call_op
     o.timeout = options.timeout;
     o.cancel = options.cancel;
     const auto epoch = output_schema_epoch();
-    std::set<std::string> seen;
+    detail::listing_walk bounds(opts.listing, "tools", "tools");
     std::optional<std::string> cursor;
     for (bool first = true;; first = false) {
         json::value params = json::object();
         if (cursor) params.get_object()["cursor"] = *cursor;
-        auto page = from_json<list_tools_result>(call_stateless(s, "tools/list", std::move(params), o));
+        auto result = call_stateless(s, "tools/list", std::move(params), o);
+        bounds.count(result);
+        auto page = from_json<list_tools_result>(result);
         if (opts.validate_structured_content) remember_output_schemas(page.tools, first, epoch);
         if (!page.next_cursor) break;
-        if (!seen.insert(*page.next_cursor).second)
-            throw error(error_code::internal_error,
-                        "server repeated a pagination cursor while listing tools");
         cursor = std::move(page.next_cursor);
     }
     // A cached listing is older than this one.

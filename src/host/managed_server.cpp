@@ -190,16 +190,20 @@ bool managed_server::wait_ready(std::chrono::milliseconds timeout) {
 
 void managed_server::stop() {
     std::shared_ptr<mcp::client> c;
+    transport_ptr connecting;
     std::thread t;
     {
         std::lock_guard lock(mu_);
         stop_ = true;
         c = std::move(client_);
+        connecting = connecting_;
         t = std::move(supervisor_);
         if (state_ != server_state::failed) state_ = server_state::stopped;
         cv_.notify_all();
     }
     if (c) c->close(); // ends the child (stdin EOF, SIGTERM, SIGKILL) before the thread is joined
+    // A server still starting: its connect (or listing) fails at once instead of at its timeout.
+    if (connecting) connecting->close();
     if (t.joinable()) {
         if (t.get_id() == std::this_thread::get_id())
             t.detach(); // stop() from one of our callbacks
@@ -382,6 +386,22 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
         // Watched for what it writes to stdout that is not JSON-RPC, to say so if it fails.
         t = std::make_shared<watched_transport>(std::move(t), nullptr);
     }
+    {
+        std::lock_guard lock(mu_);
+        if (stop_) {
+            error_out = "stopped while starting";
+            t->close();
+            return false;
+        }
+        connecting_ = t;
+    }
+    struct connecting_done {
+        managed_server* s;
+        ~connecting_done() {
+            std::lock_guard lock(s->mu_);
+            s->connecting_.reset();
+        }
+    } clear_connecting{this};
 
     client_options co;
     co.info = opts.client_info;

@@ -84,6 +84,9 @@ private:
     std::optional<revision> remembered_revision_;
     std::shared_ptr<mcp::client> client_;
     transport_ptr transport_;
+    /// The connection connect_once is setting up (not yet client_/transport_): stop() closes
+    /// it, so that a server that never finishes starting does not hold stop() for its timeout.
+    transport_ptr connecting_;
     std::vector<mcp::tool> tools_;
     std::vector<resource> resources_;
     std::vector<resource_template> templates_;

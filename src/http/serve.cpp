@@ -2,7 +2,9 @@
 // mcp/http/server.hpp).
 #include <mcp/http/server.hpp>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <csignal>
 #include <cstdio>
 #include <poll.h>
@@ -33,6 +35,18 @@ void install_stop_signals() {
 void wait_for_stop_signal() {
     pollfd p{signal_pipe[0], POLLIN, 0};
     while (::poll(&p, 1, -1) < 0 && errno == EINTR) {
+    }
+}
+
+bool wait_for_stop_signal(std::chrono::milliseconds timeout) {
+    pollfd p{signal_pipe[0], POLLIN, 0};
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
+        const int n = ::poll(&p, 1, static_cast<int>(std::max<std::int64_t>(0, left.count())));
+        if (n > 0) return true;
+        if (n == 0) return false;
+        if (errno != EINTR) return false;
     }
 }
 

@@ -227,6 +227,9 @@ void session::start() {
         s->impl_->reply_error(nullptr, std::nullopt,
                               mcp::error(error_code::invalid_request, std::string(what)));
     };
+    h.on_unusable_response = [weak](std::string_view what, std::int64_t id) {
+        if (auto s = weak.lock()) s->impl_->fail_unusable_response(id, std::string(what));
+    };
     h.on_failure = [weak](std::string_view why) {
         // The transport is closing (a peer that stopped reading): nobody on the wire can be
         // told, so it is a diagnostic.

@@ -2,6 +2,7 @@
 // API) and session_outgoing.cpp (our own requests: ids, timeouts, cancellation).
 #pragma once
 
+#include <mcp/jsonrpc/envelope_scan.hpp>
 #include <mcp/session/session.hpp>
 
 #include "session/serial_queue.hpp"
@@ -168,6 +169,14 @@ struct session::impl {
         boost::system::error_code ec;
         auto parsed = parse_json(text, ec);
         if (!parsed) {
+            // A response that cannot be used (invalid UTF-8, nested too deep, not JSON) still
+            // ends the request it answers, when a shallow scan can tell which one that is.
+            jsonrpc::envelope_scan scan;
+            scan.feed(text);
+            if (const auto id = scan.response_id()) {
+                fail_unusable_response(*id, "it is not valid JSON text (" + ec.message() + ")");
+                return;
+            }
             reply_error(nullptr, std::nullopt,
                         mcp::error(error_code::parse_error, "Parse error: " + ec.message()));
             return;
@@ -552,6 +561,24 @@ struct session::impl {
             return;
         }
         p.done(std::move(o));
+    }
+
+    /// The peer answered request `id` with a message that cannot be used (`why`): the request
+    /// fails now, with -32700 and the reason, instead of at its timeout. A response nobody waits
+    /// for (late, or never asked) is a diagnostic. The peer is not answered: a response gets none.
+    void fail_unusable_response(std::int64_t id, const std::string& why) {
+        bool waiting = false;
+        {
+            std::lock_guard lock(out_mu);
+            waiting = pending.count(id) != 0;
+        }
+        const std::string what = "the response to request " + std::to_string(id) + " cannot be used: " + why;
+        if (!waiting) {
+            log_internal(what + " (no request with that id is waiting; dropped)");
+            return;
+        }
+        on_response(request_id{id}, nullptr,
+                    mcp::error(error_code::parse_error, what, json::object{{"reason", why}}));
     }
 
     void on_error_response(jsonrpc::error_response&& e) {

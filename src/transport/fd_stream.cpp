@@ -186,8 +186,13 @@ struct fd_stream_transport::impl {
                 },
                 [this](std::size_t size) {
                     if (closed.load(std::memory_order_acquire)) return;
-                    report("message of " + std::to_string(size) + " bytes exceeds the limit of " +
-                           std::to_string(max_line.load()) + " bytes");
+                    const std::string what = "message of " + std::to_string(size) +
+                                             " bytes exceeds the limit of " + std::to_string(max_line.load()) +
+                                             " bytes";
+                    if (const auto id = framer.discarded_response_id(); id && handler.on_unusable_response)
+                        handler.on_unusable_response(what, *id);
+                    else
+                        report(what);
                 });
         }
         if (handed_off) return; // a newer reader owns the stream now

@@ -25,11 +25,15 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
                        const std::function<void(std::size_t)>& on_oversize) {
     const auto last_nl = bytes.rfind('\n');
     if (last_nl == std::string_view::npos) { // no line ends here: just accumulate (or skip)
-        if (discarding_)
+        if (discarding_) {
             discarded_ += bytes.size();
-        else if (pending_.size() + bytes.size() > max_line_) {
+            scan_.feed(bytes);
+        } else if (pending_.size() + bytes.size() > max_line_) {
             discarding_ = true;
             discarded_ = pending_.size() + bytes.size();
+            scan_.reset();
+            scan_.feed(pending_);
+            scan_.feed(bytes);
             std::string().swap(pending_);
         } else {
             pending_.append(bytes);
@@ -42,6 +46,11 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
     struct event {
         std::string_view line;
         std::size_t oversize = 0;
+        std::optional<std::int64_t> response; // of an oversize line
+    };
+    // A discarded line: its size, and what the scan of its bytes found.
+    auto oversize = [](std::size_t size, const jsonrpc::envelope_scan& scan) {
+        return event{{}, size, scan.response_id()};
     };
     std::vector<event> events;
     std::string joined;
@@ -54,26 +63,33 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
         if (first && (discarding_ || !pending_.empty())) {
             first = false;
             if (discarding_) {
-                events.push_back({{}, discarded_ + chunk.size()});
+                scan_.feed(chunk);
+                events.push_back(oversize(discarded_ + chunk.size(), scan_));
                 discarding_ = false;
                 discarded_ = 0;
             } else if (pending_.size() + chunk.size() > max_line_) {
-                events.push_back({{}, pending_.size() + chunk.size()});
+                scan_.reset();
+                scan_.feed(pending_);
+                scan_.feed(chunk);
+                events.push_back(oversize(pending_.size() + chunk.size(), scan_));
                 pending_.clear();
             } else {
                 joined = std::move(pending_);
                 pending_.clear();
                 joined.append(chunk);
                 auto line = trim_cr(joined);
-                if (!blank(line)) events.push_back({line, 0});
+                if (!blank(line)) events.push_back({line, 0, std::nullopt});
             }
             continue;
         }
         first = false;
-        if (chunk.size() > max_line_)
-            events.push_back({{}, chunk.size()});
-        else if (auto line = trim_cr(chunk); !blank(line))
-            events.push_back({line, 0});
+        if (chunk.size() > max_line_) {
+            scan_.reset();
+            scan_.feed(chunk);
+            events.push_back(oversize(chunk.size(), scan_));
+        } else if (auto line = trim_cr(chunk); !blank(line)) {
+            events.push_back({line, 0, std::nullopt});
+        }
     }
 
     // Store the incomplete tail before anything is delivered.
@@ -81,13 +97,18 @@ void line_framer::feed(std::string_view bytes, const std::function<void(std::str
     if (tail.size() > max_line_) {
         discarding_ = true;
         discarded_ = tail.size();
+        scan_.reset();
+        scan_.feed(tail);
     } else {
         pending_.assign(tail);
     }
 
     for (std::size_t i = 0; i < events.size(); ++i) {
-        if (events[i].oversize)
+        if (events[i].oversize) {
+            discarded_response_ = events[i].response;
             on_oversize(events[i].oversize);
+            discarded_response_.reset();
+        }
         else
             on_line(events[i].line, i + 1 == events.size());
     }

@@ -1,8 +1,8 @@
 // A server never drives the user's terminal through `mcpxx`: the real mcpxx binary against
 // tests/servers/hostile_server, whose every text sets the window title, rewrites the line with a
 // CR and clears the screen. Names, descriptions, error messages and stderr lines are always
-// escaped; content bodies (a tool's result, a resource) are escaped on a terminal and left as
-// they are in a pipe or a file; --json stays JSON.
+// escaped; content bodies (a tool's result, a resource) are escaped wherever they go, and left
+// as they are only with --raw; --json stays JSON, with C0 and C1 controls as \u escapes.
 #include "support/host_fixture.hpp"
 #include "support/program_output.hpp"
 
@@ -128,9 +128,13 @@ TEST_F(cli_terminal_safety_test, listings_escape_names_and_descriptions) {
     EXPECT_TRUE(found) << r.out;
 }
 
-TEST_F(cli_terminal_safety_test, a_tool_result_is_escaped_on_a_terminal_only) {
-    // In a file (or a pipe) the result is the server's bytes, as a copy should be.
+TEST_F(cli_terminal_safety_test, a_tool_result_is_escaped_unless_raw) {
+    // In a file (or a pipe, which may end at a terminal: `| tee`) the result is escaped too...
     auto r = run({"call", "hostile", "greet", "--yes"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "hello" + escaped + "\nline two\n");
+    // ...and the server's bytes only when asked for.
+    r = run({"call", "hostile", "greet", "--yes", "--raw"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "hello" + attack + "\nline two\n");
 
@@ -140,8 +144,11 @@ TEST_F(cli_terminal_safety_test, a_tool_result_is_escaped_on_a_terminal_only) {
     EXPECT_EQ(r.out, "hello" + escaped + "\nline two\n");
 }
 
-TEST_F(cli_terminal_safety_test, a_resource_is_escaped_on_a_terminal_only) {
+TEST_F(cli_terminal_safety_test, a_resource_is_escaped_unless_raw) {
     auto r = run({"read", "hostile", "hostile://text"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "page" + escaped + "\nline two\n");
+    r = run({"read", "hostile", "hostile://text", "--raw"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "page" + attack + "\nline two\n");
 
@@ -152,6 +159,9 @@ TEST_F(cli_terminal_safety_test, a_resource_is_escaped_on_a_terminal_only) {
 
 TEST_F(cli_terminal_safety_test, a_prompt_shows_its_description_escaped_and_its_messages_as_a_body) {
     auto r = run({"prompt", "hostile", "hostile"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Prompted." + escaped + "\nuser: say" + escaped + "\n");
+    r = run({"prompt", "hostile", "hostile", "--raw"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.out, "Prompted." + escaped + "\nuser: say" + attack + "\n");
 
@@ -189,14 +199,14 @@ TEST_F(cli_terminal_safety_test, an_elicitation_shows_its_message_and_fields_esc
     EXPECT_TRUE(has(r.err, "  name - Name" + escaped + " (text): ")) << r.err;
 }
 
-TEST_F(cli_terminal_safety_test, the_shell_escapes_logs_and_stderr_but_not_piped_bodies) {
+TEST_F(cli_terminal_safety_test, the_shell_escapes_logs_stderr_and_bodies) {
     const auto r = run({"shell", "--yes", "--verbose"}, stdout_is::file,
                        "call hostile__log\nread hostile hostile://text\nquit\n");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_FALSE(has_controls(r.err)) << r.err;
     EXPECT_TRUE(has(r.err, "[hostile] starting" + escaped + "\n")) << r.err;
     EXPECT_TRUE(has(r.err, "[hostile] warning (hostile): logged" + escaped + "\n")) << r.err;
-    EXPECT_EQ(r.out, "done\npage" + attack + "\nline two\n");
+    EXPECT_EQ(r.out, "done\npage" + escaped + "\nline two\n");
 
     // What it prints on a terminal is escaped, as the one commands do.
     const auto on_terminal =
@@ -204,6 +214,44 @@ TEST_F(cli_terminal_safety_test, the_shell_escapes_logs_and_stderr_but_not_piped
     ASSERT_EQ(on_terminal.exit_code, 0) << on_terminal.err;
     EXPECT_EQ(on_terminal.out,
               "page" + escaped + "\nline two\nPrompted." + escaped + "\nuser: say" + escaped + "\n");
+}
+
+// U+009B is CSI for a terminal that takes C1 controls in UTF-8 (xterm, VTE with some
+// settings): "\u009b2J" clears the screen without any ESC. Through a pipe (`| cat`, as
+// `| tee` would) neither the text nor the JSON output carries it; --raw does.
+TEST_F(cli_terminal_safety_test, c1_controls_never_reach_a_pipe_unless_raw) {
+    const std::string csi = "\xC2\x9B" "2J";
+    auto piped = [&](const std::string& args) {
+        mcp::test::program_run r{
+            .argv = {"/bin/sh", "-c",
+                     mcp::test::shell_quote(mcpxx) + " " + args + " --config " + mcp::test::shell_quote(config) +
+                         " | cat"},
+            .files = dirs.root,
+            .cwd = dirs.project,
+            .env = {{"HOME", dirs.home.string()}, {"NO_COLOR", "1"}}};
+        return mcp::test::run_program(r);
+    };
+    auto r = piped("call hostile c1 --yes");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("\xC2\x9B"), std::string::npos) << r.out;
+    EXPECT_FALSE(has_controls(r.out)) << r.out;
+    EXPECT_TRUE(has(r.out, "cleared")) << r.out;
+
+    r = piped("call hostile c1 --yes --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("\xC2\x9B"), std::string::npos) << r.out;
+    EXPECT_TRUE(has(r.out, "\\u009b2Jcleared")) << r.out;
+    // Valid JSON that gives the text back whole.
+    const auto v = boost::json::parse(r.out);
+    EXPECT_EQ(v.at("content").as_array()[0].at("text"), boost::json::value(csi + "cleared"));
+
+    r = piped("tools hostile --json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find("\xC2\x9B"), std::string::npos) << r.out;
+
+    r = piped("call hostile c1 --yes --raw");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, csi + "cleared\n");
 }
 
 } // namespace

@@ -462,6 +462,65 @@ TEST_F(gateway_cli, SigtermStopsTheGatewayAndItsServers) {
     EXPECT_TRUE(stopped);
 }
 
+// A server that answers every tools/list with 20,000 tools and a fresh nextCursor: the
+// gateway's walk stops at client_options::listing.max_items, says so, stays small, and serves
+// the other server.
+TEST_F(gateway_cli, AServerThatPagesForeverIsRefusedAndTheOthersServed) {
+    std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"everything": {"command": ")" +
+                                            built("everything_server") + R"("}, "rogue": {"command": ")" +
+                                            built("rogue_server") + R"(", "args": ["endless-pages"]}}})";
+    const auto began = std::chrono::steady_clock::now();
+    start({});
+    EXPECT_LT(std::chrono::steady_clock::now() - began, 20s);
+    const auto health = mcp::json::parse(get("/healthz").body).as_object();
+    std::string rogue_error;
+    for (const auto& s : health.at("servers").as_array()) {
+        const auto& o = s.as_object();
+        if (o.at("name") == "everything") {
+            EXPECT_EQ(o.at("state"), "ready");
+        }
+        if (o.at("name") == "rogue") {
+            EXPECT_NE(o.at("state"), "ready");
+            rogue_error = mcp::find_string(o, "error").value_or("");
+        }
+    }
+    EXPECT_THAT(rogue_error, HasSubstr("listing tools: the server sent 20000 items (in 1 page), more than "
+                                       "the 10000 client_options::listing.max_items allows"));
+    auto list = post("tools/list", {}, "");
+    ASSERT_EQ(list.status, 200);
+    EXPECT_FALSE(list.result().at("tools").as_array().empty());
+    // Its peak memory: a few pages of 2.4 MB, never the gigabytes of an endless walk.
+    std::ifstream status("/proc/" + std::to_string(proc_->pid()) + "/status");
+    std::size_t peak_kb = 0;
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0) peak_kb = std::stoull(line.substr(6));
+    EXPECT_GT(peak_kb, 0u);
+    EXPECT_LT(peak_kb, 300u * 1024) << "peak RSS " << peak_kb << " kB";
+}
+
+// A server that never answers initialize: SIGTERM while the gateway waits for it (60 s) stops
+// the gateway at once, and the server process with it.
+TEST_F(gateway_cli, SigtermWhileAServerStartsStopsTheGatewayAtOnce) {
+    std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"slow": {"command": ")" + built("rogue_server") +
+                                            R"(", "args": ["silent"]}}})";
+    const std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
+                            "' --listen 127.0.0.1:0 --timeout 60 2>>'" + (dir_ / "log.jsonl").string() + "'";
+    proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
+    // The server is started (and asked to initialize) once the gateway has read its config.
+    std::this_thread::sleep_for(1500ms);
+    ASSERT_EQ(::kill(proc_->pid(), SIGTERM), 0);
+    const auto sent = std::chrono::steady_clock::now();
+    auto code = proc_->wait(std::chrono::seconds(15));
+    ASSERT_TRUE(code) << "the gateway ignored SIGTERM while starting; log:\n" << log_text();
+    // The grace period: http.stop(5 s) once serving; a child's stop is at most its own grace.
+    EXPECT_LT(std::chrono::steady_clock::now() - sent, 6s);
+    EXPECT_EQ(*code, 0);
+    bool stopped = false;
+    for (const auto& l : log_lines()) stopped |= mcp::find_string(l, "event").value_or("") == "stopped";
+    EXPECT_TRUE(stopped) << log_text();
+    proc_.reset();
+}
+
 TEST_F(gateway_cli, HealthIs503WhenNoServerIsUp) {
     std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"gone": {"command": "/nonexistent/server"}}})";
     start({"--token-file", (dir_ / "tokens.json").string()});

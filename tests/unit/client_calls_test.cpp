@@ -73,6 +73,100 @@ TEST_F(calls, a_repeated_cursor_stops_the_walk) {
     EXPECT_FALSE(wire->next(20ms));
 }
 
+// client_options::listing: each bound stops the walk with an error naming it and the numbers.
+struct bounded_calls : client_wire {
+    void SetUp() override {
+        opts.listing = {.max_pages = 3, .max_items = 4, .max_bytes = 400, .max_cursor_size = 8};
+        make();
+        connect();
+    }
+    static std::string bound_of(const mcp::error& e) {
+        return std::string(e.data().at("bound").as_string());
+    }
+};
+
+TEST_F(bounded_calls, a_fresh_cursor_on_every_page_stops_at_max_pages) {
+    auto all = std::async(std::launch::async, [&] { return c->list_all_prompts(); });
+    answer(req(2, "prompts/list"), R"({"prompts":[],"nextCursor":"a"})");
+    answer(req(3, "prompts/list", R"({"cursor":"a"})"), R"({"prompts":[],"nextCursor":"b"})");
+    answer(req(4, "prompts/list", R"({"cursor":"b"})"), R"({"prompts":[],"nextCursor":"c"})");
+    try {
+        all.get();
+        ADD_FAILURE() << "the walk did not stop";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(bound_of(e), "max_pages");
+        EXPECT_EQ(e.data().at("limit"), 3);
+        EXPECT_NE(std::string(e.what()).find("listing prompts: the server still had more pages after 3"),
+                  std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("max_pages"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(wire->next(20ms)); // the fourth page is never asked for
+}
+
+TEST_F(bounded_calls, too_many_items_stop_the_walk) {
+    auto all = std::async(std::launch::async, [&] { return c->list_all_prompts(); });
+    answer(req(2, "prompts/list"), R"({"prompts":[{"name":"a"},{"name":"b"}],"nextCursor":"x"})");
+    answer(req(3, "prompts/list", R"({"cursor":"x"})"),
+           R"({"prompts":[{"name":"c"},{"name":"d"},{"name":"e"}]})");
+    try {
+        all.get();
+        ADD_FAILURE() << "the walk did not stop";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(bound_of(e), "max_items");
+        EXPECT_EQ(e.data().at("value"), 5);
+        EXPECT_NE(std::string(e.what()).find("the server sent 5 items (in 2 pages), more than the 4 "
+                                             "client_options::listing.max_items allows"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST_F(bounded_calls, too_many_bytes_stop_the_walk) {
+    const std::string big(300, 'd');
+    auto all = std::async(std::launch::async, [&] { return c->list_all_resources(); });
+    answer(req(2, "resources/list"),
+           R"({"resources":[{"uri":"m://a","name":"a","description":")" + big + R"("}],"nextCursor":"x"})");
+    answer(req(3, "resources/list", R"({"cursor":"x"})"),
+           R"({"resources":[{"uri":"m://b","name":"b","description":")" + big + R"("}]})");
+    try {
+        all.get();
+        ADD_FAILURE() << "the walk did not stop";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(bound_of(e), "max_bytes");
+        EXPECT_GT(e.data().at("value").to_number<std::size_t>(), 400u);
+        EXPECT_NE(std::string(e.what()).find("listing resources: the server's 2 pages hold"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST_F(bounded_calls, a_long_cursor_stops_the_walk_before_it_is_sent_back) {
+    auto all = std::async(std::launch::async, [&] { return c->list_all_resource_templates(); });
+    answer(req(2, "resources/templates/list"), R"({"resourceTemplates":[],"nextCursor":"123456789"})");
+    try {
+        all.get();
+        ADD_FAILURE() << "the walk did not stop";
+    } catch (const mcp::error& e) {
+        EXPECT_EQ(bound_of(e), "max_cursor_size");
+        EXPECT_NE(std::string(e.what()).find("listing resource templates: the server sent a nextCursor of 9 "
+                                             "bytes, longer than the 8"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_FALSE(wire->next(20ms));
+}
+
+TEST_F(bounded_calls, a_walk_within_the_bounds_and_single_pages_are_untouched) {
+    auto all = std::async(std::launch::async, [&] { return c->list_all_tools(); });
+    answer(req(2, "tools/list"), R"({"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"p"})");
+    answer(req(3, "tools/list", R"({"cursor":"p"})"), R"({"tools":[{"name":"b","inputSchema":{"type":"object"}}]})");
+    EXPECT_EQ(all.get().size(), 2u);
+    // One page asked for by the caller is not a walk: only the message size bounds it.
+    auto page = exchange([&] { return c->list_prompts(); }, req(4, "prompts/list"),
+                         R"({"prompts":[{"name":"a"},{"name":"b"},{"name":"c"},{"name":"d"},{"name":"e"}]})");
+    EXPECT_EQ(page.prompts.size(), 5u);
+}
+
 TEST_F(calls, list_all_resources_and_templates) {
     auto r = std::async(std::launch::async, [&] { return c->list_all_resources(); });
     answer(req(2, "resources/list"), R"({"resources":[{"uri":"mem://a","name":"a"}],"nextCursor":"2"})");

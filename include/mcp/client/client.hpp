@@ -30,6 +30,7 @@
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
@@ -61,6 +62,28 @@ using roots_handler = std::function<std::vector<root>()>;
 /// A roots handler that sees the request (its _meta, its cancellation): for a host that answers
 /// differently depending on what the server is doing (a gateway asking its own client).
 using roots_request_handler = std::function<std::vector<root>(request_context&)>;
+
+/// Bounds of the walks over a server's pages (list_all_tools, list_all_resources,
+/// list_all_resource_templates, list_all_prompts, and the walks the client makes by itself).
+/// Each page is bounded by the message size limit (session_options::max_message_size), but a
+/// server may answer every page with a fresh nextCursor: without these bounds a hostile or
+/// broken server fills the client's memory (a walk that never ends). A walk that would pass a
+/// bound stops there and throws mcp::error (code error_code::internal_error) naming the bound
+/// and the numbers, e.g. "listing tools: the server sent 20000 items (in 1 page), more than
+/// the 10000 client_options::listing.max_items allows"; its data is {"listing": "tools",
+/// "bound": "max_items", "limit": 10000, "value": 20000, "pages": 1}. Nothing of the walk is
+/// kept. A bound of 0 means "no bound" (for a trusted server whose catalogue is larger).
+struct listing_limits {
+    /// Pages of one walk: the request for page max_pages + 1 is never sent.
+    std::size_t max_pages = 100;
+    /// Items (tools, resources, templates, prompts) of one walk, all pages together.
+    std::size_t max_items = 10000;
+    /// Bytes of the pages' results (as JSON text), all pages together.
+    std::size_t max_bytes = 16u << 20;
+    /// Bytes of one nextCursor (an opaque token, usually a few dozen bytes; the client keeps
+    /// every cursor of the walk to refuse a repeated one and sends each back).
+    std::size_t max_cursor_size = 4096;
+};
 
 struct client_options {
     implementation info{"mcpxx-client", "0.1.0"};
@@ -108,6 +131,8 @@ struct client_options {
     /// (the spec's "clients SHOULD validate structured results"); see client::call_tool. When
     /// false, tools/list compiles no schema and call_tool returns every result as received.
     bool validate_structured_content = true;
+    /// Bounds of the walks over pages (see listing_limits).
+    listing_limits listing;
     session_options session;
 };
 

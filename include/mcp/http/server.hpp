@@ -254,6 +254,10 @@ private:
 void install_stop_signals();
 /// Block until SIGINT or SIGTERM arrives (after install_stop_signals()).
 void wait_for_stop_signal();
+/// Wait at most `timeout` for SIGINT or SIGTERM; true when one has arrived (then and ever
+/// after: the signal stays noticed, and wait_for_stop_signal() returns at once). For a program
+/// that must stay stoppable while it does something else first (a gateway starting its servers).
+bool wait_for_stop_signal(std::chrono::milliseconds timeout);
 
 /// Start an HTTP server for `s`, print nothing, and block until SIGINT or SIGTERM; then stop
 /// gracefully. Returns a process exit code (0; 1 if it could not listen, with the reason on

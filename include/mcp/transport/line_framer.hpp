@@ -6,7 +6,11 @@
 // memory than the limit.
 #pragma once
 
+#include <mcp/jsonrpc/envelope_scan.hpp>
+
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -28,12 +32,18 @@ public:
     /// True when bytes of an unfinished line are pending (EOF now would cut a message);
     /// blanks after the last message are not a message.
     bool partial() const noexcept;
+    /// Inside on_oversize: the id of the response the discarded line was, when a shallow scan of
+    /// its bytes as they went by could tell (jsonrpc::envelope_scan), so that the request it
+    /// answers can fail at once.
+    std::optional<std::int64_t> discarded_response_id() const noexcept { return discarded_response_; }
 
 private:
     std::size_t max_line_;
     std::string pending_;
     bool discarding_ = false;
     std::size_t discarded_ = 0;
+    jsonrpc::envelope_scan scan_; // of the line being discarded
+    std::optional<std::int64_t> discarded_response_;
 };
 
 } // namespace mcp

@@ -28,6 +28,7 @@
 
 #include <mcp/jsonrpc/message.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -64,6 +65,12 @@ struct transport_handler {
     /// tell it (it stopped reading, and what was sent to it reached the transport's limit):
     /// one line saying why, for a log; on_close follows. Unset: such a line goes to on_error.
     std::function<void(std::string_view why)> on_failure;
+    /// Optional. A message that arrived but cannot be delivered (over the size limit), which a
+    /// shallow scan of its bytes (jsonrpc::envelope_scan) found to be the response to the
+    /// receiver's request `response_id`: the receiver fails that request at once with `what`,
+    /// instead of letting it wait for its timeout. Unset, or when the scan cannot tell (the
+    /// message is not attributed to a request by guess): on_error(what).
+    std::function<void(std::string_view what, std::int64_t response_id)> on_unusable_response;
     /// The stream has ended. Called exactly once, after the last on_message.
     std::function<void()> on_close;
     /// Optional. The peer has finished sending (end of input) while the way back is still open:

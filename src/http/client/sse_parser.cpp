@@ -22,6 +22,7 @@ void sse_parser::new_connection() {
     has_data_ = false;
     oversize_ = false;
     oversize_bytes_ = 0;
+    scan_cut_line_ = false;
     type_.clear();
     // Resumption continues from the last id seen, so the id buffer starts from it.
     id_buffer_ = last_event_id_;
@@ -57,21 +58,34 @@ void sse_parser::feed(std::string_view bytes) {
         const std::string_view piece =
             bytes.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i);
         line_size_ += piece.size();
+        if (line_cut_ && scan_cut_line_) scan_.feed(piece);
         if (!line_cut_) {
             if (line_.size() + piece.size() > limit) {
                 // Too long to keep. Only a data line matters: it makes its event oversize.
-                line_.append(piece.substr(0, 8));
-                const bool data_line = line_.rfind("data:", 0) == 0;
-                line_.clear();
+                std::string head = line_;
+                head.append(piece.substr(0, 8));
+                const bool data_line = head.rfind("data:", 0) == 0;
                 line_cut_ = true;
                 if (data_line) {
                     has_data_ = true;
                     if (!oversize_) {
                         oversize_ = true;
                         oversize_bytes_ = data_.size();
+                        scan_.reset();
+                        scan_.feed(data_); // the lines before, each ending in LF
                         std::string().swap(data_);
+                    } else {
+                        scan_.feed("\n");
                     }
+                    // The value so far ("data:" and one space are not part of it).
+                    std::string value = line_;
+                    value.append(piece);
+                    std::string_view v = std::string_view(value).substr(5);
+                    if (!v.empty() && v.front() == ' ') v.remove_prefix(1);
+                    scan_.feed(v);
+                    scan_cut_line_ = true;
                 }
+                line_.clear();
             } else if (j != std::string_view::npos && line_.empty()) {
                 line(piece); // the whole line is in this chunk: no copy
             } else {
@@ -88,6 +102,7 @@ void sse_parser::feed(std::string_view bytes) {
             line_.clear();
         }
         line_cut_ = false;
+        scan_cut_line_ = false;
         line_size_ = 0;
         std::size_t next = j + 1;
         if (bytes[j] == '\r') {
@@ -122,10 +137,15 @@ void sse_parser::field(std::string_view name, std::string_view value) {
         has_data_ = true;
         if (oversize_) {
             oversize_bytes_ += value.size() + 1;
+            scan_.feed("\n");
+            scan_.feed(value);
         } else if (data_.size() + value.size() + 1 > max_event_ + 1) {
             // +1: the final LF is removed at dispatch, so max_event_ bytes of data fit.
             oversize_ = true;
             oversize_bytes_ = data_.size() + value.size();
+            scan_.reset();
+            scan_.feed(data_);
+            scan_.feed(value);
             std::string().swap(data_);
         } else {
             data_.append(value);
@@ -159,7 +179,9 @@ void sse_parser::dispatch() {
         oversize_bytes_ = 0;
         has_data_ = false;
         type_.clear();
+        discarded_response_ = scan_.response_id();
         if (cb_.on_oversize) cb_.on_oversize(bytes);
+        discarded_response_.reset();
         return;
     }
     if (!data_.empty() && data_.back() == '\n') data_.pop_back();

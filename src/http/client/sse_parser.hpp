@@ -12,9 +12,12 @@
 // buffered) and reported once with its size; other lines are cut at the same bound.
 #pragma once
 
+#include <mcp/jsonrpc/envelope_scan.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -47,6 +50,9 @@ public:
     void new_connection();
 
     const std::string& last_event_id() const noexcept { return last_event_id_; }
+    /// Inside on_oversize: the id of the response the dropped event's data was, when a shallow
+    /// scan of it as it went by could tell (jsonrpc::envelope_scan).
+    std::optional<std::int64_t> discarded_response_id() const noexcept { return discarded_response_; }
     void set_max_event_bytes(std::size_t n) noexcept { max_event_ = n; }
 
 private:
@@ -65,6 +71,9 @@ private:
     bool has_data_ = false; // a data field was seen in this event
     bool oversize_ = false; // this event's data exceeded the bound
     std::size_t oversize_bytes_ = 0;
+    jsonrpc::envelope_scan scan_;  // of an oversize event's data
+    bool scan_cut_line_ = false;   // the cut line is a data line: its rest goes to scan_
+    std::optional<std::int64_t> discarded_response_;
     std::string type_;
     std::string id_buffer_;
     std::string last_event_id_;

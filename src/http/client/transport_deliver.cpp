@@ -4,6 +4,8 @@
 // errors for requests whose exchange failed.
 #include "transport_impl.hpp"
 
+#include <mcp/jsonrpc/envelope_scan.hpp>
+
 namespace mcp::http {
 
 using namespace detail;
@@ -14,7 +16,16 @@ void client_transport::impl::deliver(const stream_ptr& st, std::string_view text
     boost::system::error_code ec;
     auto v = parse_json(text, ec);
     if (!v) {
-        emit(text); // the session answers the parse error
+        emit(text); // the session fails the request it answers (or answers the parse error)
+        // A response that cannot be used still answers its request: this stream is done with it.
+        jsonrpc::envelope_scan scan;
+        scan.feed(text);
+        if (const auto id = scan.response_id()) {
+            const request_id rid{*id};
+            stateless_requests.erase(rid);
+            tools_list_ids.erase(rid);
+            answered(rid);
+        }
         return;
     }
     if (v->is_array()) {

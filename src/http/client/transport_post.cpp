@@ -233,9 +233,22 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
                     s->has_retry = true;
                 }
             };
-            cb.on_oversize = [self](std::size_t bytes) {
-                self->report_error("message of " + std::to_string(bytes) + " bytes exceeds the limit of " +
-                                   std::to_string(self->max_message.load()) + " bytes");
+            cb.on_oversize = [self, weak](std::size_t bytes) {
+                const std::string what = "message of " + std::to_string(bytes) + " bytes exceeds the limit of " +
+                                         std::to_string(self->max_message.load()) + " bytes";
+                auto s = weak.lock();
+                const auto id = s && s->sse ? s->sse->discarded_response_id() : std::nullopt;
+                if (!id || !self->handler.on_unusable_response || self->shutting_down) {
+                    self->report_error(what);
+                    return;
+                }
+                // The answer to a request of ours: that request fails now, and the stream is done.
+                self->warn(what + " (the response to request " + std::to_string(*id) + ")");
+                const request_id rid{*id};
+                self->stateless_requests.erase(rid);
+                self->tools_list_ids.erase(rid);
+                self->handler.on_unusable_response(what, *id);
+                self->answered(rid);
             };
             st->sse = std::make_unique<sse_parser>(std::move(cb), max_message.load());
         } else {
