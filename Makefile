@@ -3,17 +3,20 @@
 #   make run      install dependencies, build (Release, build/), run $(RUN_CMD): the gateway on
 #                 examples/mcp.json (the bundled example servers) at http://$(GATEWAY_LISTEN)/mcp
 #   make test     install dependencies, Release build + ctest, ASan/UBSan build + ctest,
-#                 find_package consumer test, API reference; ends with "N passed, N failed"
+#                 TSan build + ctest of the tests that exercise threads, find_package consumer
+#                 test, API reference; ends with "N passed, N failed"
+#   make test-tsan  the TSan stage alone (build-tsan/, ctest -L threads)
 #   make build    install dependencies and build Release in build/
 #   make bench    build Release and run every program in build/bench/
 #   make docs     the API reference (Doxygen, zero warnings) in build/docs/html/index.html
 #   make format   clang-format -i on all C++ sources (format-check: report only)
 #   make deps     scripts/install-deps only
-#   make clean    remove build/ and build-asan/ (distclean: also tests/interop/node_modules)
+#   make clean    remove build/, build-asan/ and build-tsan/ (distclean: also tests/interop/node_modules)
 #
-# Variables: JOBS (2), BUILD_DIR (build), ASAN_DIR (build-asan), WERROR (ON), CMAKE_ARGS,
-#   RUN_CMD (the program `make run` starts), RUN_ARGS, GATEWAY_LISTEN (127.0.0.1:8765);
-#   for `make test`: ASAN=0 / PACKAGE=0 / DOCS=0 / DEPS=0 skip a stage, CTEST_ARGS (e.g. CTEST_ARGS="-L unit").
+# Variables: JOBS (2), BUILD_DIR (build), ASAN_DIR (build-asan), TSAN_DIR (build-tsan), WERROR (ON),
+#   CMAKE_ARGS, RUN_CMD (the program `make run` starts), RUN_ARGS, GATEWAY_LISTEN (127.0.0.1:8765);
+#   for `make test`: RELEASE=0 / ASAN=0 / TSAN=0 / PACKAGE=0 / DOCS=0 / DEPS=0 skip a stage,
+#   CTEST_ARGS (e.g. CTEST_ARGS="-L unit").
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := build
@@ -21,25 +24,26 @@ SHELL := /bin/bash
 JOBS      ?= 2
 BUILD_DIR ?= build
 ASAN_DIR  ?= build-asan
+TSAN_DIR  ?= build-tsan
 WERROR    ?= ON
 GATEWAY_LISTEN ?= 127.0.0.1:8765
 RUN_CMD   ?= $(abspath $(BUILD_DIR))/mcpxx gateway --config $(CURDIR)/examples/mcp.json --listen $(GATEWAY_LISTEN)
 RUN_ARGS  ?=
 CLANG_FORMAT ?= clang-format
 
-export JOBS BUILD_DIR ASAN_DIR WERROR CMAKE_ARGS CTEST_ARGS ASAN PACKAGE DOCS DEPS
+export JOBS BUILD_DIR ASAN_DIR TSAN_DIR WERROR CMAKE_ARGS CTEST_ARGS RELEASE ASAN TSAN PACKAGE DOCS DEPS
 # ccache: a fresh clone at another path still hits the cache (paths made relative to the repo).
 export CCACHE_BASEDIR   ?= $(CURDIR)
 export CCACHE_NOHASHDIR ?= 1
 
 FORMAT_DIRS := include src apps examples tests bench fuzz
 
-.PHONY: all deps build run test bench docs format format-check clean distclean help
+.PHONY: all deps build run test test-tsan bench docs format format-check clean distclean help
 
 all: build
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '3,20p' Makefile | sed 's/^# \{0,1\}//'
 
 deps:
 	@scripts/install-deps
@@ -57,6 +61,9 @@ run: build
 
 test:
 	@scripts/run-tests
+
+test-tsan:
+	@RELEASE=0 ASAN=0 TSAN=1 PACKAGE=0 DOCS=0 scripts/run-tests
 
 bench: build
 	@set -e; shopt -s nullglob; ran=0; \
@@ -81,7 +88,7 @@ format-check:
 	@files="$(format_files)"; [[ -z "$$files" ]] || $(CLANG_FORMAT) --dry-run -Werror $$files
 
 clean:
-	rm -rf $(BUILD_DIR) $(ASAN_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR) $(TSAN_DIR)
 
 distclean: clean
 	rm -rf tests/interop/node_modules

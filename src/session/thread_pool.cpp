@@ -46,7 +46,15 @@ struct thread_pool::impl : std::enable_shared_from_this<impl> {
                 const bool timed_out =
                     !work_cv.wait_for(lock, opts.idle_timeout, [&] { return stopping || !queue.empty(); });
                 --idle;
-                if (timed_out && threads > opts.min_threads) break;
+                if (timed_out && threads > opts.min_threads) {
+                    // A worker that retires detaches itself: the pool lives as long as the
+                    // process (default_executor), and a finished thread left in `joinable` keeps
+                    // its stack and descriptor until joined, so a pool that grows and shrinks
+                    // again and again would leak one per retirement. `self` keeps impl alive
+                    // for the rest of this function.
+                    retire_locked();
+                    break;
+                }
                 continue;
             }
             auto work = std::move(queue.front().work);
@@ -61,6 +69,15 @@ struct thread_pool::impl : std::enable_shared_from_this<impl> {
             lock.lock();
         }
         --threads;
+    }
+
+    void retire_locked() {
+        const auto me = std::this_thread::get_id();
+        const auto it = std::find_if(joinable.begin(), joinable.end(),
+                                     [&](const std::thread& t) { return t.get_id() == me; });
+        if (it == joinable.end()) return; // the destructor took the list: it joins us
+        it->detach();
+        joinable.erase(it);
     }
 
     // Polls every half threshold while there is work, sleeps untimed after a quiet second, so an

@@ -2,6 +2,7 @@
 // official @modelcontextprotocol/server-everything from npm.
 #include <mcp/host/manager.hpp>
 
+#include "support/eventually.hpp"
 #include "support/switchable_server.hpp"
 
 #include <gtest/gtest.h>
@@ -59,7 +60,7 @@ std::vector<std::string> lines_of(const fs::path& p) {
 }
 
 template <class F> bool eventually(F f, std::chrono::milliseconds limit = 10s) {
-    const auto end = std::chrono::steady_clock::now() + limit;
+    const auto end = std::chrono::steady_clock::now() + mcp::test::scaled(limit);
     while (std::chrono::steady_clock::now() < end) {
         if (f()) return true;
         std::this_thread::sleep_for(20ms);
@@ -133,7 +134,7 @@ TEST_F(host_manager_test, slow_servers_start_at_once_not_one_after_another) {
     for (const auto& n : names)
         EXPECT_EQ(m.status(n).state, server_state::ready) << n << ": " << m.status(n).error;
     EXPECT_GE(took, 1s); // the delay is real
-    EXPECT_LT(took, 2500ms) << "took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+    EXPECT_LT(took, 1s + mcp::test::scaled(1500ms)) << "took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
                             << " ms: the servers were started one after another";
 }
 TEST_F(host_manager_test, catalogue_names_and_collisions) {
@@ -372,7 +373,7 @@ TEST_F(host_manager_test, per_call_and_per_server_timeouts) {
     o.approval.approve_all = true;
     manager m(o);
     auto s = stdio("everything", bin + "/everything_server");
-    s.timeout = 300ms;
+    s.timeout = mcp::test::scaled(300ms); // under TSan the server takes longer to initialize
     m.add_server(s);
     m.connect_all();
     const auto t0 = std::chrono::steady_clock::now();
@@ -382,7 +383,7 @@ TEST_F(host_manager_test, per_call_and_per_server_timeouts) {
     } catch (const mcp::error& e) {
         EXPECT_EQ(e.code(), mcp::error_code::request_timeout) << e.what();
     }
-    EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, mcp::test::scaled(5s));
     EXPECT_THROW(m.call_tool("everything__slow", {{"seconds", 20}}, {.timeout = 100ms}), mcp::error);
     // The server is still fine afterwards.
     EXPECT_EQ(text_of(m.call_tool("everything__echo", {{"text", "ok"}}, {.timeout = 5s})), "ok");
