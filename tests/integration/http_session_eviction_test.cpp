@@ -248,4 +248,32 @@ TEST_F(eviction, the_http_sse_endpoint_has_the_same_caps) {
     EXPECT_FALSE(open_legacy_stream(again, bearer("alice")).empty());
 }
 
+TEST_F(eviction, a_session_keeps_at_most_1000_resource_subscriptions) {
+    mcp_server.add_resource({.uri = "test://r", .name = "r"}, [](const std::string& u, mcp::context&) {
+        return mcp::read_resource_result{.contents = {mcp::text_resource_contents{.uri = u, .text = "x"}}};
+    });
+    start();
+    raw_client c(port());
+    const auto sid = open_session(c);
+    auto subscribe = [&](int id, const std::string& method, const std::string& uri) {
+        EXPECT_TRUE(c.send(http_post(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" +
+                                         method + R"(","params":{"uri":")" + uri + R"("}})",
+                                     session_headers(sid))));
+        auto r = c.read_response();
+        EXPECT_TRUE(r && r->status == 200);
+        return r ? body_json(*r) : mcp::json::object{};
+    };
+    for (int i = 0; i < 1000; ++i)
+        ASSERT_TRUE(
+            subscribe(10 + i, "resources/subscribe", "test://r/" + std::to_string(i)).contains("result"));
+    const auto over = subscribe(2000, "resources/subscribe", "test://r/one-more");
+    ASSERT_TRUE(over.contains("error")) << mcp::json::serialize(over);
+    EXPECT_EQ(over.at("error").at("code"), -32602);
+    EXPECT_NE(std::string(over.at("error").at("message").as_string()).find("1000 resource subscriptions"),
+              std::string::npos);
+    EXPECT_TRUE(subscribe(2001, "resources/subscribe", "test://r/7").contains("result")); // held already
+    EXPECT_TRUE(subscribe(2002, "resources/unsubscribe", "test://r/7").contains("result"));
+    EXPECT_TRUE(subscribe(2003, "resources/subscribe", "test://r/one-more").contains("result"));
+}
+
 } // namespace
