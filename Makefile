@@ -5,7 +5,7 @@
 #   make test     install dependencies, Release build + ctest, ASan/UBSan build + ctest,
 #                 find_package consumer test; ends with "N passed, N failed"
 #   make build    install dependencies and build Release in build/
-#   make bench    build Release and run every program in build/bench/
+#   make bench    build Release and run every program in build/bench/ (but the soak)
 #   make format   clang-format -i on all C++ sources (format-check: report only)
 #   make deps     scripts/install-deps only
 #   make clean    remove build/ and build-asan/ (distclean: also tests/interop/node_modules)
@@ -60,6 +60,7 @@ test:
 bench: build
 	@set -e; shopt -s nullglob; ran=0; \
 	for b in $(BUILD_DIR)/bench/*; do \
+	  if [[ "$${b##*/}" == soak ]]; then echo "==== $$b: a 30-minute soak, run by hand"; continue; fi; \
 	  if [[ -f "$$b" && -x "$$b" ]]; then echo "==== $$b"; "$$b"; ran=1; fi; \
 	done; \
 	if [[ $$ran == 0 ]]; then echo "no benchmark programs in $(BUILD_DIR)/bench/"; fi
