@@ -21,8 +21,9 @@
 //   stateless  20 %  a 2026-07-28 tools/call (no session)
 //   malformed  10 %  a bad body: must get 4xx with a JSON-RPC error (counted as expected)
 //   dropped    10 %  initialize, initialized, GET (standalone SSE stream), connection dropped
-//   revisit     5 %  tools/call on an abandoned session: 200 (still there) or 404 (evicted, then
-//                    initialize again, which must succeed)
+//   revisit     5 %  notifications/initialized + tools/call on one of the last 2 x max_sessions
+//                    abandoned sessions: 202/200 (still there) or 404 (evicted: initialize again,
+//                    which must succeed)
 // An error is anything else: an unexpected status, a refused initialize (503/429), a timeout
 // (5 s without an answer), a refused connection.
 //
@@ -145,8 +146,11 @@ struct stats {
     std::mutex mu;
     std::map<std::string, long> error_kinds; // reason -> count
     std::vector<std::string> first_errors;
-    std::vector<std::pair<std::string, std::string>> abandoned; // (session, token), a ring
+    /// (session, token) of the last `ring` abandoned sessions: twice the table, so that revisits
+    /// find evicted sessions as well as live ones once the table is full.
+    std::vector<std::pair<std::string, std::string>> abandoned;
     std::size_t abandoned_next = 0;
+    std::size_t ring = 2000;
 
     void error(const std::string& what) {
         ++errors;
@@ -156,7 +160,7 @@ struct stats {
     }
     void remember(std::string sid, std::string token) {
         std::lock_guard lock(mu);
-        if (abandoned.size() < 2000)
+        if (abandoned.size() < ring)
             abandoned.emplace_back(std::move(sid), std::move(token));
         else
             abandoned[abandoned_next++ % abandoned.size()] = {std::move(sid), std::move(token)};
@@ -465,6 +469,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
 
     stats st;
+    st.ring = std::max<std::size_t>(2000, 2 * o.max_sessions);
     const auto start = clock_type::now();
     const auto end = start + std::chrono::duration_cast<clock_type::duration>(
                                  std::chrono::duration<double>(o.minutes * 60));
