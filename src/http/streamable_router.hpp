@@ -148,7 +148,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// store confirms the session still exists (taking changes other replicas made), or a copy
     /// restored from the store's record. Null when there is no such session (404): also when
     /// this process had a copy but the session ended elsewhere (the copy is released), and,
-    /// with `at_capacity` set, when restoring would exceed max_sessions (503).
+    /// with `at_capacity` set, when restoring would exceed a cap and every copy that could make
+    /// way is busy (503; an idle one is evicted otherwise, see make_room_locked).
     /// The session `id` for a request of `principal`: nullopt when it does not exist or
     /// belongs to someone else (the two look the same to the caller).
     /// `owner` is whom the copy counts against should it be restored (owner_of()).
