@@ -7,7 +7,7 @@
 #                 test, API reference; ends with "N passed, N failed"
 #   make test-tsan  the TSan stage alone (build-tsan/, ctest -L threads)
 #   make build    install dependencies and build Release in build/
-#   make bench    build Release and run every program in build/bench/
+#   make bench    build Release and run every program in build/bench/ (but the soak)
 #   make docs     the API reference (Doxygen, zero warnings) in build/docs/html/index.html
 #   make format   clang-format -i on all C++ sources (format-check: report only)
 #   make deps     scripts/install-deps only
@@ -68,6 +68,7 @@ test-tsan:
 bench: build
 	@set -e; shopt -s nullglob; ran=0; \
 	for b in $(BUILD_DIR)/bench/*; do \
+	  if [[ "$${b##*/}" == soak ]]; then echo "==== $$b: a 30-minute soak, run by hand"; continue; fi; \
 	  if [[ -f "$$b" && -x "$$b" ]]; then echo "==== $$b"; "$$b"; ran=1; fi; \
 	done; \
 	if [[ $$ran == 0 ]]; then echo "no benchmark programs in $(BUILD_DIR)/bench/"; fi

@@ -177,9 +177,10 @@ session_memory measure_sessions(const fs::path& echo_server, unsigned short port
     const pid_t pid = ::fork();
     if (pid == 0) {
         const std::string listen = "127.0.0.1:" + std::to_string(port);
-        const std::string cap = std::to_string(count + 16); // the probe session and some slack
+        // The probe session and some slack; all from one address, which may hold them all.
+        const std::string cap = std::to_string(count + 16);
         ::execl(echo_server.c_str(), echo_server.c_str(), "--http", listen.c_str(), "--stateful",
-                "--max-sessions", cap.c_str(), nullptr);
+                "--max-sessions", cap.c_str(), "--max-sessions-per-principal", cap.c_str(), nullptr);
         ::_exit(127);
     }
     int fd = -1;

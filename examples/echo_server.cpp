@@ -5,6 +5,7 @@
 //   echo_server --http 127.0.0.1:8080 [--stateless]     Streamable HTTP at http://127.0.0.1:8080/mcp
 //              [--stateful] [--threads N]               (sessions for initialize-era clients unless
 //              [--max-sessions N]                        --stateless; 2026-07-28 is always stateless)
+//              [--max-sessions-per-principal N]         (one client: its principal or address)
 #include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
@@ -19,7 +20,7 @@ int usage() {
     // stdio rather than <iostream>: its static initialisation builds the C++ locale (about 256 KiB
     // of code touched at start, resident from then on; bench/stdio_throughput measures idle RSS).
     std::fputs("usage: echo_server [--stdio] | --http HOST:PORT [--stateless | --stateful] [--threads N] "
-               "[--max-sessions N]\n",
+               "[--max-sessions N] [--max-sessions-per-principal N]\n",
                stderr);
     return 2;
 }
@@ -36,6 +37,7 @@ int main(int argc, char** argv) {
     bool stateless = false;
     std::size_t threads = 1;
     std::size_t max_sessions = 10000;
+    std::size_t max_per_principal = 1000;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--stdio") continue; // the default; accepted for symmetry
@@ -54,6 +56,10 @@ int main(int argc, char** argv) {
             const std::string_view v = argv[++i];
             const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), max_sessions);
             if (ec != std::errc() || end != v.data() + v.size() || max_sessions == 0) return usage();
+        } else if (arg == "--max-sessions-per-principal" && i + 1 < argc) {
+            const std::string_view v = argv[++i];
+            const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), max_per_principal);
+            if (ec != std::errc() || end != v.data() + v.size()) return usage();
         } else if (arg == "--threads" && i + 1 < argc) {
             const std::string_view v = argv[++i];
             const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), threads);
@@ -79,5 +85,6 @@ int main(int argc, char** argv) {
     http->stateful = !stateless;
     http->threads = threads;
     http->max_sessions = max_sessions;
+    http->max_sessions_per_principal = max_per_principal;
     return mcp::http::serve(server, std::move(*http));
 }

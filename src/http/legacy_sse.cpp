@@ -2,6 +2,7 @@
 #include "http/legacy_sse.hpp"
 
 #include "http/media_type.hpp"
+#include "http/session_lru.hpp"
 
 #include "http/sse.hpp"
 
@@ -19,6 +20,8 @@ public:
         : principal(std::move(principal)), id_(std::move(id)), writer_(std::move(w)) {}
     /// Who opened the stream; POSTs of anyone else are answered as for an unknown session.
     const std::string principal;
+    /// Whom it counts against for max_sessions_per_principal (session_owner()).
+    std::string owner;
     ~legacy_session() override { close(); }
     void start(transport_handler h) override {
         std::lock_guard lock(mu_);
@@ -137,27 +140,41 @@ void legacy_sse_endpoint::handle(core::request&& req, std::shared_ptr<core::resp
         w->respond(405, {{"Allow", path == host_->opts.legacy_sse_path ? "GET" : "POST"}}, {});
 }
 
-void legacy_sse_endpoint::open(const core::request&, const std::shared_ptr<core::response_writer>& w,
+void legacy_sse_endpoint::open(const core::request& req, const std::shared_ptr<core::response_writer>& w,
                                std::string principal) {
     const std::string id = mcp::detail::random_hex_id();
+    auto session = std::make_shared<legacy_session>(id, w, principal);
+    session->owner = session_owner(req.remote_address, principal);
     {
+        // A session here is its open stream, always busy: nothing to evict, so the caps refuse.
         std::lock_guard lock(mu_);
+        const auto per_owner = host_->opts.max_sessions_per_principal;
+        std::string refused;
+        int status = 503;
         if (sessions_.size() >= host_->opts.max_sessions) {
-            w->respond(503, {{"Content-Type", "application/json"}, {"Retry-After", "5"}},
-                       error_body(error_code::internal_error, "Service Unavailable: too many sessions"));
+            refused = "Service Unavailable: " + std::to_string(host_->opts.max_sessions) +
+                      " HTTP+SSE sessions open (the limit); retry later";
+        } else if (auto it = owners_.find(session->owner);
+                   per_owner > 0 && it != owners_.end() && it->second >= per_owner) {
+            status = 429;
+            refused = "Too Many Requests: this client has " + std::to_string(per_owner) +
+                      " HTTP+SSE streams open (its limit); close one or retry later";
+        }
+        if (!refused.empty()) {
+            w->respond(status, {{"Content-Type", "application/json"}, {"Retry-After", "5"}},
+                       error_body(error_code::internal_error, refused));
             return;
         }
+        sessions_.emplace(id, session);
+        ++owners_[session->owner];
     }
     if (!w->start_stream(200, {{"Content-Type", "text/event-stream"},
                                {"Cache-Control", "no-cache"},
-                               {"X-Accel-Buffering", "no"}}))
+                               {"X-Accel-Buffering", "no"}})) {
+        forget(id);
         return;
-    w->write(sse_endpoint(host_->opts.legacy_messages_path + "?sessionId=" + id));
-    auto session = std::make_shared<legacy_session>(id, w, std::move(principal));
-    {
-        std::lock_guard lock(mu_);
-        sessions_.emplace(id, session);
     }
+    w->write(sse_endpoint(host_->opts.legacy_messages_path + "?sessionId=" + id));
     auto peer = host_->mcp->connect(session);
     std::weak_ptr<bool> alive = alive_;
     auto forget_me = [this, alive, id] {
@@ -211,6 +228,7 @@ void legacy_sse_endpoint::forget(const std::string& id) {
         if (it == sessions_.end()) return;
         gone = std::move(it->second);
         sessions_.erase(it);
+        if (auto o = owners_.find(gone->owner); o != owners_.end() && --o->second == 0) owners_.erase(o);
     }
     if (gone) gone->close();
 }
@@ -229,6 +247,7 @@ void legacy_sse_endpoint::close_all() {
     {
         std::lock_guard lock(mu_);
         all.swap(sessions_);
+        owners_.clear();
     }
     for (auto& [id, s] : all) {
         if (auto p = s->peer()) p->close();

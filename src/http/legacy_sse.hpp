@@ -39,6 +39,7 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     mutable std::mutex mu_;
     std::map<std::string, std::shared_ptr<legacy_session>, std::less<>> sessions_;
+    std::map<std::string, std::size_t, std::less<>> owners_; ///< sessions per owner (session_owner())
 };
 
 } // namespace mcp::http::detail

@@ -11,6 +11,7 @@
 #include "http/legacy_sse.hpp"
 #include "http/origin_check.hpp"
 #include "http/refusal_budget.hpp"
+#include "http/session_lru.hpp"
 #include "http/stateless_stream.hpp"
 #include "http/streamable_host.hpp"
 
@@ -86,7 +87,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     mutable std::mutex sessions_mu;
     std::unordered_map<std::string, session_entry> sessions; ///< this process's copies
-    std::mutex restore_mu;                                   ///< see restore()
+    detail::session_lru lru; ///< the same copies by last use and owner (under sessions_mu)
+    std::mutex restore_mu;   ///< see restore()
 
     std::mutex tools_mu; // x-mcp-header annotations per tool, computed once per definition
     std::unordered_map<std::string,
@@ -148,11 +150,13 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// store confirms the session still exists (taking changes other replicas made), or a copy
     /// restored from the store's record. Null when there is no such session (404): also when
     /// this process had a copy but the session ended elsewhere (the copy is released), and,
-    /// with `at_capacity` set, when restoring would exceed max_sessions (503).
+    /// with `at_capacity` set, when restoring would exceed a cap and every copy that could make
+    /// way is busy (503; an idle one is evicted otherwise, see make_room_locked).
     /// The session `id` for a request of `principal`: nullopt when it does not exist or
     /// belongs to someone else (the two look the same to the caller).
+    /// `owner` is whom the copy counts against should it be restored (owner_of()).
     std::optional<session_entry> session_for(std::string_view id, const std::string& principal,
-                                             bool& at_capacity);
+                                             const std::string& owner, bool& at_capacity);
 
     /// Another replica changed the session (log level, subscriptions): take the change. False
     /// when the record has gone meanwhile (the copy is released).
@@ -160,9 +164,24 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     /// This process's copy of session `id`, checked against the store, or restored from it.
     std::optional<session_entry> lookup_session(std::string_view id,
-                                                std::chrono::system_clock::time_point now, bool& at_capacity);
+                                                std::chrono::system_clock::time_point now,
+                                                const std::string& owner, bool& at_capacity);
     std::optional<session_entry> restore(std::string_view id, std::chrono::system_clock::time_point now,
-                                         bool& at_capacity);
+                                         const std::string& owner, bool& at_capacity);
+
+    /// Whom a session counts against for max_sessions_per_principal: the principal, or without
+    /// one the client's address.
+    static std::string owner_of(const core::request& req, const std::string& principal);
+    /// Under sessions_mu: make room in `lru` for one more copy of `owner`, taking the victim (if
+    /// one must go) out of `sessions` into `evicted`. The verdict says whether the copy may come.
+    detail::session_lru::verdict make_room_locked(const std::string& owner, session_entry& evicted);
+    /// A copy taken out by make_room_locked: the session ends everywhere (its client's next
+    /// request gets 404 and it initializes again).
+    void evict(session_entry evicted);
+    /// Take copy `id` out of `sessions` and `lru` (under sessions_mu); empty when absent.
+    session_entry take_locked(const std::string& id);
+    /// Close a copy taken out of `sessions`.
+    static void close_copy(session_entry& gone);
 
     /// Write the session's snapshot to its record whenever it changes (before the response of
     /// the request that changed it). A change made just as another replica ends the session
@@ -182,7 +201,9 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     void start_session(core::request& req, const json::value& parsed, jsonrpc::request_id id,
                        const writer_ptr& w, std::string principal);
 
-    void respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id);
+    /// 503 (every session busy) or 429 (every session of this client busy), with Retry-After.
+    void respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id,
+                             detail::session_lru::verdict why = detail::session_lru::verdict::all_busy);
 
     /// Close this process's copy of session `id`, leaving its record and events to other replicas.
     void release_local(const std::string& id);

@@ -361,7 +361,7 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
 void server::impl::post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
                                    const writer_ptr& w, std::string principal) {
     bool at_capacity = false;
-    auto entry = session_for(session_id, principal, at_capacity);
+    auto entry = session_for(session_id, principal, owner_of(req, principal), at_capacity);
     if (!entry && at_capacity) {
         respond_at_capacity(w, readable_id(parsed));
         return;
@@ -429,7 +429,7 @@ void server::impl::get(const core::request& req, const writer_ptr& w, const std:
         return;
     }
     bool at_capacity = false;
-    auto entry = session_for(*session_id, principal, at_capacity);
+    auto entry = session_for(*session_id, principal, owner_of(req, principal), at_capacity);
     if (!entry && at_capacity) {
         respond_at_capacity(w, std::nullopt);
         return;

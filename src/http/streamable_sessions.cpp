@@ -17,10 +17,12 @@ std::optional<server::impl::session_entry> server::impl::find_session(std::strin
     return it->second;
 }
 
-std::optional<server::impl::session_entry>
-server::impl::session_for(std::string_view id, const std::string& principal, bool& at_capacity) {
+std::optional<server::impl::session_entry> server::impl::session_for(std::string_view id,
+                                                                     const std::string& principal,
+                                                                     const std::string& owner,
+                                                                     bool& at_capacity) {
     const auto now = std::chrono::system_clock::now();
-    auto entry = lookup_session(id, now, at_capacity);
+    auto entry = lookup_session(id, now, owner, at_capacity);
     // A session is bound to whoever created it: with another principal's token a stolen or
     // guessed id is as good as an unknown one (MCP security best practices, session hijacking).
     if (entry && entry->principal != principal) return std::nullopt;
@@ -29,7 +31,7 @@ server::impl::session_for(std::string_view id, const std::string& principal, boo
 
 std::optional<server::impl::session_entry>
 server::impl::lookup_session(std::string_view id, std::chrono::system_clock::time_point now,
-                             bool& at_capacity) {
+                             const std::string& owner, bool& at_capacity) {
     if (auto local = find_session(id)) {
         // Every request touches the record, as requests of one session may reach any replica
         // and only the store sees them all; the same call says whether the session still
@@ -43,9 +45,13 @@ server::impl::lookup_session(std::string_view id, std::chrono::system_clock::tim
             return std::nullopt;
         }
         if (*version != local->transport->record_version() && !refresh(*local)) return std::nullopt;
+        {
+            std::lock_guard lock(sessions_mu);
+            lru.touch(local->transport->id());
+        }
         return local;
     }
-    return restore(id, now, at_capacity);
+    return restore(id, now, owner, at_capacity);
 }
 
 bool server::impl::refresh(const session_entry& e) {
@@ -60,8 +66,10 @@ bool server::impl::refresh(const session_entry& e) {
     return true;
 }
 
-std::optional<server::impl::session_entry>
-server::impl::restore(std::string_view id, std::chrono::system_clock::time_point now, bool& at_capacity) {
+std::optional<server::impl::session_entry> server::impl::restore(std::string_view id,
+                                                                 std::chrono::system_clock::time_point now,
+                                                                 const std::string& owner,
+                                                                 bool& at_capacity) {
     // One restore at a time: two requests of a session new here must not make two copies.
     // Restoring happens once per session and replica, so this lock is rarely contended.
     std::lock_guard restoring(restore_mu);
@@ -74,13 +82,17 @@ server::impl::restore(std::string_view id, std::chrono::system_clock::time_point
         // Written by a version of mcpxx that this one cannot read: the client initializes again.
         if (!snapshot) return std::nullopt;
     } // empty: initialize was not answered yet, the copy starts uninitialized
+    session_entry evicted;
     {
-        std::lock_guard lock(sessions_mu); // the cap bounds this process's copies, restored or not
-        if (sessions.size() >= host->opts.max_sessions) {
+        std::lock_guard lock(sessions_mu); // the caps bound this process's copies, restored or not
+        if (make_room_locked(owner, evicted) != detail::session_lru::verdict::room) {
             at_capacity = true;
             return std::nullopt;
         }
+        // Held as busy until the copy is in `sessions` (a concurrent make_room sees it there).
+        lru.add(std::string(id), owner);
     }
+    evict(std::move(evicted));
     const std::string session_id(id);
     auto transport = std::make_shared<http_session>(session_id, host);
     if (snapshot) transport->set_protocol_revision(snapshot->protocol_version);
@@ -88,6 +100,8 @@ server::impl::restore(std::string_view id, std::chrono::system_clock::time_point
     try {
         peer = snapshot ? host->mcp->restore_session(transport, *snapshot) : host->mcp->connect(transport);
     } catch (const std::invalid_argument&) {
+        std::lock_guard lock(sessions_mu);
+        lru.remove(session_id);
         return std::nullopt; // a revision this replica does not offer
     }
     transport->set_record_version(record->version);
@@ -132,8 +146,7 @@ void server::impl::watch_peer(const std::shared_ptr<mcp::server_session>& peer,
             std::lock_guard lock(self->sessions_mu);
             auto it = self->sessions.find(id);
             if (it == self->sessions.end() || it->second.transport.get() != copy) return;
-            gone = std::move(it->second);
-            self->sessions.erase(it);
+            gone = self->take_locked(id);
         }
         self->forget_everywhere(id);
         gone.transport->close(); // the engine is closing already: only the copy is left
@@ -144,14 +157,22 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
                                  const writer_ptr& w, std::string principal) {
     std::string id = mcp::detail::random_hex_id(); // 128 bits from the OS CSPRNG
     auto transport = std::make_shared<http_session>(id, host);
+    session_entry evicted;
+    const auto owner = owner_of(req, principal);
+    auto verdict = detail::session_lru::verdict::room;
     {
         std::lock_guard lock(sessions_mu);
-        if (sessions.size() >= host->opts.max_sessions) {
-            respond_at_capacity(w, readable_id(parsed));
-            return;
+        verdict = make_room_locked(owner, evicted);
+        if (verdict == detail::session_lru::verdict::room) {
+            sessions.emplace(id, session_entry{transport, nullptr, principal});
+            lru.add(id, owner);
         }
-        sessions.emplace(id, session_entry{transport, nullptr, principal});
     }
+    if (verdict != detail::session_lru::verdict::room) {
+        respond_at_capacity(w, readable_id(parsed), verdict);
+        return;
+    }
+    evict(std::move(evicted));
     auto peer = host->mcp->connect(transport);
     keep_record_current(peer, transport, principal); // before initialize reaches it
     {
@@ -170,24 +191,70 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
     transport->post(req.body, parsed, origin_of(req, std::move(principal)), w);
 }
 
-void server::impl::respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id) {
-    respond_error(w, 503, error_code::internal_error,
-                  "Service Unavailable: too many sessions (limit " + std::to_string(host->opts.max_sessions) +
-                      "); retry later",
-                  id, {{"Retry-After", "5"}});
+void server::impl::respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id,
+                                       detail::session_lru::verdict why) {
+    if (why == detail::session_lru::verdict::owner_busy)
+        respond_error(w, 429, error_code::internal_error,
+                      "Too Many Requests: this client holds " +
+                          std::to_string(host->opts.max_sessions_per_principal) +
+                          " sessions (its limit), all with a request in progress or a stream open; retry "
+                          "later or end one with DELETE",
+                      id, {{"Retry-After", "5"}});
+    else
+        respond_error(
+            w, 503, error_code::internal_error,
+            "Service Unavailable: " + std::to_string(host->opts.max_sessions) +
+                " sessions (the limit), all with a request in progress or a stream open; retry later",
+            id, {{"Retry-After", "5"}});
+}
+
+std::string server::impl::owner_of(const core::request& req, const std::string& principal) {
+    return detail::session_owner(req.remote_address, principal);
+}
+
+detail::session_lru::verdict server::impl::make_room_locked(const std::string& owner,
+                                                            session_entry& evicted) {
+    const auto choice =
+        lru.make_room(owner, {host->opts.max_sessions, host->opts.max_sessions_per_principal},
+                      [this](const std::string& id) {
+                          auto it = sessions.find(id);
+                          // A copy being restored is in `lru` before `sessions`, a new one has no engine yet
+                          // for a moment: busy until then.
+                          return it == sessions.end() || !it->second.peer || it->second.transport->in_use();
+                      });
+    if (choice.what != detail::session_lru::verdict::evict) return choice.what;
+    evicted = take_locked(choice.victim);
+    return detail::session_lru::verdict::room;
+}
+
+void server::impl::evict(session_entry evicted) {
+    if (!evicted.transport) return;
+    forget_everywhere(evicted.transport->id());
+    close_copy(evicted);
+}
+
+server::impl::session_entry server::impl::take_locked(const std::string& id) {
+    session_entry gone;
+    lru.remove(id);
+    auto it = sessions.find(id);
+    if (it == sessions.end()) return gone;
+    gone = std::move(it->second);
+    sessions.erase(it);
+    return gone;
+}
+
+void server::impl::close_copy(session_entry& gone) {
+    if (gone.peer) gone.peer->close(); // the engine closes the transport
+    if (gone.transport) gone.transport->close();
 }
 
 void server::impl::release_local(const std::string& id) {
     session_entry gone;
     {
         std::lock_guard lock(sessions_mu);
-        auto it = sessions.find(id);
-        if (it == sessions.end()) return;
-        gone = std::move(it->second);
-        sessions.erase(it);
+        gone = take_locked(id);
     }
-    if (gone.peer) gone.peer->close(); // the engine closes the transport
-    if (gone.transport) gone.transport->close();
+    close_copy(gone);
 }
 
 void server::impl::end_session(const std::string& id) {
@@ -245,6 +312,11 @@ void server::impl::expire_sessions() {
     std::vector<session_entry> all;
     {
         std::lock_guard lock(sessions_mu);
+        // Copies make_room found busy join the order of use again once idle.
+        lru.relist([this](const std::string& id) {
+            auto it = sessions.find(id);
+            return it != sessions.end() && it->second.transport->in_use();
+        });
         all.reserve(sessions.size());
         for (auto& [id, e] : sessions) all.push_back(e);
     }

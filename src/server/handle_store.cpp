@@ -50,7 +50,8 @@ handle_store_base::handle_store_base(std::shared_ptr<handle_backend> backend, ha
 }
 
 handle_store_base::handle_store_base(handle_store_options options) : options_(checked(std::move(options))) {
-    auto own = std::make_shared<memory_handle_backend>(options_.max_handles);
+    auto own =
+        std::make_shared<memory_handle_backend>(options_.max_handles, options_.max_handles_per_principal);
     own_ = own.get();
     backend_ = std::move(own);
 }
@@ -73,9 +74,13 @@ std::string handle_store_base::create_json(json::value value, const std::string&
     std::string handle = options_.noun + "_" + random_hex_id();
     if (!backend_->put(handle, principal, std::move(value), options_.lifetime)) {
         const auto bound = backend_->capacity();
+        const auto each = principal.empty() ? std::nullopt : backend_->capacity_per_principal();
+        std::string limits;
+        if (bound) limits = "at most " + std::to_string(*bound);
+        if (each) limits += (limits.empty() ? "at most " : ", ") + std::to_string(*each) + " per caller";
         throw handle_error(handle_error::reason::capacity,
                            "Too many open " + options_.noun + "s" +
-                               (bound ? " (at most " + std::to_string(*bound) + ")" : std::string()) +
+                               (limits.empty() ? std::string() : " (" + limits + ")") +
                                "; close one or try again later.");
     }
     return handle;

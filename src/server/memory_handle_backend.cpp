@@ -42,7 +42,9 @@ bool allowed(std::string_view bound, std::string_view caller) noexcept {
 
 struct memory_handle_backend::impl {
     std::size_t max_handles = 0;
+    std::size_t max_per_principal = 0; // 0: none
     mutable std::mutex mu;
+    std::unordered_map<std::string, std::size_t> per_principal; // live records bound to each
     std::unordered_map<std::string, std::shared_ptr<record>> live;
     std::unordered_map<std::string, tombstone> expired;
     clock::duration skew{0}; // advance_clock
@@ -55,7 +57,23 @@ struct memory_handle_backend::impl {
     void bury(std::unordered_map<std::string, std::shared_ptr<record>>::iterator it) {
         const auto& r = *it->second;
         expired[it->first] = tombstone{r.principal, r.expires + r.lifetime};
+        drop(it);
+    }
+
+    // Under mu: remove a live record, and its count.
+    void drop(std::unordered_map<std::string, std::shared_ptr<record>>::iterator it) {
+        if (!it->second->principal.empty())
+            if (auto c = per_principal.find(it->second->principal);
+                c != per_principal.end() && --c->second == 0)
+                per_principal.erase(c);
         live.erase(it);
+    }
+
+    // Under mu: whether `principal` holds as many live records as it may.
+    bool at_principal_cap(const std::string& principal) const {
+        if (principal.empty() || max_per_principal == 0) return false;
+        auto c = per_principal.find(principal);
+        return c != per_principal.end() && c->second >= max_per_principal;
     }
 
     // Under mu: bury what expired, forget tombstones whose time is up. Sweeps run at most every
@@ -98,10 +116,12 @@ struct memory_handle_backend::impl {
     }
 };
 
-memory_handle_backend::memory_handle_backend(std::size_t max_handles) : impl_(std::make_unique<impl>()) {
+memory_handle_backend::memory_handle_backend(std::size_t max_handles, std::size_t max_per_principal)
+    : impl_(std::make_unique<impl>()) {
     if (max_handles == 0)
         throw std::invalid_argument("mcp::memory_handle_backend: max_handles must be positive");
     impl_->max_handles = max_handles;
+    impl_->max_per_principal = max_per_principal;
 }
 
 memory_handle_backend::~memory_handle_backend() = default;
@@ -116,10 +136,14 @@ bool memory_handle_backend::put(const std::string& handle, const std::string& pr
     const auto t = impl_->now();
     r->expires = t + lifetime;
     impl_->shortest_lifetime = std::min(impl_->shortest_lifetime, lifetime);
+    // A principal at its cap waits for the next scheduled sweep: sweeping on each of its
+    // attempts would let one client make every create() walk the whole map.
     if (t >= impl_->next_sweep || impl_->live.size() >= impl_->max_handles) impl_->sweep(t);
-    if (impl_->live.size() >= impl_->max_handles) return false;
+    if (impl_->live.size() >= impl_->max_handles || impl_->at_principal_cap(principal)) return false;
     impl_->expired.erase(handle); // 128 random bits: a collision is not a concern, but stay exact
+    if (auto old = impl_->live.find(handle); old != impl_->live.end()) impl_->drop(old);
     impl_->live[handle] = std::move(r);
+    if (!principal.empty()) ++impl_->per_principal[principal];
     return true;
 }
 
@@ -160,7 +184,7 @@ bool memory_handle_backend::erase(std::string_view handle, std::string_view prin
     if (auto it = impl_->live.find(key); it != impl_->live.end()) {
         if (!allowed(it->second->principal, principal)) return false;
         const bool was_live = it->second->expires > impl_->now();
-        impl_->live.erase(it); // a change running on it finishes on an orphan
+        impl_->drop(it); // a change running on it finishes on an orphan
         return was_live;
     }
     if (auto it = impl_->expired.find(key);
@@ -176,6 +200,11 @@ std::size_t memory_handle_backend::size() const {
 
 std::optional<std::size_t> memory_handle_backend::capacity() const {
     return impl_->max_handles;
+}
+
+std::optional<std::size_t> memory_handle_backend::capacity_per_principal() const {
+    if (impl_->max_per_principal == 0) return std::nullopt;
+    return impl_->max_per_principal;
 }
 
 void memory_handle_backend::advance_clock(std::chrono::milliseconds by) {

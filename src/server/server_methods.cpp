@@ -150,6 +150,10 @@ json::value resources_read(impl& srv, request_context& rpc, detail::call_state& 
     return to_json(result, version_of(call));
 }
 
+// What one client can make the server keep is bounded (issue 17): a session's subscriptions
+// live in its memory and in its session record, which every request of it may have to read.
+constexpr std::size_t max_subscriptions_per_session = 1000;
+
 json::value resources_subscribe(impl& srv, request_context& rpc, detail::call_state& call) {
     auto uri = required_string(rpc.params(), "uri", "resources/subscribe");
     if (srv.opts.accept_subscription && !srv.opts.accept_subscription(uri))
@@ -160,6 +164,11 @@ json::value resources_subscribe(impl& srv, request_context& rpc, detail::call_st
     auto& st = call.peer->internal_state();
     {
         std::lock_guard lock(st.mu);
+        if (st.subscriptions.size() >= max_subscriptions_per_session && !st.subscriptions.count(uri))
+            throw error(error_code::invalid_params,
+                        "Invalid params: this session has " + std::to_string(max_subscriptions_per_session) +
+                            " resource subscriptions (the limit); unsubscribe from one first",
+                        json::object{{"uri", uri}});
         st.subscriptions.insert(std::move(uri));
     }
     publish_snapshot(st);

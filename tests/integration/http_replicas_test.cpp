@@ -387,11 +387,30 @@ TEST_F(replicas_fixture, restoring_counts_against_the_session_cap) {
     start({}, {.max_sessions = 1});
     const auto from_a = open_session(a->port());
     const auto on_b = open_session(b->port());
+    // b's table is full with a busy session (a client listens on its standalone stream): the
+    // restore is refused.
+    raw_client listener(b->port());
+    ASSERT_TRUE(
+        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(on_b))));
+    auto head = listener.read_head();
+    ASSERT_TRUE(head && head->status == 200);
     auto r = exchange(b->port(), http_post(call_body(2, "echo", R"({"text":"x"})"), session_headers(from_a)));
     EXPECT_EQ(r.status, 503);
     EXPECT_TRUE(r.header("Retry-After").has_value());
     EXPECT_EQ(echo_on(a->port(), from_a, "fine on a"), "fine on a");
     EXPECT_EQ(echo_on(a->port(), on_b, "and b's on a"), "and b's on a");
+}
+
+TEST_F(replicas_fixture, restoring_into_a_full_table_ends_its_least_recently_used_idle_session) {
+    start({}, {.max_sessions = 1});
+    const auto from_a = open_session(a->port());
+    const auto on_b = open_session(b->port());
+    // b's only copy is idle: it makes way, and its session ends everywhere (a's copy too).
+    EXPECT_EQ(echo_on(b->port(), from_a, "restored on b"), "restored on b");
+    EXPECT_EQ(b->sessions(), 1u);
+    auto gone =
+        exchange(a->port(), http_post(call_body(3, "echo", R"({"text":"x"})"), session_headers(on_b)));
+    EXPECT_EQ(gone.status, 404);
 }
 
 } // namespace

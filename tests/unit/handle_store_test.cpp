@@ -136,6 +136,22 @@ TEST(handle_store, capacity_is_bounded_and_expired_handles_make_room) {
     EXPECT_EQ(store.size(), 1u);
 }
 
+TEST(handle_store, one_principal_cannot_take_the_whole_store) {
+    mcp::handle_store<cart> store({.lifetime = 1min, .max_handles = 10, .max_handles_per_principal = 2});
+    store.create({}, "alice");
+    auto second = store.create({}, "alice");
+    std::string message;
+    EXPECT_EQ(reason_of([&] { store.create({}, "alice"); }, &message), handle_error::reason::capacity);
+    EXPECT_NE(message.find("2 per caller"), std::string::npos) << message;
+    EXPECT_NO_THROW(store.create({}, "bob"));        // others are not affected
+    EXPECT_NO_THROW(store.create(mcp::unbound, {})); // nor handles for anyone
+    EXPECT_TRUE(store.erase(second, "alice"));       // closing one makes room
+    EXPECT_NO_THROW(store.create({}, "alice"));
+    store.advance_clock(2min); // and so does expiry
+    EXPECT_NO_THROW(store.create({}, "alice"));
+    EXPECT_NO_THROW(store.create({}, "alice"));
+}
+
 TEST(handle_store, options_are_checked) {
     EXPECT_THROW(mcp::handle_store<cart>({.lifetime = 0ms}), std::invalid_argument);
     EXPECT_THROW(mcp::handle_store<cart>({.max_handles = 0}), std::invalid_argument);

@@ -57,10 +57,11 @@
 //
 // Security defaults: bound to 127.0.0.1; Host (or the authority of an absolute-form target)
 // must name a loopback host and Origin (when sent, once) a loopback origin, else 403 (DNS
-// rebinding); bodies over max_body_bytes get 413; a session cap (503 beyond it) and an idle
-// expiry. Headers that name one thing (MCP-Protocol-Version, Mcp-Session-Id, the mirrored
-// headers) sent on several lines are 400. stop() ends standing streams at once and finishes
-// requests in progress for `grace`.
+// rebinding); bodies over max_body_bytes get 413; a session cap (the least recently used idle
+// session makes way for a new one; 503 only when all are busy), a cap per client (principal or
+// address; 429) and an idle expiry. Headers that name one thing (MCP-Protocol-Version,
+// Mcp-Session-Id, the mirrored headers) sent on several lines are 400. stop() ends standing
+// streams at once and finishes requests in progress for `grace`.
 //
 // Keep-alive: every SSE response that stays open (standalone and request streams of sessions,
 // 2026-07-28 request and listen streams, HTTP+SSE streams) gets a comment every
@@ -148,7 +149,19 @@ struct server_options {
     /// I/O thread, so it must not block. Default: the mcp::server's session_options::
     /// diagnostic_sink when set, else a line on stderr prefixed "mcpxx http: ".
     std::function<void(std::string_view)> log;
-    std::size_t max_sessions = 10000; ///< more initialize requests get 503
+    /// Sessions held at once (initialize era, and HTTP+SSE sessions counted apart). When the
+    /// table is full, a new session takes the place of the least recently used idle session (no
+    /// request of it in progress, no stream of it open): that session ends, and its client's next
+    /// request gets 404 (the client initializes again). Only when every session is busy is
+    /// initialize refused: 503 with Retry-After and a JSON-RPC error. So clients that initialize
+    /// and walk away cannot lock others out. An HTTP+SSE session is its open stream, so it is
+    /// always busy: beyond the cap its GET gets 503.
+    std::size_t max_sessions = 10000;
+    /// Sessions one client may hold: the principal `authenticate` gave, or without one the
+    /// client's IP address (0: no cap of its own). A client at its cap loses its own least
+    /// recently used idle session to the new one, never another client's; when every one of its
+    /// sessions is busy, 429 with Retry-After and a JSON-RPC error.
+    std::size_t max_sessions_per_principal = 1000;
     std::chrono::milliseconds session_idle_timeout{std::chrono::minutes(30)};
     /// How often open SSE responses get a keep-alive comment (see above).
     std::chrono::milliseconds keep_alive_interval{std::chrono::seconds(15)};

@@ -83,6 +83,9 @@ public:
     /// At most this many live records, when the backend has such a bound (put() then fails
     /// beyond it); used in the message a full store gives.
     virtual std::optional<std::size_t> capacity() const { return std::nullopt; }
+    /// At most this many live records bound to one principal, when the backend has such a bound
+    /// (put() then fails beyond it for that principal; unbound records are not counted).
+    virtual std::optional<std::size_t> capacity_per_principal() const { return std::nullopt; }
 };
 
 /// The in-process backend: a hash map under one mutex, each record with a mutex of its own that
@@ -93,8 +96,10 @@ public:
 /// erased: the update's result is dropped.
 class memory_handle_backend final : public handle_backend {
 public:
-    /// At most `max_handles` live records (std::invalid_argument when 0).
-    explicit memory_handle_backend(std::size_t max_handles = 100000);
+    /// At most `max_handles` live records (std::invalid_argument when 0), and at most
+    /// `max_per_principal` bound to any one principal (0: no bound of its own), so that one
+    /// client cannot take the whole store.
+    explicit memory_handle_backend(std::size_t max_handles = 100000, std::size_t max_per_principal = 10000);
     ~memory_handle_backend() override;
     memory_handle_backend(const memory_handle_backend&) = delete;
     memory_handle_backend& operator=(const memory_handle_backend&) = delete;
@@ -109,6 +114,7 @@ public:
     bool erase(std::string_view handle, std::string_view principal) override;
     std::size_t size() const override;
     std::optional<std::size_t> capacity() const override;
+    std::optional<std::size_t> capacity_per_principal() const override;
 
     /// For tests and benchmarks: pretend `by` has passed (expiry without sleeping).
     void advance_clock(std::chrono::milliseconds by);

@@ -66,6 +66,10 @@ struct handle_store_options {
     /// live handles; create() beyond it (after dropping expired ones) throws handle_error with
     /// reason::capacity. A backend given to the store has bounds of its own.
     std::size_t max_handles = 100000;
+    /// For the default backend: at most this many live handles bound to one principal (0: no
+    /// bound of its own); create() beyond it throws handle_error with reason::capacity. Unbound
+    /// handles (mcp::unbound) count against max_handles only.
+    std::size_t max_handles_per_principal = 10000;
     /// What a handle names, used in messages ("basket") and, with "_", as the handle's prefix.
     std::string noun = "handle";
     /// Appended to every error message: how the model can recover.
