@@ -97,6 +97,15 @@ asio::ip::address client_address(const tcp::socket& s) {
     return addr;
 }
 
+// The key of the per-address cap: an IPv6 client usually holds a whole /64, so it is capped by
+// its /64 prefix (or it could open max_connections_per_address from each of 2^64 addresses).
+asio::ip::address address_bucket(const asio::ip::address& a) {
+    if (!a.is_v6()) return a;
+    auto bytes = a.to_v6().to_bytes();
+    std::fill(bytes.begin() + 8, bytes.end(), 0);
+    return asio::ip::address_v6(bytes);
+}
+
 } // namespace
 
 struct server::impl {
@@ -701,7 +710,7 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
         auto why = refusal::none;
         if (open.load(std::memory_order_relaxed) >= budget.max_connections)
             why = refusal::total;
-        else if (auto it = by_address.find(address);
+        else if (auto it = by_address.find(address_bucket(address));
                  it != by_address.end() && it->second >= budget.per_address)
             why = refusal::per_address;
         if (why == refusal::none || rejecting < budget.max_rejecting) {
@@ -711,7 +720,7 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
             ++live;
             if (why == refusal::none) {
                 open.fetch_add(1, std::memory_order_relaxed);
-                ++by_address[address];
+                ++by_address[address_bucket(address)];
             } else {
                 ++rejecting;
             }
@@ -735,7 +744,7 @@ void server::impl::closed(std::list<std::shared_ptr<connection>>::iterator it, r
     --live;
     if (why == refusal::none) {
         open.fetch_sub(1, std::memory_order_relaxed);
-        if (auto a = by_address.find(address); a != by_address.end() && --a->second == 0) by_address.erase(a);
+        if (auto a = by_address.find(address_bucket(address)); a != by_address.end() && --a->second == 0) by_address.erase(a);
     } else {
         --rejecting;
     }

@@ -40,12 +40,18 @@ void wait_for_stop_signal() {
 
 bool wait_for_stop_signal(std::chrono::milliseconds timeout) {
     pollfd p{signal_pipe[0], POLLIN, 0};
-    const auto until = std::chrono::steady_clock::now() + timeout;
+    // A "forever" timeout (milliseconds::max) would overflow the clock's nanoseconds: 50 years will do.
+    const auto until = std::chrono::steady_clock::now() +
+                       std::min<std::chrono::milliseconds>(timeout, std::chrono::hours(24 * 365 * 50));
     for (;;) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - std::chrono::steady_clock::now());
-        const int n = ::poll(&p, 1, static_cast<int>(std::max<std::int64_t>(0, left.count())));
+        // Clamped: beyond ~24.8 days the milliseconds overflow an int (the loop polls again).
+        const int n = ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, 1 << 30)));
         if (n > 0) return true;
-        if (n == 0) return false;
+        if (n == 0) {
+            if (left.count() > (1 << 30)) continue; // a clamped wait ended, not the timeout
+            return false;
+        }
         if (errno != EINTR) return false;
     }
 }

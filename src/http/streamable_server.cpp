@@ -176,8 +176,11 @@ void server::impl::route(core::request&& req, const writer_ptr& w) {
     std::string principal;
     if (host->opts.authenticate || host->opts.extra_routes) {
         // An address that spent its budget of refused authentications is not heard at all
-        // until it slows down: refusing costs the server too (refusal_budget.hpp).
-        if (auth_budget)
+        // until it slows down: refusing costs the server too (refusal_budget.hpp). A credential
+        // that authenticated recently is heard anyway: clients share an address behind a proxy
+        // and on 127.0.0.1, and one of them sending bad tokens must not lock the others out.
+        const auto credential = req.header("Authorization");
+        if (auth_budget && !(credential && auth_budget->trusted(*credential)))
             if (auto wait = auth_budget->over_budget(req.remote_address)) {
                 respond_error(w, 429, mcp::error_code::rate_limited,
                               "Too Many Requests: too many refused authentications from " +
@@ -199,12 +202,16 @@ void server::impl::route(core::request&& req, const writer_ptr& w) {
         if (host->opts.authenticate) {
             auto decision = host->opts.authenticate(info);
             if (!decision.accepted) {
-                if (auth_budget) auth_budget->charge(req.remote_address);
+                if (auth_budget) {
+                    auth_budget->charge(req.remote_address);
+                    if (credential) auth_budget->distrust(*credential);
+                }
                 respond_error(w, decision.status, error_code::invalid_request,
                               decision.message.empty() ? "Unauthorized" : decision.message, std::nullopt,
                               std::move(decision.headers));
                 return;
             }
+            if (auth_budget && credential) auth_budget->authenticated(*credential);
             principal = std::move(decision.principal);
         }
     }

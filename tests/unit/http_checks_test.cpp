@@ -205,6 +205,61 @@ TEST(refusal_budget, spends_refills_and_summarises) {
     EXPECT_EQ(b.tracked(), 1u);
 }
 
+// A credential that authenticated is heard even from an address over budget (clients share
+// 127.0.0.1 or a proxy's address), until it is refused; the trusted set is bounded (LRU).
+TEST(refusal_budget, trusts_recently_authenticated_credentials) {
+    mcp::http::detail::refusal_budget b(0.001, 1, {});
+    EXPECT_FALSE(b.trusted("Bearer good"));
+    b.authenticated("Bearer good");
+    EXPECT_TRUE(b.trusted("Bearer good"));
+    EXPECT_FALSE(b.trusted("Bearer goo"));
+    b.distrust("Bearer good");
+    EXPECT_FALSE(b.trusted("Bearer good"));
+    b.authenticated("Bearer first");
+    for (int i = 0; i < 1023; ++i) b.authenticated("Bearer " + std::to_string(i));
+    b.authenticated("Bearer first"); // used again: the most recent now
+    b.authenticated("Bearer one-more");
+    EXPECT_TRUE(b.trusted("Bearer first"));
+    EXPECT_FALSE(b.trusted("Bearer 0")); // the least recently used went
+    EXPECT_TRUE(b.trusted("Bearer 1"));
+}
+
+TEST(refusal_budget, keys_ipv6_by_its_64_prefix) {
+    using mcp::http::detail::address_key;
+    EXPECT_EQ(address_key("10.1.2.3"), "10.1.2.3");
+    EXPECT_EQ(address_key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
+    EXPECT_EQ(address_key("2001:db8:1:2::7"), "2001:db8:1:2::/64");
+    EXPECT_EQ(address_key("::ffff:10.1.2.3"), "::ffff:10.1.2.3");
+    mcp::http::detail::refusal_budget b(0.001, 2, {});
+    const auto t = mcp::http::detail::refusal_budget::clock::now();
+    b.charge("2001:db8::1", t);
+    b.charge("2001:db8::2", t); // the same host, another address of its /64
+    EXPECT_TRUE(b.over_budget("2001:db8::3", t));
+    EXPECT_FALSE(b.over_budget("2001:db8:0:1::3", t));
+}
+
+// A full table does not let new addresses through: they share one bucket. And however many
+// addresses go over, the log gets a bounded number of lines, then one saying how many it missed.
+TEST(refusal_budget, a_full_table_charges_an_overflow_bucket_and_the_log_is_capped) {
+    using namespace std::chrono_literals;
+    std::vector<std::string> lines;
+    mcp::http::detail::refusal_budget b(
+        0.001, 1, [&](std::string_view l) { lines.emplace_back(l); }, 10s);
+    const auto t = mcp::http::detail::refusal_budget::clock::now();
+    for (int i = 0; i < 100000; ++i) b.charge("10." + std::to_string(i >> 16) + "." +
+                                                  std::to_string((i >> 8) & 255) + "." + std::to_string(i & 255),
+                                              t);
+    EXPECT_EQ(lines.size(), 100u); // a line for each address going over, but capped
+    EXPECT_FALSE(b.over_budget("192.168.0.1", t)); // untracked, and the overflow bucket is full
+    b.charge("192.168.0.1", t);                     // charged to the shared bucket
+    EXPECT_TRUE(b.over_budget("192.168.0.2", t));   // so another untracked address waits too
+    EXPECT_EQ(lines.size(), 100u);
+    EXPECT_TRUE(b.over_budget("10.0.0.1", t + 11s));
+    ASSERT_GE(lines.size(), 101u);
+    EXPECT_NE(lines[100].find("99901 more lines about refused authentications left out"), std::string::npos)
+        << lines[100];
+}
+
 TEST(header_values, decoding) {
     EXPECT_EQ(decode_header_value("us-west1"), "us-west1");
     EXPECT_EQ(decode_header_value("  padded\t"), "padded");
