@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstring>
 #include <filesystem>
@@ -513,6 +514,7 @@ TEST(http_server, one_address_over_its_cap_is_refused_while_another_is_served) {
     std::vector<std::unique_ptr<raw_client>> held;
     for (int i = 0; i < 3; ++i) held.push_back(std::make_unique<raw_client>(srv.port()));
     ASSERT_TRUE(eventually([&] { return srv.open_connections() == 3; }));
+    const auto began = std::chrono::steady_clock::now();
     for (int i = 0; i < 5; ++i) {
         raw_client over(srv.port());
         auto r = over.read_response(); // nothing sent: the answer comes without a request
@@ -540,13 +542,22 @@ TEST(http_server, one_address_over_its_cap_is_refused_while_another_is_served) {
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
     srv.stop();
-    // Five refusals: a line at the first, one for the rest at stop (at most one a second).
+    const auto elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    // Five refusals: a line at the first, then at most one a second, the rest at stop. On a
+    // loaded machine the five may span seconds: the lines' counts add up to five, in at most
+    // one line more than the seconds they took.
     const auto refusal_lines = logged.containing("refused connections");
-    ASSERT_EQ(refusal_lines.size(), 2u);
+    ASSERT_GE(refusal_lines.size(), 2u);
+    EXPECT_LE(refusal_lines.size(), static_cast<std::size_t>(std::ceil(elapsed)) + 1) << elapsed << " s";
     EXPECT_NE(refusal_lines[0].find(" 1 over max_connections_per_address (3)"), std::string::npos)
         << refusal_lines[0];
-    EXPECT_NE(refusal_lines[1].find(" 4 over max_connections_per_address (3)"), std::string::npos)
-        << refusal_lines[1];
+    int total = 0;
+    for (const auto& line : refusal_lines) {
+        const auto at = line.find(" over max_connections_per_address (3)");
+        ASSERT_NE(at, std::string::npos) << line;
+        total += std::stoi(line.substr(line.rfind(' ', at - 1) + 1));
+    }
+    EXPECT_EQ(total, 5);
 }
 
 // accept() out of descriptors (the limit lowered after start, below what the clamp planned):
