@@ -160,8 +160,10 @@ struct server::impl {
     void on_accept(const error_code& ec, tcp::socket socket);
     void on_accept_error(const error_code& ec);
     void shed_waiting_clients();
-    void note_refusal(refusal why, bool answered); // with mu held
-    void log_refusals();                           // with mu held: the counts so far, if any
+    // With mu held, both return the line to log (empty: none) for the caller to log after
+    // unlocking: the user's log callback must not run under the connection mutex.
+    std::string note_refusal(refusal why, bool answered);
+    std::string refusals_line(); // the counts so far, if any
     void log(const std::string& line);
     void closed(std::list<std::shared_ptr<connection>>::iterator it, refusal why,
                 const asio::ip::address& address);
@@ -700,6 +702,7 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
     }
     const auto address = client_address(socket);
     std::shared_ptr<connection> c;
+    std::string refusal_line;
     {
         std::lock_guard lk(mu);
         if (stopping_locked) {
@@ -725,8 +728,9 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
                 ++rejecting;
             }
         }
-        if (why != refusal::none) note_refusal(why, c != nullptr);
+        if (why != refusal::none) refusal_line = note_refusal(why, c != nullptr);
     }
+    if (!refusal_line.empty()) log(refusal_line);
     if (c) {
         auto ex = c->executor();
         asio::dispatch(ex, [c = std::move(c)] { c->start(); });
@@ -762,17 +766,17 @@ void server::impl::log(const std::string& line) {
 
 // One line per second at most, however many clients are refused: a flood of connections must
 // not become a flood of log lines.
-void server::impl::note_refusal(refusal why, bool answered) {
+std::string server::impl::note_refusal(refusal why, bool answered) {
     ++(why == refusal::per_address ? refused_address : refused_total);
     if (!answered) ++refused_silently;
     const auto now = std::chrono::steady_clock::now();
-    if (now - refusals_logged < std::chrono::seconds(1)) return;
+    if (now - refusals_logged < std::chrono::seconds(1)) return {};
     refusals_logged = now;
-    log_refusals();
+    return refusals_line();
 }
 
-void server::impl::log_refusals() {
-    if (refused_total + refused_address == 0) return;
+std::string server::impl::refusals_line() {
+    if (refused_total + refused_address == 0) return {};
     std::string line = "refused connections:";
     if (refused_total)
         line += " " + std::to_string(refused_total) + " over max_connections (" +
@@ -784,7 +788,7 @@ void server::impl::log_refusals() {
         line += "; " + std::to_string(refused_silently) + " of them closed without a response (over " +
                 std::to_string(budget.max_rejecting) + " being refused at once)";
     refused_total = refused_address = refused_silently = 0;
-    log(line);
+    return line;
 }
 
 void server::impl::on_accept_error(const error_code& ec) {
@@ -897,13 +901,15 @@ void server::stop(std::chrono::milliseconds grace) {
 
     // 1. No new connections; idle ones close, busy ones finish their request without keep-alive.
     std::vector<std::shared_ptr<connection>> snapshot;
+    std::string refusal_line;
     {
         std::lock_guard lk(m.mu);
-        m.log_refusals(); // the last second's, not logged yet
+        refusal_line = m.refusals_line(); // the last second's, not logged yet
         m.stopping_locked = true;
         m.stopping.store(true);
         snapshot.assign(m.conns.begin(), m.conns.end());
     }
+    if (!refusal_line.empty()) m.log(refusal_line);
     asio::post(m.acceptor->get_executor(), [&m] {
         error_code ignored;
         m.acceptor->close(ignored);
