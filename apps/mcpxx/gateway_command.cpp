@@ -27,6 +27,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -358,17 +359,42 @@ int run_gateway(const gateway_cli& o) {
         log("error", object{{"event", "start"}, {"message", e.what()}});
         return exit_unavailable;
     }
+    // start() does not throw for a server that fails (that server is reported failed), only
+    // when the process itself is out of resources (no thread, no memory): a readable error and
+    // the exit code of "could not start", not std::terminate.
+    const auto start_failed = [&](const std::exception& e) {
+        log("error", object{{"event", "start"}, {"message", e.what()}});
+        gw.close();
+        return exit_unavailable;
+    };
     if (o.stdio) {
-        gw.start(); // over stdio a signal ends the gateway by its default action
+        try {
+            gw.start(); // over stdio a signal ends the gateway by its default action
+        } catch (const std::exception& e) {
+            return start_failed(e);
+        }
     } else {
+        // The stop signals are ours from here on: a supervisor (or a test) may send SIGTERM.
+        log("info", object{{"event", "starting"}, {"servers", found.servers.size()}});
         // Starting the servers takes up to their connect timeout; a SIGTERM meanwhile must
         // stop the gateway now, not once they have started: closing the gateway closes the
         // connections being set up, and start() returns.
         std::atomic<bool> started{false};
-        std::thread starting([&] {
-            gw.start();
-            started = true;
-        });
+        std::exception_ptr start_error; // read only after join(), which orders it
+        std::thread starting;
+        try {
+            starting = std::thread([&] {
+                // An exception leaving a thread's function is std::terminate: hand it back.
+                try {
+                    gw.start();
+                } catch (...) {
+                    start_error = std::current_exception();
+                }
+                started = true;
+            });
+        } catch (const std::exception& e) {
+            return start_failed(e);
+        }
         bool stopped = false;
         while (!started.load()) {
             if (mcp::http::wait_for_stop_signal(std::chrono::milliseconds(50))) {
@@ -384,6 +410,13 @@ int run_gateway(const gateway_cli& o) {
             return exit_ok; // as a stop after start-up: the operator asked for it
         }
         starting.join();
+        if (start_error) {
+            try {
+                std::rethrow_exception(start_error);
+            } catch (const std::exception& e) {
+                return start_failed(e);
+            }
+        }
     }
 
     // What a person starting it wants to see: the servers and where to connect.

@@ -44,12 +44,16 @@ std::string quoted(const char* p) {
     return "'" + std::string(p) + "'";
 }
 
-std::string read_link(const fs::path& p) {
+// The target of the symbolic link `name` in the directory `dir` (whose path is `where`): read
+// where fstatat just looked, so the link read is the one seen, without walking the path again.
+std::string read_link(int dir, const char* name, const std::string& where) {
     std::string target(256, '\0');
     for (;;) {
-        const ssize_t n = ::readlink(p.c_str(), target.data(), target.size());
+        const ssize_t n = ::readlinkat(dir, name, target.data(), target.size());
         if (n < 0)
-            throw path_refused("Cannot read the symbolic link " + quoted(p) + ": " + std::strerror(errno));
+            throw resolution_failed("Cannot read the symbolic link " + quoted(where.c_str()) + ": " +
+                                        std::strerror(errno),
+                                    where);
         if (static_cast<std::size_t>(n) < target.size()) {
             target.resize(static_cast<std::size_t>(n));
             return target;
@@ -88,8 +92,10 @@ fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
     std::string result = "/";
     unique_fd dir(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
     if (!dir) throw resolution_failed("Cannot access '/': " + std::string(std::strerror(errno)), "/");
-    auto reopen = [&] { // `dir` again, after ".." or an absolute symlink target
-        dir.reset(::open(result.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    // `dir` moved to `at` (relative to `dir`): ".." (exact, `result` has no symlink in it) or
+    // "/" for an absolute symlink target; `result` already names where it lands.
+    auto move_to = [&](const char* at) {
+        dir.reset(::openat(dir.get(), at, O_PATH | O_DIRECTORY | O_CLOEXEC));
         if (!dir)
             throw resolution_failed("Cannot access " + quoted(result.c_str()) + ": " + std::strerror(errno),
                                     result);
@@ -111,7 +117,7 @@ fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
             if (missing) throw resolution_failed("No such directory: " + quoted(result.c_str()), result);
             if (result.size() > 1) {
                 result.resize(std::max<std::size_t>(result.rfind('/'), 1)); // exact: no symlink in it
-                reopen();
+                move_to("..");
             }
             continue;
         }
@@ -135,12 +141,12 @@ fs::path resolve_symlinks(const fs::path& absolute, bool& exists) {
             if (++links > max_symlinks)
                 throw resolution_failed("Too many levels of symbolic links at " + quoted(result.c_str()),
                                         result);
-            const fs::path target = read_link(result);
+            const fs::path target = read_link(dir.get(), c.c_str(), result);
             result.resize(before);
             push_front_components(todo, target);
             if (target.is_absolute()) {
                 result = "/";
-                reopen();
+                move_to("/");
             }
             continue;
         }

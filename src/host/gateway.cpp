@@ -161,6 +161,11 @@ void gateway::add_server(server_config config) {
 void gateway::start() {
     std::call_once(impl_->middleware_once, [&] { impl_->install_middleware(); });
     impl_->mgr->connect_all();
+    {
+        // Closed while the servers were starting (a stop signal): nothing to report or publish.
+        std::lock_guard lock(impl_->sweeper_mu);
+        if (impl_->closing) return;
+    }
     for (const auto& s : impl_->mgr->servers())
         if (s.state != server_state::ready) {
             json::object e{{"event", "server_state"}, {"server", s.name}, {"state", to_string(s.state)}};

@@ -2,6 +2,7 @@
 #include <mcp/jsonrpc/envelope_scan.hpp>
 
 #include <charconv>
+#include <limits>
 
 namespace mcp::jsonrpc {
 
@@ -69,12 +70,22 @@ void envelope_scan::feed(std::string_view bytes) noexcept {
                 if (!object_) broken_ = true; // a batch: no single id
             }
             if (depth_ == 1 && in_id_) broken_ = true;
+            // An oversize line is scanned to its end however long: 2^31 brackets must not
+            // overflow (this runs noexcept). So deep, the nesting is lost: no id to trust.
+            if (depth_ == std::numeric_limits<int>::max()) {
+                broken_ = true;
+                continue;
+            }
             ++depth_;
             if (depth_ == 1) expect_key_ = true;
             continue;
         case '}':
         case ']':
             if (depth_ == 1 && in_id_) end_id_value();
+            if (depth_ == std::numeric_limits<int>::min()) {
+                broken_ = true; // unbalanced beyond counting, as above
+                continue;
+            }
             --depth_;
             continue;
         case ':':

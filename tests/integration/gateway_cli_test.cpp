@@ -1,6 +1,7 @@
 // `mcpxx gateway` as a program: bearer tokens (401), per-token rate limits (429 with
 // Retry-After), per-token tool filtering, Origin validation (403), /healthz, /metrics, JSON log
 // lines on stderr, SIGTERM. Real process, real sockets, real server processes behind it.
+#include "support/eventually.hpp"
 #include "support/gateway_fixture.hpp"
 #include "support/raw_process.hpp"
 
@@ -514,8 +515,17 @@ TEST_F(gateway_cli, SigtermWhileAServerStartsStopsTheGatewayAtOnce) {
     const std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
                             "' --listen 127.0.0.1:0 --timeout 60 2>>'" + (dir_ / "log.jsonl").string() + "'";
     proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
-    // The server is started (and asked to initialize) once the gateway has read its config.
-    std::this_thread::sleep_for(1500ms);
+    // Signalled only once the gateway says it is starting its servers: its stop handlers are in
+    // place by then (before that SIGTERM's default action would end it, which is not tested here).
+    ASSERT_TRUE(mcp::test::eventually(
+        [&] {
+            for (const auto& l : log_lines())
+                if (mcp::find_string(l, "event").value_or("") == "starting") return true;
+            return false;
+        },
+        std::chrono::seconds(20)))
+        << log_text();
+    std::this_thread::sleep_for(200ms); // into start(): the silent server is being initialized
     ASSERT_EQ(::kill(proc_->pid(), SIGTERM), 0);
     const auto sent = std::chrono::steady_clock::now();
     auto code = proc_->wait(std::chrono::seconds(15));
