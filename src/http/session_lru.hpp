@@ -6,7 +6,7 @@
 // Idle is the caller's to say (a predicate: no request in flight, no open stream): use changes
 // inside a session without this object hearing of it. make_room() walks from the oldest end; a
 // session found busy there is set aside (out of the order, still counted) until it is touched
-// again or relist() (the server's ticker) finds it idle; so every session is stepped over at most
+// again or relist() (the server's ticker, or a refusal at most once a second) finds it idle; so every session is stepped over at most
 // once per tick, and each call is O(1) amortized, however many sessions there are. Not
 // thread-safe: the caller holds its lock.
 #pragma once

@@ -176,8 +176,12 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// one must go) out of `sessions` into `evicted`. The verdict says whether the copy may come.
     detail::session_lru::verdict make_room_locked(const std::string& owner, session_entry& evicted);
     /// A copy taken out by make_room_locked: the session ends everywhere (its client's next
-    /// request gets 404 and it initializes again).
+    /// request gets 404 and it initializes again) - unless the shared store says another
+    /// replica used it after this copy last was: then only this copy goes.
     void evict(session_entry evicted);
+    /// When make_room last re-examined the copies it had set aside as busy because it was about
+    /// to refuse (under sessions_mu): at most once a second, so that refusals stay O(1).
+    std::chrono::steady_clock::time_point last_relist_on_refusal{};
     /// Take copy `id` out of `sessions` and `lru` (under sessions_mu); empty when absent.
     session_entry take_locked(const std::string& id);
     /// Close a copy taken out of `sessions`.

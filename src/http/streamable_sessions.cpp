@@ -214,14 +214,29 @@ std::string server::impl::owner_of(const core::request& req, const std::string& 
 
 detail::session_lru::verdict server::impl::make_room_locked(const std::string& owner,
                                                             session_entry& evicted) {
-    const auto choice =
-        lru.make_room(owner, {host->opts.max_sessions, host->opts.max_sessions_per_principal},
-                      [this](const std::string& id) {
-                          auto it = sessions.find(id);
-                          // A copy being restored is in `lru` before `sessions`, a new one has no engine yet
-                          // for a moment: busy until then.
-                          return it == sessions.end() || !it->second.peer || it->second.transport->in_use();
-                      });
+    const auto busy = [this](const std::string& id) {
+        auto it = sessions.find(id);
+        // A copy being restored is in `lru` before `sessions`, a new one has no engine yet
+        // for a moment: busy until then.
+        return it == sessions.end() || !it->second.peer || it->second.transport->in_use();
+    };
+    const detail::session_lru::limits limits{host->opts.max_sessions, host->opts.max_sessions_per_principal};
+    auto choice = lru.make_room(owner, limits, busy);
+    if (choice.what == detail::session_lru::verdict::all_busy ||
+        choice.what == detail::session_lru::verdict::owner_busy) {
+        // Copies set aside as busy may have become idle since (their streams closed): look
+        // again before refusing, rather than refusing until the next tick. Throttled, so that a
+        // flood of initializes against a table of busy sessions does not rescan it each time.
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_relist_on_refusal >= std::chrono::seconds(1)) {
+            last_relist_on_refusal = now;
+            lru.relist([this](const std::string& id) {
+                auto it = sessions.find(id);
+                return it != sessions.end() && it->second.transport->in_use();
+            });
+            choice = lru.make_room(owner, limits, busy);
+        }
+    }
     if (choice.what != detail::session_lru::verdict::evict) return choice.what;
     evicted = take_locked(choice.victim);
     return detail::session_lru::verdict::room;
@@ -229,7 +244,25 @@ detail::session_lru::verdict server::impl::make_room_locked(const std::string& o
 
 void server::impl::evict(session_entry evicted) {
     if (!evicted.transport) return;
-    forget_everywhere(evicted.transport->id());
+    // Behind a load balancer a session moves between replicas: the least recently used copy
+    // here may be a session its client now uses through another replica. Every request
+    // touches the shared record, so a record used after this copy last was (with a margin
+    // for the clocks of one request) means the session lives elsewhere: only this copy goes.
+    // A store that cannot be asked: only this copy goes too (the store's own idle expiry ends
+    // the record if nobody uses it).
+    bool used_elsewhere = true;
+    try {
+        if (const auto record = host->store->get(evicted.transport->id())) {
+            const auto idle_here = std::chrono::steady_clock::now() - evicted.transport->last_used();
+            const auto last_here = std::chrono::system_clock::now() -
+                                   std::chrono::duration_cast<std::chrono::system_clock::duration>(idle_here);
+            used_elsewhere = record->last_used > last_here + std::chrono::milliseconds(500);
+        } else {
+            used_elsewhere = false; // already gone: nothing to keep
+        }
+    } catch (const std::exception&) {
+    }
+    if (!used_elsewhere) forget_everywhere(evicted.transport->id());
     close_copy(evicted);
 }
 

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <set>
+#include <thread>
 
 using namespace std::chrono_literals;
 using mcp::json::object;
@@ -411,6 +413,21 @@ TEST_F(replicas_fixture, restoring_into_a_full_table_ends_its_least_recently_use
     auto gone =
         exchange(a->port(), http_post(call_body(3, "echo", R"({"text":"x"})"), session_headers(on_b)));
     EXPECT_EQ(gone.status, 404);
+}
+
+TEST_F(replicas_fixture, a_session_in_use_on_another_replica_loses_only_the_copy_here) {
+    start({}, {.max_sessions = 1});
+    const auto moved = open_session(b->port());
+    // Its client goes on through a (as behind a load balancer) after b last saw it: b's copy
+    // is the least recently used here, but the session is alive.
+    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    EXPECT_EQ(echo_on(a->port(), moved, "now on a"), "now on a");
+    const auto other = open_session(a->port());
+    // Restoring `other` on b evicts b's copy of `moved`, and only that copy.
+    EXPECT_EQ(echo_on(b->port(), other, "restored on b"), "restored on b");
+    EXPECT_EQ(b->sessions(), 1u);
+    EXPECT_TRUE(sessions->get(moved).has_value());
+    EXPECT_EQ(echo_on(a->port(), moved, "still alive"), "still alive");
 }
 
 } // namespace
