@@ -67,4 +67,29 @@ connection_budget plan_connections(std::size_t max_connections, std::size_t per_
     return b;
 }
 
+std::string refusal_tally::note(bool per_address, bool answered, const connection_budget& budget) {
+    ++(per_address ? per_address_ : total_);
+    if (!answered) ++silently_;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - logged_ < std::chrono::seconds(1)) return {};
+    logged_ = now;
+    return take_line(budget);
+}
+
+std::string refusal_tally::take_line(const connection_budget& budget) {
+    if (total_ + per_address_ == 0) return {};
+    std::string line = "refused connections:";
+    if (total_)
+        line += " " + std::to_string(total_) + " over max_connections (" +
+                std::to_string(budget.max_connections) + ")";
+    if (per_address_)
+        line += std::string(total_ ? "," : "") + " " + std::to_string(per_address_) +
+                " over max_connections_per_address (" + std::to_string(budget.per_address) + ")";
+    if (silently_)
+        line += "; " + std::to_string(silently_) + " of them closed without a response (over " +
+                std::to_string(budget.max_rejecting) + " being refused at once)";
+    total_ = per_address_ = silently_ = 0;
+    return line;
+}
+
 } // namespace mcp::http::core::detail

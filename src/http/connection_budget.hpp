@@ -6,6 +6,7 @@
 // listen backlog instead of being refused.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 
@@ -26,5 +27,21 @@ connection_budget plan_connections(std::size_t max_connections, std::size_t per_
 
 /// The descriptors kept free for the rest of the process when the limit is `fd_limit`.
 std::size_t reserved_descriptors(std::size_t fd_limit) noexcept;
+
+/// Connections refused since the last log line about them: a flood of connections must not
+/// become a flood of log lines, so the line goes at most once a second. Not thread-safe (the
+/// server counts under its connection mutex and logs the returned line after unlocking).
+class refusal_tally {
+public:
+    /// Counts one refusal (over the per-address cap, else over max_connections; `answered`:
+    /// told 503 rather than closed silently); returns the line to log now, or empty.
+    std::string note(bool per_address, bool answered, const connection_budget& budget);
+    /// The counts so far as one line (empty when none), and a fresh start.
+    std::string take_line(const connection_budget& budget);
+
+private:
+    std::size_t total_ = 0, per_address_ = 0, silently_ = 0;
+    std::chrono::steady_clock::time_point logged_{};
+};
 
 } // namespace mcp::http::core::detail

@@ -138,9 +138,7 @@ struct server::impl {
     std::size_t rejecting = 0;
     std::map<asio::ip::address, std::size_t> by_address;
     detail::connection_budget budget; // set by start()
-    // Refusals since the last log line about them (logged at most once per second).
-    std::size_t refused_total = 0, refused_address = 0, refused_silently = 0;
-    std::chrono::steady_clock::time_point refusals_logged{};
+    detail::refusal_tally refusals;   // since the last log line about them (under mu)
 
     // A descriptor held in reserve: when accept() fails with EMFILE it is closed for a moment so
     // that waiting clients can be accepted, told 503 and closed, instead of waiting unanswered.
@@ -160,10 +158,6 @@ struct server::impl {
     void on_accept(const error_code& ec, tcp::socket socket);
     void on_accept_error(const error_code& ec);
     void shed_waiting_clients();
-    // With mu held, both return the line to log (empty: none) for the caller to log after
-    // unlocking: the user's log callback must not run under the connection mutex.
-    std::string note_refusal(refusal why, bool answered);
-    std::string refusals_line(); // the counts so far, if any
     void log(const std::string& line);
     void closed(std::list<std::shared_ptr<connection>>::iterator it, refusal why,
                 const asio::ip::address& address);
@@ -728,7 +722,8 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
                 ++rejecting;
             }
         }
-        if (why != refusal::none) refusal_line = note_refusal(why, c != nullptr);
+        if (why != refusal::none)
+            refusal_line = refusals.note(why == refusal::per_address, c != nullptr, budget);
     }
     if (!refusal_line.empty()) log(refusal_line);
     if (c) {
@@ -748,7 +743,8 @@ void server::impl::closed(std::list<std::shared_ptr<connection>>::iterator it, r
     --live;
     if (why == refusal::none) {
         open.fetch_sub(1, std::memory_order_relaxed);
-        if (auto a = by_address.find(address_bucket(address)); a != by_address.end() && --a->second == 0) by_address.erase(a);
+        if (auto a = by_address.find(address_bucket(address)); a != by_address.end() && --a->second == 0)
+            by_address.erase(a);
     } else {
         --rejecting;
     }
@@ -762,33 +758,6 @@ void server::impl::log(const std::string& line) {
     } catch (...) {
         // A throwing log must not take the I/O thread down.
     }
-}
-
-// One line per second at most, however many clients are refused: a flood of connections must
-// not become a flood of log lines.
-std::string server::impl::note_refusal(refusal why, bool answered) {
-    ++(why == refusal::per_address ? refused_address : refused_total);
-    if (!answered) ++refused_silently;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - refusals_logged < std::chrono::seconds(1)) return {};
-    refusals_logged = now;
-    return refusals_line();
-}
-
-std::string server::impl::refusals_line() {
-    if (refused_total + refused_address == 0) return {};
-    std::string line = "refused connections:";
-    if (refused_total)
-        line += " " + std::to_string(refused_total) + " over max_connections (" +
-                std::to_string(budget.max_connections) + ")";
-    if (refused_address)
-        line += std::string(refused_total ? "," : "") + " " + std::to_string(refused_address) +
-                " over max_connections_per_address (" + std::to_string(budget.per_address) + ")";
-    if (refused_silently)
-        line += "; " + std::to_string(refused_silently) + " of them closed without a response (over " +
-                std::to_string(budget.max_rejecting) + " being refused at once)";
-    refused_total = refused_address = refused_silently = 0;
-    return line;
 }
 
 void server::impl::on_accept_error(const error_code& ec) {
@@ -904,7 +873,7 @@ void server::stop(std::chrono::milliseconds grace) {
     std::string refusal_line;
     {
         std::lock_guard lk(m.mu);
-        refusal_line = m.refusals_line(); // the last second's, not logged yet
+        refusal_line = m.refusals.take_line(m.budget); // the last second's, not logged yet
         m.stopping_locked = true;
         m.stopping.store(true);
         snapshot.assign(m.conns.begin(), m.conns.end());
