@@ -77,6 +77,9 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
         std::shared_ptr<http_session> transport;
         std::shared_ptr<mcp::server_session> peer;
         std::string principal; ///< who created it; no one else may use it
+        /// A new session whose initialize has not reached its engine yet: busy, never evicted
+        /// (it has no stream open yet, so in_use() alone would call it idle).
+        bool starting = false;
     };
 
     std::shared_ptr<host_state> host = std::make_shared<host_state>();
@@ -149,14 +152,16 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// The session `id` names, ready to serve a request here: this process's copy, once the
     /// store confirms the session still exists (taking changes other replicas made), or a copy
     /// restored from the store's record. Null when there is no such session (404): also when
-    /// this process had a copy but the session ended elsewhere (the copy is released), and,
-    /// with `at_capacity` set, when restoring would exceed a cap and every copy that could make
-    /// way is busy (503; an idle one is evicted otherwise, see make_room_locked).
-    /// The session `id` for a request of `principal`: nullopt when it does not exist or
-    /// belongs to someone else (the two look the same to the caller).
-    /// `owner` is whom the copy counts against should it be restored (owner_of()).
+    /// this process had a copy but the session ended elsewhere (the copy is released), and
+    /// when it belongs to another principal than `principal` (the two look the same to the
+    /// caller). Also null, with `refusal` set to the make_room verdict (all_busy: 503,
+    /// owner_busy: 429), when restoring would exceed a cap and every copy that could make way
+    /// is busy (an idle one is evicted otherwise, see make_room_locked); `refusal` is left
+    /// alone otherwise. `owner` is whom the copy counts against should it be restored
+    /// (owner_of()).
     std::optional<session_entry> session_for(std::string_view id, const std::string& principal,
-                                             const std::string& owner, bool& at_capacity);
+                                             const std::string& owner,
+                                             detail::session_lru::verdict& refusal);
 
     /// Another replica changed the session (log level, subscriptions): take the change. False
     /// when the record has gone meanwhile (the copy is released).
@@ -165,9 +170,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// This process's copy of session `id`, checked against the store, or restored from it.
     std::optional<session_entry> lookup_session(std::string_view id,
                                                 std::chrono::system_clock::time_point now,
-                                                const std::string& owner, bool& at_capacity);
+                                                const std::string& owner,
+                                                detail::session_lru::verdict& refusal);
     std::optional<session_entry> restore(std::string_view id, std::chrono::system_clock::time_point now,
-                                         const std::string& owner, bool& at_capacity);
+                                         const std::string& owner, detail::session_lru::verdict& refusal);
 
     /// Whom a session counts against for max_sessions_per_principal: the principal, or without
     /// one the client's address.

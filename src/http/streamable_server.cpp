@@ -367,10 +367,10 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
 
 void server::impl::post_on_session(core::request& req, json::value&& parsed, std::string_view session_id,
                                    const writer_ptr& w, std::string principal) {
-    bool at_capacity = false;
-    auto entry = session_for(session_id, principal, owner_of(req, principal), at_capacity);
-    if (!entry && at_capacity) {
-        respond_at_capacity(w, readable_id(parsed));
+    auto refusal = detail::session_lru::verdict::room;
+    auto entry = session_for(session_id, principal, owner_of(req, principal), refusal);
+    if (!entry && refusal != detail::session_lru::verdict::room) {
+        respond_at_capacity(w, readable_id(parsed), refusal);
         return;
     }
     if (!entry) {
@@ -435,10 +435,10 @@ void server::impl::get(const core::request& req, const writer_ptr& w, const std:
                       "protocol revision 2026-07-28 uses POST only)");
         return;
     }
-    bool at_capacity = false;
-    auto entry = session_for(*session_id, principal, owner_of(req, principal), at_capacity);
-    if (!entry && at_capacity) {
-        respond_at_capacity(w, std::nullopt);
+    auto refusal = detail::session_lru::verdict::room;
+    auto entry = session_for(*session_id, principal, owner_of(req, principal), refusal);
+    if (!entry && refusal != detail::session_lru::verdict::room) {
+        respond_at_capacity(w, std::nullopt, refusal);
         return;
     }
     if (!entry) {

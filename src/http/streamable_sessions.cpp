@@ -20,9 +20,9 @@ std::optional<server::impl::session_entry> server::impl::find_session(std::strin
 std::optional<server::impl::session_entry> server::impl::session_for(std::string_view id,
                                                                      const std::string& principal,
                                                                      const std::string& owner,
-                                                                     bool& at_capacity) {
+                                                                     detail::session_lru::verdict& refusal) {
     const auto now = std::chrono::system_clock::now();
-    auto entry = lookup_session(id, now, owner, at_capacity);
+    auto entry = lookup_session(id, now, owner, refusal);
     // A session is bound to whoever created it: with another principal's token a stolen or
     // guessed id is as good as an unknown one (MCP security best practices, session hijacking).
     if (entry && entry->principal != principal) return std::nullopt;
@@ -31,8 +31,18 @@ std::optional<server::impl::session_entry> server::impl::session_for(std::string
 
 std::optional<server::impl::session_entry>
 server::impl::lookup_session(std::string_view id, std::chrono::system_clock::time_point now,
-                             const std::string& owner, bool& at_capacity) {
-    if (auto local = find_session(id)) {
+                             const std::string& owner, detail::session_lru::verdict& refusal) {
+    std::optional<session_entry> local;
+    {
+        // Found and moved to the front of the order of use under one lock: a copy the store
+        // then says is gone is released anyway.
+        std::lock_guard lock(sessions_mu);
+        if (auto it = sessions.find(std::string(id)); it != sessions.end()) {
+            local = it->second;
+            lru.touch(it->first);
+        }
+    }
+    if (local) {
         // Every request touches the record, as requests of one session may reach any replica
         // and only the store sees them all; the same call says whether the session still
         // exists. For memory_session_store it is a map lookup under a mutex; for a remote
@@ -45,13 +55,9 @@ server::impl::lookup_session(std::string_view id, std::chrono::system_clock::tim
             return std::nullopt;
         }
         if (*version != local->transport->record_version() && !refresh(*local)) return std::nullopt;
-        {
-            std::lock_guard lock(sessions_mu);
-            lru.touch(local->transport->id());
-        }
         return local;
     }
-    return restore(id, now, owner, at_capacity);
+    return restore(id, now, owner, refusal);
 }
 
 bool server::impl::refresh(const session_entry& e) {
@@ -69,7 +75,7 @@ bool server::impl::refresh(const session_entry& e) {
 std::optional<server::impl::session_entry> server::impl::restore(std::string_view id,
                                                                  std::chrono::system_clock::time_point now,
                                                                  const std::string& owner,
-                                                                 bool& at_capacity) {
+                                                                 detail::session_lru::verdict& refusal) {
     // One restore at a time: two requests of a session new here must not make two copies.
     // Restoring happens once per session and replica, so this lock is rarely contended.
     std::lock_guard restoring(restore_mu);
@@ -85,8 +91,8 @@ std::optional<server::impl::session_entry> server::impl::restore(std::string_vie
     session_entry evicted;
     {
         std::lock_guard lock(sessions_mu); // the caps bound this process's copies, restored or not
-        if (make_room_locked(owner, evicted) != detail::session_lru::verdict::room) {
-            at_capacity = true;
+        if (const auto verdict = make_room_locked(owner, evicted); verdict != detail::session_lru::verdict::room) {
+            refusal = verdict;
             return std::nullopt;
         }
         // Held as busy until the copy is in `sessions` (a concurrent make_room sees it there).
@@ -164,7 +170,7 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
         std::lock_guard lock(sessions_mu);
         verdict = make_room_locked(owner, evicted);
         if (verdict == detail::session_lru::verdict::room) {
-            sessions.emplace(id, session_entry{transport, nullptr, principal});
+            sessions.emplace(id, session_entry{transport, nullptr, principal, /*starting=*/true});
             lru.add(id, owner);
         }
     }
@@ -189,6 +195,10 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
         if (auto self = weak.lock()) self->end_session(id); // its record goes with it
     });
     transport->post(req.body, parsed, origin_of(req, std::move(principal)), w);
+    // The initialize is the engine's now (its stream keeps the copy busy while it runs): from
+    // here the session is like any other.
+    std::lock_guard lock(sessions_mu);
+    if (auto it = sessions.find(id); it != sessions.end()) it->second.starting = false;
 }
 
 void server::impl::respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id,
@@ -216,9 +226,10 @@ detail::session_lru::verdict server::impl::make_room_locked(const std::string& o
                                                             session_entry& evicted) {
     const auto busy = [this](const std::string& id) {
         auto it = sessions.find(id);
-        // A copy being restored is in `lru` before `sessions`, a new one has no engine yet
-        // for a moment: busy until then.
-        return it == sessions.end() || !it->second.peer || it->second.transport->in_use();
+        // A copy being restored is in `lru` before `sessions`, a new one has no engine or no
+        // request yet for a moment: busy until then.
+        return it == sessions.end() || !it->second.peer || it->second.starting ||
+               it->second.transport->in_use();
     };
     const detail::session_lru::limits limits{host->opts.max_sessions, host->opts.max_sessions_per_principal};
     auto choice = lru.make_room(owner, limits, busy);

@@ -403,6 +403,23 @@ TEST_F(replicas_fixture, restoring_counts_against_the_session_cap) {
     EXPECT_EQ(echo_on(a->port(), on_b, "and b's on a"), "and b's on a");
 }
 
+TEST_F(replicas_fixture, restoring_at_the_clients_own_cap_is_429_not_503) {
+    // The table has room; only this client (one address, no authentication) is at its cap of
+    // one, with a busy session: the refusal names the client's limit, as for a new session.
+    start({}, {.max_sessions = 100, .max_sessions_per_principal = 1});
+    const auto from_a = open_session(a->port());
+    const auto on_b = open_session(b->port());
+    raw_client listener(b->port());
+    ASSERT_TRUE(
+        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(on_b))));
+    auto head = listener.read_head();
+    ASSERT_TRUE(head && head->status == 200);
+    auto r = exchange(b->port(), http_post(call_body(2, "echo", R"({"text":"x"})"), session_headers(from_a)));
+    EXPECT_EQ(r.status, 429) << r.body;
+    EXPECT_TRUE(r.header("Retry-After").has_value());
+    EXPECT_NE(r.body.find("this client holds 1 sessions"), std::string::npos) << r.body;
+}
+
 TEST_F(replicas_fixture, restoring_into_a_full_table_ends_its_least_recently_used_idle_session) {
     start({}, {.max_sessions = 1});
     const auto from_a = open_session(a->port());
