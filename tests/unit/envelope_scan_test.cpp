@@ -54,4 +54,52 @@ TEST(envelope_scan, the_line_framer_scans_a_discarded_line) {
     EXPECT_EQ(f.discarded_response_id(), std::nullopt);
 }
 
+// What a framer makes of a stream: lines as they are, discarded lines as "<oversize N id>".
+std::vector<std::string> frame(std::string_view text, std::size_t piece, std::size_t max_line = 64) {
+    mcp::line_framer f(max_line);
+    std::vector<std::string> events;
+    const auto on_line = [&](std::string_view line, bool) { events.emplace_back(line); };
+    const auto on_oversize = [&](std::size_t n) {
+        const auto id = f.discarded_response_id();
+        events.push_back("<oversize " + std::to_string(n) + " " + (id ? std::to_string(*id) : "-") + ">");
+    };
+    if (!piece) piece = text.size();
+    for (std::size_t i = 0; i < text.size(); i += piece) f.feed(text.substr(i, piece), on_line, on_oversize);
+    return events;
+}
+
+std::string response_with_pad(int id, std::size_t pad) {
+    return R"({"jsonrpc":"2.0","result":{"pad":")" + std::string(pad, 'x') + R"("},"id":)" + std::to_string(id) + "}";
+}
+
+// Every way the bytes can arrive gives the same lines and the same verdicts: a line over the
+// limit inside one chunk, one that starts in a chunk's unfinished tail, one that grows over the
+// limit across chunks, blank lines around them, and byte-by-byte feeding.
+TEST(envelope_scan, the_line_framer_gives_the_same_events_however_the_bytes_are_cut) {
+    const std::string big = response_with_pad(5, 200), small = R"({"jsonrpc":"2.0","id":1,"result":{}})";
+    const std::string text = big + "\n\n\r\n" + small + "\n" + response_with_pad(6, 100) + "\r\n \t\n" + small +
+                             "\n" + std::string(300, '[') + "\n" + response_with_pad(7, 200);
+    const std::vector<std::string> expected = {
+        "<oversize " + std::to_string(big.size()) + " 5>", small,
+        "<oversize " + std::to_string(response_with_pad(6, 100).size() + 1) + " 6>", small,
+        "<oversize 300 ->"}; // the last line is unfinished: not a message yet
+    for (std::size_t piece : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{63},
+                              std::size_t{64}, std::size_t{65}, std::size_t{100}, std::size_t{250}})
+        EXPECT_EQ(frame(text, piece), expected) << "fed in pieces of " << piece;
+}
+
+TEST(envelope_scan, an_oversize_tail_is_discarded_until_its_end_arrives) {
+    mcp::line_framer f(16);
+    std::vector<std::string> events;
+    const auto on_line = [&](std::string_view line, bool) { events.emplace_back(line); };
+    const auto on_oversize = [&](std::size_t n) { events.push_back("<" + std::to_string(n) + ">"); };
+    // One chunk: a line, then the start of a line already over the limit.
+    f.feed("{\"a\":1}\n" + std::string(40, ' ') + "{", on_line, on_oversize);
+    EXPECT_TRUE(f.partial());
+    f.feed(std::string(10, 'z'), on_line, on_oversize);
+    f.feed("}\n\n{\"b\":2}\n", on_line, on_oversize);
+    EXPECT_EQ(events, (std::vector<std::string>{R"({"a":1})", "<52>", R"({"b":2})"}));
+    EXPECT_FALSE(f.partial());
+}
+
 } // namespace
