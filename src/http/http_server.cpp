@@ -693,6 +693,9 @@ void server::impl::on_accept(const error_code& ec, tcp::socket socket) {
         log("accepting again: descriptors are available (" + std::to_string(shed) +
             " clients were refused 503 meanwhile)");
         shed = 0;
+        // Shedding gives the spare back and takes it again; if another thread took the freed
+        // descriptor meanwhile the reserve is empty: refill it now that there are some.
+        if (spare_fd < 0) spare_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     }
     const auto address = client_address(socket);
     std::shared_ptr<connection> c;
@@ -793,6 +796,11 @@ void server::impl::shed_waiting_clients() {
         // Small enough for any socket buffer: one non-blocking write, then close.
         [[maybe_unused]] const auto n = ::send(fd, refused.data(), refused.size(), MSG_NOSIGNAL);
         ::shutdown(fd, SHUT_WR);
+        // Closing a socket with unread input sends RST, which may destroy the 503 before the
+        // client reads it: read what its request has delivered so far (without waiting).
+        char sink[4096];
+        for (int reads = 0; reads < 16 && ::recv(fd, sink, sizeof sink, MSG_DONTWAIT) > 0; ++reads) {
+        }
         ::close(fd);
         ++shed;
     }

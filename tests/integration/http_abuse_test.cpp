@@ -96,7 +96,15 @@ TEST(http_descriptor_limit, a_low_descriptor_limit_refuses_clearly_instead_of_ha
     }
     // Every connection is served (silent, waiting for a request), answered 503, or closed: none
     // may be stuck in the backlog. Served ones are told apart by a request of their own.
-    std::this_thread::sleep_for(1s); // the refusals are written at once; give them time to arrive
+    // The refusals are written at once: wait until at least the connections over the limit
+    // (fewer than 96 fit under it) have been answered or closed.
+    EXPECT_TRUE(eventually(
+        [&] {
+            std::size_t answered = 0;
+            for (auto& c : conns) answered += !c->silent_for(0ms);
+            return answered >= conns.size() - 96;
+        },
+        10s));
     int served = 0, refused = 0, closed = 0;
     for (auto& c : conns) {
         if (c->silent_for(0ms)) { // accepted and waiting for its request (or stuck): send one

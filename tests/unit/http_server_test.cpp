@@ -587,7 +587,16 @@ TEST(http_server, out_of_descriptors_waiting_clients_are_told_503) {
     a.sin_port = htons(srv.port());
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     for (int fd : fds) ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
-    std::this_thread::sleep_for(1s); // the refusals are written at once
+    // The refusals are written at once: wait until all but the few the limit lets in have one.
+    const auto answered = [&] {
+        int n = 0;
+        for (int fd : fds) {
+            pollfd p{fd, POLLIN, 0};
+            n += ::poll(&p, 1, 0) == 1;
+        }
+        return n;
+    };
+    EXPECT_TRUE(eventually([&] { return answered() >= clients - 8; }, 10s)) << answered();
     int silent = 0, told = 0;
     for (int fd : fds) {
         pollfd p{fd, POLLIN, 0};
