@@ -94,6 +94,17 @@ struct client_authorizer::impl {
     std::mutex counts_mu;
     std::map<std::string, std::size_t> step_ups;          // per server, since the last success
     std::map<std::string, std::vector<std::string>> asked; // scopes requested per server (union on step-up)
+    std::map<std::string, std::uint64_t> generation;        // per server: tokens saved so far
+
+    void saved_tokens(const store_key& key, const token_set& t) {
+        store->save_tokens(key, t);
+        std::lock_guard lock(counts_mu);
+        ++generation[key.server];
+    }
+    std::uint64_t generation_of(const std::string& server) {
+        std::lock_guard lock(counts_mu);
+        return generation[server];
+    }
 
     void log(const std::string& line) const {
         if (opts.log) opts.log(line);
@@ -301,7 +312,7 @@ struct client_authorizer::impl {
         grant.emplace_back("resource", resource);
         token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel);
         if (t.scope.empty()) t.scope = scope;
-        store->save_tokens(key, t);
+        saved_tokens(key, t);
         log("logged in to " + display_url(server));
         return bearer(t);
     }
@@ -329,7 +340,7 @@ struct client_authorizer::impl {
                                                   cancel);
             if (t.refresh_token.empty()) t.refresh_token = old.refresh_token;
             if (t.scope.empty()) t.scope = old.scope;
-            store->save_tokens(key, t);
+            saved_tokens(key, t);
             log("refreshed the access token for " + display_url(key.server));
             return t;
         } catch (const authorization_error& e) {
@@ -385,10 +396,16 @@ std::string client_authorizer::handle_challenge(std::string_view server_url, int
                                           std::to_string(impl_->opts.max_step_up) + " step-up authorizations");
         step_up = true;
     }
+    const std::uint64_t seen = impl_->generation_of(server);
     std::lock_guard lock(impl_->flow);
     if (!step_up) {
+        auto k = impl_->known(server);
+        if (k && impl_->generation_of(server) != seen) {
+            // Another flow obtained tokens while this challenge waited for it: try those.
+            if (auto t = impl_->store->load_tokens(k->first)) return bearer(*t);
+        }
         // A token that expired or was revoked: a refresh may do without the user.
-        if (auto k = impl_->known(server)) {
+        if (k) {
             if (auto t = impl_->store->load_tokens(k->first)) {
                 impl_->store->erase_tokens(k->first);
                 if (auto fresh = impl_->refresh(k->first, k->second, *t, cancel)) return bearer(*fresh);

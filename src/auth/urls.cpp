@@ -32,6 +32,10 @@ urls::url parse_http(std::string_view text) {
     const std::string scheme = lower(u.scheme());
     if (scheme != "http" && scheme != "https") throw std::invalid_argument("not an http:// or https:// URL");
     if (!u.has_authority() || u.host().empty()) throw std::invalid_argument("the URL has no host");
+    // Boost.URL 1.81 reads "http://127.0.0.1.evil.com/x" as host 127.0.0.1 and path
+    // ".evil.com/x"; after an authority a path must start with '/'.
+    if (!u.encoded_path().empty() && u.encoded_path().front() != '/')
+        throw std::invalid_argument("the URL's host is not valid");
     u.set_scheme(scheme);
     if (u.host_type() == urls::host_type::name) u.set_host(lower(u.host()));
     if ((scheme == "http" && u.port() == "80") || (scheme == "https" && u.port() == "443")) u.remove_port();
