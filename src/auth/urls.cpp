@@ -3,13 +3,13 @@
 
 #include <mcp/auth/client_authorizer.hpp>
 
+#include <boost/algorithm/string/case_conv.hpp>
 #include <boost/url/encode.hpp>
 #include <boost/url/parse.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 #include <boost/url/url.hpp>
 
-#include <algorithm>
-#include <cctype>
+#include <locale>
 #include <stdexcept>
 
 namespace mcp::auth {
@@ -19,10 +19,7 @@ namespace urls = boost::urls;
 namespace {
 
 std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
+    return boost::algorithm::to_lower_copy(std::string(s), std::locale::classic());
 }
 
 urls::url parse_http(std::string_view text) {
