@@ -217,7 +217,8 @@ struct client_authorizer::impl {
         return c;
     }
 
-    std::string scope_for(const std::string& server, const challenge_info& ch, const discovered& d, bool step_up) {
+    std::string scope_for(const std::string& server, const challenge_info& ch, const discovered& d, bool step_up,
+                          bool wants_refresh = true) {
         std::vector<std::string> scopes;
         if (!opts.scopes.empty())
             scopes = opts.scopes;
@@ -230,7 +231,8 @@ struct client_authorizer::impl {
         if (step_up)
             for (auto it = before.rbegin(); it != before.rend(); ++it)
                 if (std::find(scopes.begin(), scopes.end(), *it) == scopes.end()) scopes.insert(scopes.begin(), *it);
-        if (std::find(d.as.scopes_supported.begin(), d.as.scopes_supported.end(), "offline_access") !=
+        if (wants_refresh &&
+            std::find(d.as.scopes_supported.begin(), d.as.scopes_supported.end(), "offline_access") !=
                 d.as.scopes_supported.end() &&
             !scopes.empty())
             add_unique(scopes, "offline_access");
@@ -238,9 +240,37 @@ struct client_authorizer::impl {
         return join(scopes);
     }
 
+    bool use_client_credentials(const server_metadata& as) const {
+        if (opts.client_credentials) return true;
+        const auto& g = as.grant_types;
+        return !opts.client_id.empty() && !opts.client_secret.empty() &&
+               std::find(g.begin(), g.end(), "client_credentials") != g.end() &&
+               std::find(g.begin(), g.end(), "authorization_code") == g.end();
+    }
+
+    // The client credentials grant: the client acts for itself, no user step.
+    std::string client_credentials(const std::string& server, const challenge_info& ch, bool step_up,
+                                   const discovered& d, const cancellation_token& cancel) {
+        if (opts.client_id.empty())
+            throw authorization_error(auth_failure::registration,
+                                      "the client credentials grant needs a pre-registered client_id");
+        const store_key key{server, d.as.issuer};
+        const client_registration client = identity(key, d.as, std::string(), cancel);
+        const std::string scope = scope_for(server, ch, d, step_up, false);
+        param_list grant{{"grant_type", "client_credentials"}};
+        if (!scope.empty()) grant.emplace_back("scope", scope);
+        grant.emplace_back("resource", d.prm ? d.prm->resource : server);
+        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel);
+        if (t.scope.empty()) t.scope = scope;
+        saved_tokens(key, t);
+        log("obtained a client credentials token for " + display_url(server));
+        return bearer(t);
+    }
+
     std::string authorize(const std::string& server, const challenge_info& ch, bool step_up,
                           const cancellation_token& cancel) {
         const discovered d = discover(server, ch, cancel);
+        if (use_client_credentials(d.as)) return client_credentials(server, ch, step_up, d, cancel);
         const store_key key{server, d.as.issuer};
         if (!opts.agent)
             throw authorization_error(auth_failure::no_user_agent,

@@ -126,6 +126,12 @@ struct client_authorizer_options {
     std::string ca_file;
     /// Progress lines of the flow (never a secret). Default: none.
     std::function<void(std::string_view)> log;
+    /// The client credentials grant (RFC 6749 section 4.4; MCP extension
+    /// io.modelcontextprotocol/oauth-client-credentials) with the pre-registered client: no
+    /// user, no redirect, for programs that act for themselves. Also chosen without this flag
+    /// when a pre-registered client has a secret and the authorization server's
+    /// grant_types_supported lists client_credentials but not authorization_code.
+    bool client_credentials = false;
 };
 
 class client_authorizer {
