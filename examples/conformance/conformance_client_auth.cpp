@@ -37,6 +37,8 @@ std::shared_ptr<mcp::auth::client_authorizer> scenario_authorizer(const mcp::jso
     o.agent = std::make_shared<redirect_reader>();
     o.client_id = context_string(context, "client_id");
     o.client_secret = context_string(context, "client_secret");
+    o.client_private_key_pem = context_string(context, "private_key_pem");
+    if (auto alg = context_string(context, "signing_algorithm"); !alg.empty()) o.client_signing_algorithm = alg;
     o.client_metadata_url = "https://conformance-test.local/client-metadata.json";
     o.client_name = "mcpxx-conformance-client";
     o.log = [](std::string_view line) { std::cerr << "conformance_client: auth: " << line << '\n'; };

@@ -179,6 +179,8 @@ struct client_authorizer::impl {
             c.client_secret = opts.client_secret;
             c.redirect_uris = {redirect_uri};
             c.token_endpoint_auth_method = opts.token_endpoint_auth_method;
+            if (c.token_endpoint_auth_method.empty() && !opts.client_private_key_pem.empty())
+                c.token_endpoint_auth_method = "private_key_jwt";
             if (c.token_endpoint_auth_method.empty()) {
                 const auto& m = as.token_endpoint_auth_methods;
                 auto has = [&](std::string_view s) { return std::find(m.begin(), m.end(), s) != m.end(); };
@@ -243,7 +245,7 @@ struct client_authorizer::impl {
     bool use_client_credentials(const server_metadata& as) const {
         if (opts.client_credentials) return true;
         const auto& g = as.grant_types;
-        return !opts.client_id.empty() && !opts.client_secret.empty() &&
+        return !opts.client_id.empty() && (!opts.client_secret.empty() || !opts.client_private_key_pem.empty()) &&
                std::find(g.begin(), g.end(), "client_credentials") != g.end() &&
                std::find(g.begin(), g.end(), "authorization_code") == g.end();
     }

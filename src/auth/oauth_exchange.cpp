@@ -1,6 +1,9 @@
 // The HTTP exchanges of the OAuth client (see oauth_exchange.hpp).
 #include "auth/oauth_exchange.hpp"
 
+#include "auth/jws.hpp"
+#include "crypto/crypto.hpp"
+
 #include <mcp/json/base64.hpp>
 #include <mcp/json/json.hpp>
 
@@ -116,6 +119,25 @@ client_registration oauth_exchange::register_client(const server_metadata& as, c
     return c;
 }
 
+std::string oauth_exchange::client_assertion(const std::string& client_id, const std::string& audience) const {
+    // RFC 7523 section 3: the client is issuer and subject, the authorization server's issuer
+    // the audience; short-lived and unique.
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    json::object claims{{"iss", client_id},
+                        {"sub", client_id},
+                        {"aud", audience},
+                        {"iat", now},
+                        {"exp", now + 300},
+                        {"jti", mcp::detail::random_hex_id()}};
+    try {
+        return sign_jwt(opts_.client_private_key_pem, opts_.client_signing_algorithm, to_json(claims));
+    } catch (const std::exception& e) {
+        throw authorization_error(auth_failure::token_request, e.what());
+    }
+}
+
 token_set oauth_exchange::request_tokens(const server_metadata& as, const client_registration& client,
                                          param_list grant, const cancellation_token& cancel) {
     http::fetch_request r;
@@ -127,6 +149,9 @@ token_set oauth_exchange::request_tokens(const server_metadata& as, const client
         const std::string id = form_encode({{"", client.client_id}}).substr(1);
         const std::string secret = form_encode({{"", client.client_secret}}).substr(1);
         r.headers.emplace_back("Authorization", "Basic " + mcp::base64::encode(id + ":" + secret));
+    } else if (client.token_endpoint_auth_method == "private_key_jwt") {
+        grant.emplace_back("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer");
+        grant.emplace_back("client_assertion", client_assertion(client.client_id, as.issuer));
     } else {
         grant.emplace_back("client_id", client.client_id);
         if (client.token_endpoint_auth_method == "client_secret_post")

@@ -33,6 +33,8 @@ public:
                              const cancellation_token& cancel);
 
 private:
+    /// A private_key_jwt assertion (RFC 7523) of `client_id` for `audience`.
+    std::string client_assertion(const std::string& client_id, const std::string& audience) const;
     http::fetch_response send(http::fetch_request request, const cancellation_token& cancel,
                               auth_failure on_failure);
 

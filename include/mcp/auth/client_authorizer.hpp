@@ -103,7 +103,8 @@ struct client_authorizer_options {
     /// A pre-registered client, used with every authorization server (empty: none).
     std::string client_id;
     std::string client_secret;
-    /// For the pre-registered client: "client_secret_basic", "client_secret_post" or "none";
+    /// For the pre-registered client: "client_secret_basic", "client_secret_post", "none" or
+    /// "private_key_jwt" (see client_private_key_pem);
     /// empty: chosen from token_endpoint_auth_methods_supported (basic preferred; none
     /// without a secret).
     std::string token_endpoint_auth_method;
@@ -132,6 +133,11 @@ struct client_authorizer_options {
     /// when a pre-registered client has a secret and the authorization server's
     /// grant_types_supported lists client_credentials but not authorization_code.
     bool client_credentials = false;
+    /// private_key_jwt client authentication (RFC 7523) for the pre-registered client: its
+    /// private key (PEM) and the algorithm, "ES256" (P-256) or "RS256". When the key is set,
+    /// the token endpoint gets a signed client assertion instead of a secret.
+    std::string client_private_key_pem;
+    std::string client_signing_algorithm = "ES256";
 };
 
 class client_authorizer {
