@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <mutex>
 
 using mcp::test::http_test_server;
@@ -29,13 +30,16 @@ namespace auth = mcp::auth;
 namespace {
 
 constexpr std::string_view code = "CODE-never-shown";
-constexpr std::string_view access_token = "tok-never-shown";
+constexpr std::string_view access_token = "tok-never-shown-1"; // the first one issued
 
 /// How the authorization server misbehaves in a test.
 struct as_script {
     std::string metadata_issuer; ///< "" = the real one
     std::string state;           ///< "" = echo the client's
     std::string iss;             ///< "" = the real issuer; "-" = none
+    int expires_in = 3600;
+    bool step_up = false;    ///< tools/list with the first token: 403 insufficient_scope
+    bool always_403 = false; ///< tools/list: 403 insufficient_scope whatever the token
 };
 
 class protected_servers {
@@ -82,14 +86,17 @@ private:
         } else if (r.method == "POST" && path == "/as/token") {
             const auto form = auth::detail::query_params("http://x/?" + r.body);
             std::lock_guard lock(mu_);
-            const bool ok = form.count("code") && form.at("code") == code && form.count("code_verifier") &&
-                            auth::pkce_s256_challenge(form.at("code_verifier")) == challenge_;
-            if (ok)
-                w->respond(200, http_test_server::json_headers(),
-                           R"({"access_token":")" + std::string(access_token) +
-                               R"(","token_type":"Bearer","expires_in":3600})");
-            else
-                w->respond(400, http_test_server::json_headers(), R"({"error":"invalid_grant"})");
+            const bool by_code = form.count("code") && form.at("code") == code && form.count("code_verifier") &&
+                                 auth::pkce_s256_challenge(form.at("code_verifier")) == challenge_;
+            const bool by_refresh = form.count("refresh_token") && form.at("refresh_token") == "refresh-1";
+            if (!by_code && !by_refresh)
+                return w->respond(400, http_test_server::json_headers(), R"({"error":"invalid_grant"})");
+            issued_.push_back("tok-never-shown-" + std::to_string(issued_.size() + 1));
+            w->respond(200, http_test_server::json_headers(),
+                       mcp::to_json(json::object{{"access_token", issued_.back()},
+                                                 {"token_type", "Bearer"},
+                                                 {"expires_in", script_.expires_in},
+                                                 {"refresh_token", "refresh-1"}}));
         } else {
             w->respond(404, {}, "");
         }
@@ -102,11 +109,26 @@ private:
             return;
         }
         if (r.target != "/mcp") return w->respond(404, {}, "");
-        if (r.header("Authorization") != "Bearer " + std::string(access_token)) {
+        const std::string prm = mcp_.url("/.well-known/oauth-protected-resource/mcp");
+        const std::string authorization = r.header("Authorization").value_or("");
+        const std::string token = authorization.rfind("Bearer ", 0) == 0 ? authorization.substr(7) : "";
+        bool known = false;
+        {
+            std::lock_guard lock(mu_);
+            known = std::find(issued_.begin(), issued_.end(), token) != issued_.end();
+        }
+        if (!known) {
             w->respond(401,
-                       {{"WWW-Authenticate", R"(Bearer resource_metadata=")" + mcp_.url("/.well-known/oauth-protected-resource/mcp") + "\""},
+                       {{"WWW-Authenticate", R"(Bearer scope="read", resource_metadata=")" + prm + "\""},
                         {"Content-Type", "application/json"}},
                        R"({"error":"invalid_token"})");
+            return;
+        }
+        if (r.rpc_method() == "tools/list" && (script_.always_403 || (script_.step_up && token == access_token))) {
+            w->respond(403,
+                       {{"WWW-Authenticate",
+                         R"(Bearer error="insufficient_scope", scope="write", resource_metadata=")" + prm + "\""}},
+                       R"({"error":"insufficient_scope"})");
             return;
         }
         if (r.method != "POST") return w->respond(r.method == "DELETE" ? 200 : 405, {}, "");
@@ -126,6 +148,7 @@ private:
     as_script script_;
     std::mutex mu_;
     std::string challenge_;
+    std::vector<std::string> issued_;
     http_test_server as_;
     http_test_server mcp_;
 };
@@ -271,4 +294,48 @@ TEST(AuthClientFlow, WithoutAUserAgentTheLoginFailsClearly) {
     const std::string why =
         connect_error(s.mcp_url(), std::make_shared<auth::client_authorizer>(auth::client_authorizer_options{}));
     EXPECT_TRUE(contains(why, "no user agent is set")) << why;
+}
+
+TEST(AuthClientFlow, AnExpiredTokenIsRefreshedWithoutTheUser) {
+    protected_servers s({.expires_in = 1}); // within the 30 s leeway: expired at once
+    auto a = authorizer();
+    {
+        mcp::client c(options());
+        c.connect(mcp::http::make_client_transport({.url = s.mcp_url(), .authorizer = a}));
+        c.list_tools();
+        c.close();
+    }
+    mcp::client c(options());
+    c.connect(mcp::http::make_client_transport({.url = s.mcp_url(), .authorizer = a}));
+    c.list_tools();
+    c.close();
+    const auto tokens = s.at(s.as(), "POST", "/as/token");
+    ASSERT_EQ(tokens.size(), 2u);
+    const auto form = auth::detail::query_params("http://x/?" + tokens[1].body);
+    EXPECT_EQ(form.at("grant_type"), "refresh_token");
+    EXPECT_EQ(form.at("resource"), s.mcp_url());
+    EXPECT_EQ(form.at("client_id"), "client-1");
+    EXPECT_EQ(s.at(s.as(), "GET", "/as/authorize").size(), 1u); // the user was asked once
+    EXPECT_EQ(s.at(s.mcp(), "POST", "/mcp").back().header("Authorization"), "Bearer tok-never-shown-2");
+}
+
+TEST(AuthClientFlow, A403InsufficientScopeStepsUpToTheUnionOfScopes) {
+    protected_servers s({.step_up = true});
+    mcp::client c(options());
+    c.connect(mcp::http::make_client_transport({.url = s.mcp_url(), .authorizer = authorizer()}));
+    c.list_tools(); // 403 with the first token, then again with the second
+    c.close();
+    const auto authz = s.at(s.as(), "GET", "/as/authorize");
+    ASSERT_EQ(authz.size(), 2u);
+    EXPECT_EQ(auth::detail::query_params(authz[0].target).at("scope"), "read");
+    EXPECT_EQ(auth::detail::query_params(authz[1].target).at("scope"), "read write");
+    EXPECT_EQ(s.at(s.mcp(), "POST", "/mcp").back().header("Authorization"), "Bearer tok-never-shown-2");
+}
+
+TEST(AuthClientFlow, StepUpGivesUpAfterItsLimit) {
+    protected_servers s({.always_403 = true});
+    const std::string why = connect_error(s.mcp_url(), authorizer());
+    EXPECT_TRUE(contains(why, "HTTP 403")) << why;
+    EXPECT_TRUE(contains(why, "after 2 step-up authorizations")) << why;
+    EXPECT_EQ(s.at(s.as(), "GET", "/as/authorize").size(), 3u); // the login, then two step-ups
 }
