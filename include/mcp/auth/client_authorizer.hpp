@@ -95,6 +95,17 @@ private:
     auth_failure reason_;
 };
 
+/// Enterprise-managed authorization (MCP extension
+/// io.modelcontextprotocol/enterprise-managed-authorization): the user's identity provider
+/// exchanges their ID token for an identity assertion grant (ID-JAG, RFC 8693 token exchange)
+/// naming the MCP server's authorization server, which that server takes as a JWT bearer grant
+/// (RFC 7523) from the pre-registered client. No browser.
+struct enterprise_identity {
+    std::string token_endpoint;               ///< the identity provider's token endpoint
+    std::string client_id;                    ///< this client at the identity provider
+    std::function<std::string()> id_token;    ///< the user's current ID token there
+};
+
 struct client_authorizer_options {
     /// Where tokens and registrations live; null: a memory_store of this authorizer.
     std::shared_ptr<credential_store> store;
@@ -138,6 +149,13 @@ struct client_authorizer_options {
     /// the token endpoint gets a signed client assertion instead of a secret.
     std::string client_private_key_pem;
     std::string client_signing_algorithm = "ES256";
+    /// Workload identity (RFC 7523 JWT bearer grant; MCP extension io.modelcontextprotocol/auth/wif):
+    /// returns the JWT the platform issued this workload (read it afresh each time: platforms
+    /// rotate them). When set, tokens come from that grant with the pre-registered client_id;
+    /// no user, no redirect, and a refused assertion is reported, never retried.
+    std::function<std::string()> jwt_bearer_assertion;
+    /// When set (token_endpoint not empty), tokens come from enterprise-managed authorization.
+    enterprise_identity enterprise;
 };
 
 class client_authorizer {
