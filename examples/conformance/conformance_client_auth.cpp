@@ -46,6 +46,7 @@ std::shared_ptr<mcp::auth::client_authorizer> scenario_authorizer(const mcp::jso
                         .id_token = [t = context_string(context, "idp_id_token")] { return t; }};
     o.client_metadata_url = "https://conformance-test.local/client-metadata.json";
     o.client_name = "mcpxx-conformance-client";
+    o.dpop = true; // used where the authorization server offers it
     o.log = [](std::string_view line) { std::cerr << "conformance_client: auth: " << line << '\n'; };
     return std::make_shared<mcp::auth::client_authorizer>(std::move(o));
 }

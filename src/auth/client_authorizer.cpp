@@ -5,6 +5,7 @@
 #include <mcp/auth/www_authenticate.hpp>
 
 #include "auth/base64url.hpp"
+#include "auth/dpop.hpp"
 #include "auth/metadata.hpp"
 #include "auth/oauth_exchange.hpp"
 #include "auth/urls.hpp"
@@ -66,6 +67,7 @@ challenge_info read_challenge(std::string_view field, const std::function<void(s
     try {
         const auto all = parse_www_authenticate(field);
         const challenge* c = find_challenge(all, "Bearer");
+        if (!c) c = find_challenge(all, "DPoP");
         if (!c) return info;
         info.resource_metadata = std::string(c->param("resource_metadata").value_or(""));
         info.scope = std::string(c->param("scope").value_or(""));
@@ -76,8 +78,11 @@ challenge_info read_challenge(std::string_view field, const std::function<void(s
     return info;
 }
 
+// The Authorization value that presents `t`: its own scheme for a DPoP-bound token.
 std::string bearer(const token_set& t) {
-    return "Bearer " + t.access_token;
+    std::string type = t.token_type;
+    for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return (type == "dpop" ? "DPoP " : "Bearer ") + t.access_token;
 }
 
 } // namespace
@@ -95,6 +100,20 @@ struct client_authorizer::impl {
     std::map<std::string, std::size_t> step_ups;          // per server, since the last success
     std::map<std::string, std::vector<std::string>> asked; // scopes requested per server (union on step-up)
     std::map<std::string, std::uint64_t> generation;        // per server: tokens saved so far
+    std::mutex dpop_mu;
+    std::shared_ptr<dpop_signer> dpop_key; // made when first used
+
+    // The DPoP signer for token requests to `as`, when DPoP is on and the server takes ES256.
+    dpop_signer* dpop_for(const server_metadata& as) {
+        if (!opts.dpop || !as.dpop_es256) return nullptr;
+        std::lock_guard lock(dpop_mu);
+        if (!dpop_key) dpop_key = std::make_shared<dpop_signer>();
+        return dpop_key.get();
+    }
+    std::shared_ptr<dpop_signer> current_dpop() {
+        std::lock_guard lock(dpop_mu);
+        return dpop_key;
+    }
 
     void saved_tokens(const store_key& key, const token_set& t) {
         store->save_tokens(key, t);
@@ -261,7 +280,7 @@ struct client_authorizer::impl {
         const std::string scope = scope_for(server, ch, d, step_up, false);
         if (!scope.empty()) grant.emplace_back("scope", scope);
         grant.emplace_back("resource", d.prm ? d.prm->resource : server);
-        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel);
+        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel, dpop_for(d.as));
         if (t.scope.empty()) t.scope = scope;
         saved_tokens(key, t);
         log("obtained a token by " + what + " for " + display_url(server));
@@ -387,7 +406,7 @@ struct client_authorizer::impl {
                          {"redirect_uri", redirect_uri},
                          {"code_verifier", pkce.verifier}};
         grant.emplace_back("resource", resource);
-        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel);
+        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel, dpop_for(d.as));
         if (t.scope.empty()) t.scope = scope;
         saved_tokens(key, t);
         log("logged in to " + display_url(server));
@@ -414,7 +433,7 @@ struct client_authorizer::impl {
                                                   {{"grant_type", "refresh_token"},
                                                    {"refresh_token", old.refresh_token},
                                                    {"resource", resource}},
-                                                  cancel);
+                                                  cancel, dpop_for(as));
             if (t.refresh_token.empty()) t.refresh_token = old.refresh_token;
             if (t.scope.empty()) t.scope = old.scope;
             saved_tokens(key, t);
@@ -501,6 +520,33 @@ void client_authorizer::note_success(std::string_view server_url) {
     }
     std::lock_guard lock(impl_->counts_mu);
     impl_->step_ups.erase(server);
+}
+
+std::string client_authorizer::dpop_proof(std::string_view method, std::string_view url,
+                                          std::string_view authorization) {
+    if (authorization.substr(0, 5) != "DPoP ") return {};
+    auto signer = impl_->current_dpop();
+    if (!signer) return {};
+    try {
+        return signer->proof(method, url, authorization.substr(5));
+    } catch (const std::exception& e) {
+        impl_->log(std::string("no DPoP proof: ") + e.what());
+        return {};
+    }
+}
+
+void client_authorizer::note_dpop_nonce(std::string_view url, std::string_view nonce) {
+    // A nonce is an opaque token of the server's; one that could not travel in a JWT claim
+    // or that is unreasonably long is not kept.
+    if (nonce.empty() || nonce.size() > 512) return;
+    for (char c : nonce)
+        if (static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) > 0x7e) return;
+    if (auto signer = impl_->current_dpop()) {
+        try {
+            signer->set_nonce(url, std::string(nonce));
+        } catch (const std::invalid_argument&) {
+        }
+    }
 }
 
 void client_authorizer::login(std::string_view server_url, const cancellation_token& cancel) {

@@ -38,7 +38,7 @@ std::unique_ptr<EVP_PKEY, pkey_free> read_private_key(std::string_view pem) {
     return key;
 }
 
-std::string sign(EVP_PKEY* key, std::string_view input) {
+std::string sign_bytes(EVP_PKEY* key, std::string_view input) {
     std::unique_ptr<EVP_MD_CTX, md_ctx_free> ctx(EVP_MD_CTX_new());
     std::size_t len = 0;
     if (!ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key) != 1 ||
@@ -69,25 +69,66 @@ std::string der_to_jose(const std::string& der, std::size_t part) {
 
 } // namespace
 
-std::string sign_jwt(std::string_view private_key_pem, std::string_view alg, std::string_view claims_json) {
+struct signing_key::key {
+    std::unique_ptr<EVP_PKEY, pkey_free> pkey;
+};
+
+signing_key signing_key::from_pem(std::string_view pem, std::string_view alg) {
     if (alg != "ES256" && alg != "RS256")
         throw std::invalid_argument("unsupported client assertion algorithm (ES256 and RS256 are)");
-    auto key = read_private_key(private_key_pem);
+    auto pkey = read_private_key(pem);
     if (alg == "ES256") {
         char group[32] = {};
         std::size_t glen = 0;
-        if (!EVP_PKEY_is_a(key.get(), "EC") ||
-            EVP_PKEY_get_utf8_string_param(key.get(), "group", group, sizeof group, &glen) != 1 ||
+        if (!EVP_PKEY_is_a(pkey.get(), "EC") ||
+            EVP_PKEY_get_utf8_string_param(pkey.get(), "group", group, sizeof group, &glen) != 1 ||
             std::string_view(group, glen) != "prime256v1")
             throw std::invalid_argument("ES256 needs a P-256 EC private key");
-    } else if (!EVP_PKEY_is_a(key.get(), "RSA") || EVP_PKEY_get_bits(key.get()) < 2048) {
+    } else if (!EVP_PKEY_is_a(pkey.get(), "RSA") || EVP_PKEY_get_bits(pkey.get()) < 2048) {
         throw std::invalid_argument("RS256 needs an RSA private key of 2048 bits or more");
     }
-    const std::string input = base64url(R"({"alg":")" + std::string(alg) + R"(","typ":"JWT"})") + "." +
-                              base64url(claims_json);
-    std::string sig = sign(key.get(), input);
-    if (alg == "ES256") sig = der_to_jose(sig, 32);
+    signing_key k;
+    k.key_ = std::make_shared<key>(key{std::move(pkey)});
+    k.alg_ = std::string(alg);
+    return k;
+}
+
+signing_key signing_key::generate_es256() {
+    std::unique_ptr<EVP_PKEY, pkey_free> pkey(EVP_EC_gen("P-256"));
+    if (!pkey) throw std::runtime_error("generating a P-256 key failed");
+    signing_key k;
+    k.key_ = std::make_shared<key>(key{std::move(pkey)});
+    k.alg_ = "ES256";
+    return k;
+}
+
+std::string signing_key::public_jwk() const {
+    BIGNUM* x = nullptr;
+    BIGNUM* y = nullptr;
+    if (!EVP_PKEY_is_a(key_->pkey.get(), "EC") || EVP_PKEY_get_bn_param(key_->pkey.get(), "qx", &x) != 1 ||
+        EVP_PKEY_get_bn_param(key_->pkey.get(), "qy", &y) != 1) {
+        BN_free(x);
+        throw std::runtime_error("only EC keys have a public JWK here");
+    }
+    std::string xs(32, '\0'), ys(32, '\0');
+    BN_bn2binpad(x, reinterpret_cast<unsigned char*>(xs.data()), 32);
+    BN_bn2binpad(y, reinterpret_cast<unsigned char*>(ys.data()), 32);
+    BN_free(x);
+    BN_free(y);
+    // Members in lexicographic order: this text is also the input of the RFC 7638 thumbprint.
+    return R"({"crv":"P-256","kty":"EC","x":")" + base64url(xs) + R"(","y":")" + base64url(ys) + R"("})";
+}
+
+std::string signing_key::sign(std::string_view header_json, std::string_view claims_json) const {
+    const std::string input = base64url(header_json) + "." + base64url(claims_json);
+    std::string sig = sign_bytes(key_->pkey.get(), input);
+    if (alg_ == "ES256") sig = der_to_jose(sig, 32);
     return input + "." + base64url(sig);
+}
+
+std::string sign_jwt(std::string_view private_key_pem, std::string_view alg, std::string_view claims_json) {
+    const signing_key k = signing_key::from_pem(private_key_pem, alg);
+    return k.sign(R"({"alg":")" + std::string(alg) + R"(","typ":"JWT"})", claims_json);
 }
 
 } // namespace mcp::auth::detail

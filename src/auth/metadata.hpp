@@ -31,6 +31,7 @@ struct server_metadata {
     std::vector<std::string> grant_types; ///< empty: not said (RFC 8414 default authorization_code, implicit)
     bool client_id_metadata_document_supported = false;
     bool iss_parameter_supported = false;
+    bool dpop_es256 = false; ///< dpop_signing_alg_values_supported lists ES256
     bool defaults = false; ///< 2025-03-26 fallback: no document, default endpoints
 };
 

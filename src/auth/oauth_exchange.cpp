@@ -139,7 +139,7 @@ std::string oauth_exchange::client_assertion(const std::string& client_id, const
 }
 
 token_set oauth_exchange::request_tokens(const server_metadata& as, const client_registration& client,
-                                         param_list grant, const cancellation_token& cancel) {
+                                         param_list grant, const cancellation_token& cancel, dpop_signer* dpop) {
     http::fetch_request r;
     r.method = "POST";
     r.url = as.token_endpoint;
@@ -158,7 +158,17 @@ token_set oauth_exchange::request_tokens(const server_metadata& as, const client
             grant.emplace_back("client_secret", client.client_secret);
     }
     r.body = form_encode(grant);
-    auto resp = send(std::move(r), cancel, auth_failure::token_request);
+    http::fetch_response resp;
+    for (int attempt = 0;; ++attempt) {
+        http::fetch_request one = r;
+        if (dpop) one.headers.emplace_back("DPoP", dpop->proof("POST", as.token_endpoint));
+        resp = send(std::move(one), cancel, auth_failure::token_request);
+        // RFC 9449 section 8: the server wants a nonce of its own in the proof; once.
+        auto nonce = resp.header("DPoP-Nonce");
+        if (!dpop || attempt > 0 || resp.status != 400 || !nonce || oauth_error_of(resp.body) != "use_dpop_nonce")
+            break;
+        dpop->set_nonce(as.token_endpoint, std::string(*nonce));
+    }
     const std::string where = display_url(as.token_endpoint);
     const json::object answer = answer_object(resp, {200}, auth_failure::token_request, "the token request to " + where);
     auto access = find_string(answer, "access_token");

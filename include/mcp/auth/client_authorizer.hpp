@@ -156,6 +156,11 @@ struct client_authorizer_options {
     std::function<std::string()> jwt_bearer_assertion;
     /// When set (token_endpoint not empty), tokens come from enterprise-managed authorization.
     enterprise_identity enterprise;
+    /// DPoP (RFC 9449; MCP extension io.modelcontextprotocol/auth/dpop): when the authorization
+    /// server lists ES256 in dpop_signing_alg_values_supported, tokens are bound to a P-256 key
+    /// made for this authorizer (kept in memory only: after a restart, a new login) and every
+    /// request presents them with a fresh proof.
+    bool dpop = false;
 };
 
 class client_authorizer {
@@ -180,6 +185,13 @@ public:
 
     /// A request with the current token succeeded: the step-up count starts again.
     void note_success(std::string_view server_url);
+
+    /// For an Authorization value of the DPoP scheme ("DPoP <token>"): a fresh DPoP proof for
+    /// a `method` request to `url`; "" for any other value. Signs, never touches the network:
+    /// the transport calls it for every request.
+    std::string dpop_proof(std::string_view method, std::string_view url, std::string_view authorization);
+    /// A DPoP-Nonce the server at `url` sent (RFC 9449 section 9): later proofs carry it.
+    void note_dpop_nonce(std::string_view url, std::string_view nonce);
 
     /// Logs in without waiting for a challenge (discovery from the well-known URIs).
     /// Throws authorization_error.
