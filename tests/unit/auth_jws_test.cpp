@@ -1,7 +1,10 @@
 // The client assertion of private_key_jwt (RFC 7523): a compact JWS whose ES256 / RS256
 // signature verifies with the public key (checked here with OpenSSL directly), and keys that
-// do not fit the algorithm refused without being quoted.
+// do not fit the algorithm refused without being quoted. DPoP proofs (RFC 9449): their header
+// carries the public key they verify with, their claims bind method, URL, nonce and token.
+#include "auth/dpop.hpp"
 #include "auth/jws.hpp"
+#include "crypto/crypto.hpp"
 
 #include <mcp/json/base64.hpp>
 #include <mcp/json/json.hpp>
@@ -10,6 +13,8 @@
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
 #include <openssl/rsa.h>
 
 #include <gtest/gtest.h>
@@ -115,4 +120,57 @@ TEST(ClientAssertion, KeysThatDoNotFitAreRefusedWithoutQuotingThem) {
     const std::string why = refusal(garbage, "ES256");
     EXPECT_NE(why.find("not a PEM private key"), std::string::npos);
     EXPECT_EQ(why.find("c2VjcmV0"), std::string::npos);
+}
+
+namespace {
+
+// The EC public key of a JWK {"crv":"P-256","kty":"EC","x","y"}, as OpenSSL reads it.
+key_ptr key_of_jwk(const mcp::json::object& jwk) {
+    const std::string x = unbase64url(std::string(jwk.at("x").as_string()));
+    const std::string y = unbase64url(std::string(jwk.at("y").as_string()));
+    std::string point = "\x04" + x + y;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_utf8_string("group", const_cast<char*>("P-256"), 0),
+        OSSL_PARAM_construct_octet_string("pub", point.data(), point.size()), OSSL_PARAM_construct_end()};
+    EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
+    EVP_PKEY* key = nullptr;
+    EVP_PKEY_fromdata_init(ctx);
+    EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params);
+    EVP_PKEY_CTX_free(ctx);
+    return key_ptr(key, EVP_PKEY_free);
+}
+
+} // namespace
+
+TEST(DpopProof, SignedByTheKeyInItsHeaderAndBoundToTheRequestAndToken) {
+    mcp::auth::detail::dpop_signer signer;
+    signer.set_nonce("https://mcp.example.com/other", "server-nonce-1");
+    const std::string jws = signer.proof("POST", "https://MCP.example.com:443/mcp?q=1#f", "the-access-token");
+    const auto p = parts(jws);
+    ASSERT_EQ(p.size(), 3u);
+    const auto header = mcp::json::parse(unbase64url(p[0])).as_object();
+    EXPECT_EQ(header.at("typ"), "dpop+jwt");
+    EXPECT_EQ(header.at("alg"), "ES256");
+    const auto& jwk = header.at("jwk").as_object();
+    EXPECT_EQ(jwk.at("kty"), "EC");
+    EXPECT_FALSE(jwk.contains("d")); // never the private part
+    const auto claims = mcp::json::parse(unbase64url(p[1])).as_object();
+    EXPECT_EQ(claims.at("htm"), "POST");
+    EXPECT_EQ(claims.at("htu"), "https://mcp.example.com/mcp"); // no query, no fragment
+    EXPECT_EQ(claims.at("nonce"), "server-nonce-1");           // the origin's nonce
+    std::string ath = mcp::base64::encode(mcp::detail::sha256("the-access-token"));
+    while (ath.back() == '=') ath.pop_back();
+    for (auto& c : ath) c = c == '+' ? '-' : c == '/' ? '_' : c;
+    EXPECT_EQ(claims.at("ath").as_string(), ath);
+    EXPECT_GE(claims.at("jti").as_string().size(), 32u);
+    auto key = key_of_jwk(jwk);
+    ASSERT_TRUE(key);
+    EXPECT_TRUE(verifies(key.get(), p[0] + "." + p[1], unbase64url(p[2])));
+
+    // Each proof is new; one for the token endpoint of another origin has no nonce or ath.
+    const auto other = mcp::json::parse(unbase64url(parts(signer.proof("POST", "https://as.example.com/token"))[1]))
+                           .as_object();
+    EXPECT_NE(other.at("jti"), claims.at("jti"));
+    EXPECT_FALSE(other.contains("nonce"));
+    EXPECT_FALSE(other.contains("ath"));
 }
