@@ -40,6 +40,8 @@ struct as_script {
     int expires_in = 3600;
     bool step_up = false;    ///< tools/list with the first token: 403 insufficient_scope
     bool always_403 = false; ///< tools/list: 403 insufficient_scope whatever the token
+    std::string token_answer; ///< "" = a token; else this body (200) from the token endpoint
+    bool no_metadata = false; ///< the authorization server has no metadata document
 };
 
 class protected_servers {
@@ -63,7 +65,7 @@ public:
 private:
     void authorization_server(const recorded_request& r, writer_ptr w) {
         const std::string path = r.target.substr(0, r.target.find('?'));
-        if (r.method == "GET" && path == "/.well-known/oauth-authorization-server/as") {
+        if (r.method == "GET" && path == "/.well-known/oauth-authorization-server/as" && !script_.no_metadata) {
             json::object m{{"issuer", script_.metadata_issuer.empty() ? issuer() : script_.metadata_issuer},
                            {"authorization_endpoint", issuer() + "/authorize"},
                            {"token_endpoint", issuer() + "/token"},
@@ -91,6 +93,8 @@ private:
             const bool by_refresh = form.count("refresh_token") && form.at("refresh_token") == "refresh-1";
             if (!by_code && !by_refresh)
                 return w->respond(400, http_test_server::json_headers(), R"({"error":"invalid_grant"})");
+            if (!script_.token_answer.empty())
+                return w->respond(200, http_test_server::json_headers(), script_.token_answer);
             issued_.push_back("tok-never-shown-" + std::to_string(issued_.size() + 1));
             w->respond(200, http_test_server::json_headers(),
                        mcp::to_json(json::object{{"access_token", issued_.back()},
@@ -338,4 +342,30 @@ TEST(AuthClientFlow, StepUpGivesUpAfterItsLimit) {
     EXPECT_TRUE(contains(why, "HTTP 403")) << why;
     EXPECT_TRUE(contains(why, "after 2 step-up authorizations")) << why;
     EXPECT_EQ(s.at(s.as(), "GET", "/as/authorize").size(), 3u); // the login, then two step-ups
+}
+
+TEST(AuthClientFlow, ATokenAnswerWithoutAUsableTokenIsAClearError) {
+    for (const std::string& answer : {std::string("<html>oops</html>"), std::string(R"({"token_type":"Bearer"})"),
+                                     std::string(R"({"access_token":"two words"})"),
+                                     std::string(R"({"access_token":")") + std::string(9000, 'a') + "\r\n\"}"}) {
+        protected_servers s({.token_answer = answer});
+        const std::string why = connect_error(s.mcp_url(), authorizer());
+        EXPECT_TRUE(contains(why, "authorization failed: the token response from") ||
+                    contains(why, "authorization failed: the access token from"))
+            << why;
+        EXPECT_LT(why.size(), 400u) << why; // nothing of the body repeated
+    }
+}
+
+TEST(AuthClientFlow, AnAuthorizationServerWithoutMetadataIsAClearError) {
+    protected_servers s({.no_metadata = true});
+    const std::string why = connect_error(s.mcp_url(), authorizer());
+    EXPECT_TRUE(contains(why, "no metadata found for the authorization server")) << why;
+    EXPECT_TRUE(s.at(s.as(), "POST", "/as/register").empty());
+    // All three well-known locations of an issuer with a path were tried, in order.
+    const auto tried = s.as().requests(http_test_server::method_is("GET"));
+    ASSERT_EQ(tried.size(), 3u);
+    EXPECT_EQ(tried[0].target, "/.well-known/oauth-authorization-server/as");
+    EXPECT_EQ(tried[1].target, "/.well-known/openid-configuration/as");
+    EXPECT_EQ(tried[2].target, "/as/.well-known/openid-configuration");
 }

@@ -23,6 +23,17 @@ bool insufficient_scope(std::string_view www_authenticate) {
 
 } // namespace
 
+client_transport::impl::~impl() {
+    // close() joins the flow's thread; when close() ran on the loop thread it could not, and
+    // the thread may even hold the last reference to this impl (then it cannot join itself).
+    if (auth_thread.joinable()) {
+        if (auth_thread.get_id() == std::this_thread::get_id())
+            auth_thread.detach();
+        else
+            auth_thread.join();
+    }
+}
+
 core::header_list client_transport::impl::common_headers(std::string_view method) const {
     core::header_list h = opts.headers;
     if (!authorization.empty()) {

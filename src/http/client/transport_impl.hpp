@@ -107,6 +107,7 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     using request_id = detail::request_id;
 
     impl(client_transport_options o, detail::url_parts u);
+    ~impl(); // transport_auth.cpp: the flow's thread
 
     // ---- set at construction, then read-only ----
     client_transport_options opts;
