@@ -38,8 +38,10 @@ std::shared_ptr<mcp::auth::client_authorizer> scenario_authorizer(const mcp::jso
     o.client_id = context_string(context, "client_id");
     o.client_secret = context_string(context, "client_secret");
     o.client_private_key_pem = context_string(context, "private_key_pem");
-    if (auto alg = context_string(context, "signing_algorithm"); !alg.empty()) o.client_signing_algorithm = alg;
-    if (auto jwt = context_string(context, "valid_jwt"); !jwt.empty()) o.jwt_bearer_assertion = [jwt] { return jwt; };
+    if (auto alg = context_string(context, "signing_algorithm"); !alg.empty())
+        o.client_signing_algorithm = alg;
+    if (auto jwt = context_string(context, "valid_jwt"); !jwt.empty())
+        o.jwt_bearer_assertion = [jwt] { return jwt; };
     if (auto idp = context_string(context, "idp_token_endpoint"); !idp.empty())
         o.enterprise = {.token_endpoint = idp,
                         .client_id = context_string(context, "idp_client_id"),

@@ -13,8 +13,10 @@ inline std::string base64url(std::string_view bytes) {
     std::string s = mcp::base64::encode(bytes);
     while (!s.empty() && s.back() == '=') s.pop_back();
     for (auto& c : s) {
-        if (c == '+') c = '-';
-        else if (c == '/') c = '_';
+        if (c == '+')
+            c = '-';
+        else if (c == '/')
+            c = '_';
     }
     return s;
 }

@@ -19,7 +19,8 @@ std::string dpop_signer::proof(std::string_view method, std::string_view url, st
         if (auto it = nonces_.find(origin_of(url)); it != nonces_.end()) nonce = it->second;
     }
     const auto now =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     json::object claims{{"jti", mcp::detail::random_hex_id()}, {"htm", method}, {"htu", htu}, {"iat", now}};
     if (!nonce.empty()) claims["nonce"] = nonce;
     if (!access_token.empty()) claims["ath"] = base64url(mcp::detail::sha256(access_token));

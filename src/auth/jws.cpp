@@ -62,7 +62,8 @@ std::string der_to_jose(const std::string& der, std::size_t part) {
     ECDSA_SIG_get0(sig.get(), &r, &s);
     std::string out(2 * part, '\0');
     auto* o = reinterpret_cast<unsigned char*>(out.data());
-    if (BN_bn2binpad(r, o, static_cast<int>(part)) < 0 || BN_bn2binpad(s, o + part, static_cast<int>(part)) < 0)
+    if (BN_bn2binpad(r, o, static_cast<int>(part)) < 0 ||
+        BN_bn2binpad(s, o + part, static_cast<int>(part)) < 0)
         throw std::runtime_error("signing the client assertion failed");
     return out;
 }

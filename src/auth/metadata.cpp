@@ -34,11 +34,13 @@ std::string endpoint(const json::object& o, std::string_view key, std::string_vi
     if (!v || v->empty()) {
         if (!required) return {};
         throw authorization_error(auth_failure::discovery, "the authorization server metadata from " +
-                                                               display_url(from) + " has no " + std::string(key));
+                                                               display_url(from) + " has no " +
+                                                               std::string(key));
     }
     if (!acceptable_endpoint(*v))
         throw authorization_error(auth_failure::discovery, "the authorization server metadata from " +
-                                                               display_url(from) + " gives a " + std::string(key) +
+                                                               display_url(from) + " gives a " +
+                                                               std::string(key) +
                                                                " that is neither https nor loopback http");
     return std::string(*v);
 }
@@ -60,7 +62,8 @@ resource_metadata parse_resource_metadata(std::string_view body, std::string_vie
     m.authorization_servers = strings(o, "authorization_servers");
     if (m.authorization_servers.empty())
         throw authorization_error(auth_failure::discovery, "the protected resource metadata from " +
-                                                               display_url(from) + " names no authorization server");
+                                                               display_url(from) +
+                                                               " names no authorization server");
     m.scopes_supported = strings(o, "scopes_supported");
     return m;
 }
@@ -71,11 +74,11 @@ server_metadata parse_authorization_metadata(std::string_view body, std::string_
     server_metadata m;
     auto issuer = find_string(o, "issuer");
     if (!issuer || *issuer != expected_issuer)
-        throw authorization_error(auth_failure::issuer_mismatch,
-                                  "the authorization server metadata from " + display_url(from) +
-                                      (issuer ? " names the issuer " + display_url(*issuer)
-                                              : std::string(" names no issuer")) +
-                                      ", not " + display_url(expected_issuer) + " for which it was looked up");
+        throw authorization_error(
+            auth_failure::issuer_mismatch,
+            "the authorization server metadata from " + display_url(from) +
+                (issuer ? " names the issuer " + display_url(*issuer) : std::string(" names no issuer")) +
+                ", not " + display_url(expected_issuer) + " for which it was looked up");
     m.issuer = std::string(*issuer);
     const auto pkce = strings(o, "code_challenge_methods_supported");
     if (std::find(pkce.begin(), pkce.end(), "S256") == pkce.end())
@@ -93,7 +96,8 @@ server_metadata parse_authorization_metadata(std::string_view body, std::string_
     m.grant_types = strings(o, "grant_types_supported");
     m.client_id_metadata_document_supported =
         find_bool(o, "client_id_metadata_document_supported").value_or(false);
-    m.iss_parameter_supported = find_bool(o, "authorization_response_iss_parameter_supported").value_or(false);
+    m.iss_parameter_supported =
+        find_bool(o, "authorization_response_iss_parameter_supported").value_or(false);
     const auto dpop = strings(o, "dpop_signing_alg_values_supported");
     m.dpop_es256 = std::find(dpop.begin(), dpop.end(), "ES256") != dpop.end();
     return m;
@@ -134,7 +138,8 @@ std::string to_json_text(const server_metadata& m) {
 server_metadata server_metadata_from_json_text(std::string_view text) {
     boost::system::error_code ec;
     auto v = parse_json(text, ec);
-    if (!v || !v->is_object()) throw authorization_error(auth_failure::discovery, "stored metadata is unreadable");
+    if (!v || !v->is_object())
+        throw authorization_error(auth_failure::discovery, "stored metadata is unreadable");
     const auto issuer = find_string(v->get_object(), "issuer").value_or("");
     auto m = parse_authorization_metadata(text, issuer, "stored metadata");
     m.defaults = find_bool(v->get_object(), "mcpxx_defaults").value_or(false);

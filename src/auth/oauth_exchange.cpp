@@ -29,8 +29,8 @@ std::string oauth_error_of(std::string_view body) {
 
 // The JSON object of a successful answer (empty when the body is not one); for any status not
 // in `ok`, an authorization_error naming `what` failed, with the OAuth error code if any.
-json::object answer_object(const http::fetch_response& resp, std::initializer_list<int> ok, auth_failure reason,
-                           const std::string& what) {
+json::object answer_object(const http::fetch_response& resp, std::initializer_list<int> ok,
+                           auth_failure reason, const std::string& what) {
     if (std::find(ok.begin(), ok.end(), resp.status) == ok.end()) {
         const auto code = oauth_error_of(resp.body);
         throw authorization_error(reason, what + " failed: HTTP " + std::to_string(resp.status) +
@@ -66,7 +66,8 @@ http::fetch_response oauth_exchange::send(http::fetch_request request, const can
     }
 }
 
-std::optional<std::string> oauth_exchange::get_document(const std::string& url, const cancellation_token& cancel) {
+std::optional<std::string> oauth_exchange::get_document(const std::string& url,
+                                                        const cancellation_token& cancel) {
     http::fetch_request r;
     r.url = url;
     r.headers = {{"Accept", "application/json"}};
@@ -75,7 +76,8 @@ std::optional<std::string> oauth_exchange::get_document(const std::string& url, 
     return std::move(resp.body);
 }
 
-client_registration oauth_exchange::register_client(const server_metadata& as, const std::string& redirect_uri,
+client_registration oauth_exchange::register_client(const server_metadata& as,
+                                                    const std::string& redirect_uri,
                                                     const cancellation_token& cancel) {
     // The method asked for: none when the server takes it (a native app keeps no secret
     // safely), else what it lists first of the two secret methods; basic when it says nothing.
@@ -83,7 +85,8 @@ client_registration oauth_exchange::register_client(const server_metadata& as, c
     std::string method = "client_secret_basic";
     if (listed(methods, "none"))
         method = "none";
-    else if (!methods.empty() && !listed(methods, "client_secret_basic") && listed(methods, "client_secret_post"))
+    else if (!methods.empty() && !listed(methods, "client_secret_basic") &&
+             listed(methods, "client_secret_post"))
         method = "client_secret_post";
 
     json::object body;
@@ -110,8 +113,8 @@ client_registration oauth_exchange::register_client(const server_metadata& as, c
     client_registration c;
     c.client_id = std::string(*id);
     c.client_secret = std::string(find_string(answer, "client_secret").value_or(""));
-    c.token_endpoint_auth_method =
-        std::string(find_string(answer, "token_endpoint_auth_method").value_or(c.client_secret.empty() ? "none" : method));
+    c.token_endpoint_auth_method = std::string(find_string(answer, "token_endpoint_auth_method")
+                                                   .value_or(c.client_secret.empty() ? "none" : method));
     if (c.client_secret.empty()) c.token_endpoint_auth_method = "none";
     c.redirect_uris = {redirect_uri};
     if (auto exp = find_int(answer, "client_secret_expires_at"); exp && *exp > 0)
@@ -119,18 +122,15 @@ client_registration oauth_exchange::register_client(const server_metadata& as, c
     return c;
 }
 
-std::string oauth_exchange::client_assertion(const std::string& client_id, const std::string& audience) const {
+std::string oauth_exchange::client_assertion(const std::string& client_id,
+                                             const std::string& audience) const {
     // RFC 7523 section 3: the client is issuer and subject, the authorization server's issuer
     // the audience; short-lived and unique.
-    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
-    json::object claims{{"iss", client_id},
-                        {"sub", client_id},
-                        {"aud", audience},
-                        {"iat", now},
-                        {"exp", now + 300},
-                        {"jti", mcp::detail::random_hex_id()}};
+    const auto now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    json::object claims{{"iss", client_id}, {"sub", client_id}, {"aud", audience},
+                        {"iat", now},       {"exp", now + 300}, {"jti", mcp::detail::random_hex_id()}};
     try {
         return sign_jwt(opts_.client_private_key_pem, opts_.client_signing_algorithm, to_json(claims));
     } catch (const std::exception& e) {
@@ -139,7 +139,8 @@ std::string oauth_exchange::client_assertion(const std::string& client_id, const
 }
 
 token_set oauth_exchange::request_tokens(const server_metadata& as, const client_registration& client,
-                                         param_list grant, const cancellation_token& cancel, dpop_signer* dpop) {
+                                         param_list grant, const cancellation_token& cancel,
+                                         dpop_signer* dpop) {
     http::fetch_request r;
     r.method = "POST";
     r.url = as.token_endpoint;
@@ -165,12 +166,14 @@ token_set oauth_exchange::request_tokens(const server_metadata& as, const client
         resp = send(std::move(one), cancel, auth_failure::token_request);
         // RFC 9449 section 8: the server wants a nonce of its own in the proof; once.
         auto nonce = resp.header("DPoP-Nonce");
-        if (!dpop || attempt > 0 || resp.status != 400 || !nonce || oauth_error_of(resp.body) != "use_dpop_nonce")
+        if (!dpop || attempt > 0 || resp.status != 400 || !nonce ||
+            oauth_error_of(resp.body) != "use_dpop_nonce")
             break;
         dpop->set_nonce(as.token_endpoint, std::string(*nonce));
     }
     const std::string where = display_url(as.token_endpoint);
-    const json::object answer = answer_object(resp, {200}, auth_failure::token_request, "the token request to " + where);
+    const json::object answer =
+        answer_object(resp, {200}, auth_failure::token_request, "the token request to " + where);
     auto access = find_string(answer, "access_token");
     if (!access || access->empty())
         throw authorization_error(auth_failure::token_request,

@@ -95,8 +95,8 @@ std::vector<std::string> authorization_metadata_urls(std::string_view issuer) {
     const std::string path = trimmed_path(u);
     if (path.empty())
         return {o + "/.well-known/oauth-authorization-server", o + "/.well-known/openid-configuration"};
-    return {o + "/.well-known/oauth-authorization-server" + path, o + "/.well-known/openid-configuration" + path,
-            o + path + "/.well-known/openid-configuration"};
+    return {o + "/.well-known/oauth-authorization-server" + path,
+            o + "/.well-known/openid-configuration" + path, o + path + "/.well-known/openid-configuration"};
 }
 
 bool resource_matches(std::string_view resource, std::string_view server_url) {
@@ -125,7 +125,8 @@ std::map<std::string, std::string> query_params(std::string_view url) {
     auto r = urls::parse_uri_reference(url);
     if (!r) throw std::invalid_argument("not a valid URL");
     std::map<std::string, std::string> out;
-    for (auto p : r->params()) out.emplace(std::string(p.key), p.has_value ? std::string(p.value) : std::string());
+    for (auto p : r->params())
+        out.emplace(std::string(p.key), p.has_value ? std::string(p.value) : std::string());
     return out;
 }
 

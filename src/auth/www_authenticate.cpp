@@ -17,8 +17,21 @@ constexpr std::size_t max_params = 64;
 bool is_tchar(char c) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
     switch (c) {
-    case '!': case '#': case '$': case '%': case '&': case '\'': case '*': case '+': case '-':
-    case '.': case '^': case '_': case '`': case '|': case '~':
+    case '!':
+    case '#':
+    case '$':
+    case '%':
+    case '&':
+    case '\'':
+    case '*':
+    case '+':
+    case '-':
+    case '.':
+    case '^':
+    case '_':
+    case '`':
+    case '|':
+    case '~':
         return true;
     default:
         return false;
@@ -105,7 +118,8 @@ private:
             if (c == '\\') {
                 if (done()) fail("unterminated quoted string");
                 const char e = s_[pos_++];
-                if (static_cast<unsigned char>(e) < 0x20 && e != '\t') fail("control character in quoted string");
+                if (static_cast<unsigned char>(e) < 0x20 && e != '\t')
+                    fail("control character in quoted string");
                 v.push_back(e);
                 continue;
             }

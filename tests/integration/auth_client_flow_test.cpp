@@ -38,8 +38,8 @@ struct as_script {
     std::string state;           ///< "" = echo the client's
     std::string iss;             ///< "" = the real issuer; "-" = none
     int expires_in = 3600;
-    bool step_up = false;    ///< tools/list with the first token: 403 insufficient_scope
-    bool always_403 = false; ///< tools/list: 403 insufficient_scope whatever the token
+    bool step_up = false;     ///< tools/list with the first token: 403 insufficient_scope
+    bool always_403 = false;  ///< tools/list: 403 insufficient_scope whatever the token
     std::string token_answer; ///< "" = a token; else this body (200) from the token endpoint
     bool no_metadata = false; ///< the authorization server has no metadata document
 };
@@ -47,7 +47,8 @@ struct as_script {
 class protected_servers {
 public:
     explicit protected_servers(as_script s = {}) : script_(std::move(s)) {
-        as_.set_handler([this](const recorded_request& r, writer_ptr w) { authorization_server(r, std::move(w)); });
+        as_.set_handler(
+            [this](const recorded_request& r, writer_ptr w) { authorization_server(r, std::move(w)); });
         mcp_.set_handler([this](const recorded_request& r, writer_ptr w) { mcp_server(r, std::move(w)); });
     }
 
@@ -65,7 +66,8 @@ public:
 private:
     void authorization_server(const recorded_request& r, writer_ptr w) {
         const std::string path = r.target.substr(0, r.target.find('?'));
-        if (r.method == "GET" && path == "/.well-known/oauth-authorization-server/as" && !script_.no_metadata) {
+        if (r.method == "GET" && path == "/.well-known/oauth-authorization-server/as" &&
+            !script_.no_metadata) {
             json::object m{{"issuer", script_.metadata_issuer.empty() ? issuer() : script_.metadata_issuer},
                            {"authorization_endpoint", issuer() + "/authorize"},
                            {"token_endpoint", issuer() + "/token"},
@@ -88,7 +90,8 @@ private:
         } else if (r.method == "POST" && path == "/as/token") {
             const auto form = auth::detail::query_params("http://x/?" + r.body);
             std::lock_guard lock(mu_);
-            const bool by_code = form.count("code") && form.at("code") == code && form.count("code_verifier") &&
+            const bool by_code = form.count("code") && form.at("code") == code &&
+                                 form.count("code_verifier") &&
                                  auth::pkce_s256_challenge(form.at("code_verifier")) == challenge_;
             const bool by_refresh = form.count("refresh_token") && form.at("refresh_token") == "refresh-1";
             if (!by_code && !by_refresh)
@@ -108,7 +111,8 @@ private:
 
     void mcp_server(const recorded_request& r, writer_ptr w) {
         if (r.method == "GET" && r.target == "/.well-known/oauth-protected-resource/mcp") {
-            json::object prm{{"resource", mcp_url()}, {"authorization_servers", json::array{json::value(issuer())}}};
+            json::object prm{{"resource", mcp_url()},
+                             {"authorization_servers", json::array{json::value(issuer())}}};
             w->respond(200, http_test_server::json_headers(), mcp::to_json(prm));
             return;
         }
@@ -128,11 +132,13 @@ private:
                        R"({"error":"invalid_token"})");
             return;
         }
-        if (r.rpc_method() == "tools/list" && (script_.always_403 || (script_.step_up && token == access_token))) {
-            w->respond(403,
-                       {{"WWW-Authenticate",
-                         R"(Bearer error="insufficient_scope", scope="write", resource_metadata=")" + prm + "\""}},
-                       R"({"error":"insufficient_scope"})");
+        if (r.rpc_method() == "tools/list" &&
+            (script_.always_403 || (script_.step_up && token == access_token))) {
+            w->respond(
+                403,
+                {{"WWW-Authenticate",
+                  R"(Bearer error="insufficient_scope", scope="write", resource_metadata=")" + prm + "\""}},
+                R"({"error":"insufficient_scope"})");
             return;
         }
         if (r.method != "POST") return w->respond(r.method == "DELETE" ? 200 : 405, {}, "");
@@ -160,7 +166,8 @@ private:
 /// The user's browser: visit the authorization URL, stop at the redirect, return its target.
 class redirect_reader final : public auth::user_agent {
 public:
-    explicit redirect_reader(std::string redirect = "http://127.0.0.1:9/callback") : redirect_(std::move(redirect)) {}
+    explicit redirect_reader(std::string redirect = "http://127.0.0.1:9/callback")
+        : redirect_(std::move(redirect)) {}
     std::string redirect_uri() override { return redirect_; }
     std::string authorize(const std::string& url, const mcp::cancellation_token& cancel) override {
         auto r = mcp::http::fetch({.url = url, .cancel = cancel});
@@ -249,7 +256,8 @@ TEST(AuthClientFlow, LogsInOnTheFirst401AndSendsTheTokenFromThenOn) {
     again.list_tools();
     again.close();
     const auto later = s.at(s.mcp(), "POST", "/mcp");
-    for (std::size_t i = before; i < later.size(); ++i) EXPECT_TRUE(later[i].header("Authorization").has_value());
+    for (std::size_t i = before; i < later.size(); ++i)
+        EXPECT_TRUE(later[i].header("Authorization").has_value());
     EXPECT_EQ(s.at(s.as(), "GET", "/as/authorize").size(), 1u);
 }
 
@@ -295,8 +303,8 @@ TEST(AuthClientFlow, ARedirectUriThatIsNotLoopbackIsRefused) {
 
 TEST(AuthClientFlow, WithoutAUserAgentTheLoginFailsClearly) {
     protected_servers s;
-    const std::string why =
-        connect_error(s.mcp_url(), std::make_shared<auth::client_authorizer>(auth::client_authorizer_options{}));
+    const std::string why = connect_error(
+        s.mcp_url(), std::make_shared<auth::client_authorizer>(auth::client_authorizer_options{}));
     EXPECT_TRUE(contains(why, "no user agent is set")) << why;
 }
 
@@ -345,9 +353,10 @@ TEST(AuthClientFlow, StepUpGivesUpAfterItsLimit) {
 }
 
 TEST(AuthClientFlow, ATokenAnswerWithoutAUsableTokenIsAClearError) {
-    for (const std::string& answer : {std::string("<html>oops</html>"), std::string(R"({"token_type":"Bearer"})"),
-                                     std::string(R"({"access_token":"two words"})"),
-                                     std::string(R"({"access_token":")") + std::string(9000, 'a') + "\r\n\"}"}) {
+    for (const std::string& answer :
+         {std::string("<html>oops</html>"), std::string(R"({"token_type":"Bearer"})"),
+          std::string(R"({"access_token":"two words"})"),
+          std::string(R"({"access_token":")") + std::string(9000, 'a') + "\r\n\"}"}) {
         protected_servers s({.token_answer = answer});
         const std::string why = connect_error(s.mcp_url(), authorizer());
         EXPECT_TRUE(contains(why, "authorization failed: the token response from") ||

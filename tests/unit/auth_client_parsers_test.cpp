@@ -46,7 +46,8 @@ TEST(WwwAuthenticate, BearerWithQuotedAndTokenParameters) {
         R"(Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp", scope="files:read files:write", error=insufficient_scope)");
     ASSERT_EQ(c.size(), 1u);
     EXPECT_EQ(c[0].scheme, "Bearer");
-    EXPECT_EQ(c[0].param("resource_metadata"), "https://mcp.example.com/.well-known/oauth-protected-resource/mcp");
+    EXPECT_EQ(c[0].param("resource_metadata"),
+              "https://mcp.example.com/.well-known/oauth-protected-resource/mcp");
     EXPECT_EQ(c[0].param("scope"), "files:read files:write");
     EXPECT_EQ(c[0].param("error"), "insufficient_scope");
     EXPECT_FALSE(c[0].param("realm").has_value());
@@ -89,8 +90,9 @@ TEST(WwwAuthenticate, BareSchemeAndEmptyListElements) {
 }
 
 TEST(WwwAuthenticate, MalformedFieldsAreRefusedWithoutRepeatingThem) {
-    for (const std::string_view bad : {R"(Bearer scope="never closed)", R"(Bearer scope="a", =b)", "Bearer =x",
-                                       "Bearer scope=\"a\" junk", "Bearer scope=\"tab\x01\"", "\"quoted\""}) {
+    for (const std::string_view bad :
+         {R"(Bearer scope="never closed)", R"(Bearer scope="a", =b)", "Bearer =x", "Bearer scope=\"a\" junk",
+          "Bearer scope=\"tab\x01\"", "\"quoted\""}) {
         const std::string m = invalid_message(bad);
         EXPECT_NE(m.find("malformed WWW-Authenticate"), std::string::npos) << bad << ": " << m;
     }
@@ -121,7 +123,8 @@ TEST(Pkce, FreshPairsAreWellFormedAndDistinct) {
     for (int i = 0; i < 50; ++i) {
         const auto p = auth::make_pkce_pair();
         ASSERT_EQ(p.verifier.size(), 43u); // 32 bytes, base64url without padding
-        for (char c : p.verifier) ASSERT_TRUE(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_');
+        for (char c : p.verifier)
+            ASSERT_TRUE(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_');
         EXPECT_EQ(p.challenge, auth::pkce_s256_challenge(p.verifier));
         EXPECT_TRUE(seen.insert(p.verifier).second);
     }
@@ -130,7 +133,8 @@ TEST(Pkce, FreshPairsAreWellFormedAndDistinct) {
 // ---- URLs
 
 TEST(ResourceUri, CanonicalForm) {
-    EXPECT_EQ(auth::canonical_resource_uri("HTTPS://MCP.Example.COM:443/mcp/#frag"), "https://mcp.example.com/mcp");
+    EXPECT_EQ(auth::canonical_resource_uri("HTTPS://MCP.Example.COM:443/mcp/#frag"),
+              "https://mcp.example.com/mcp");
     EXPECT_EQ(auth::canonical_resource_uri("http://127.0.0.1:8080"), "http://127.0.0.1:8080");
     EXPECT_EQ(auth::canonical_resource_uri("http://h:80/"), "http://h");
     EXPECT_EQ(auth::canonical_resource_uri("https://h/a/b?x=1"), "https://h/a/b?x=1");
@@ -185,7 +189,8 @@ TEST(RedirectUri, LoopbackOrHttpsOnly) {
 }
 
 TEST(Query, ParametersAndFormEncoding) {
-    const auto q = auth::detail::query_params("http://127.0.0.1/cb?code=a%2Bb&state=x%20y&iss=https%3A%2F%2Fas");
+    const auto q =
+        auth::detail::query_params("http://127.0.0.1/cb?code=a%2Bb&state=x%20y&iss=https%3A%2F%2Fas");
     EXPECT_EQ(q.at("code"), "a+b");
     EXPECT_EQ(q.at("state"), "x y");
     EXPECT_EQ(q.at("iss"), "https://as");
@@ -220,8 +225,8 @@ TEST(ResourceMetadata, RefusedForAnotherResourceOrWithoutAuthorizationServer) {
               }),
               auth_failure::resource_mismatch);
     EXPECT_EQ(failure_of([&] {
-                  auth::detail::parse_resource_metadata(R"({"resource":"https://h/mcp","authorization_servers":[]})",
-                                                        "https://h/mcp", where);
+                  auth::detail::parse_resource_metadata(
+                      R"({"resource":"https://h/mcp","authorization_servers":[]})", "https://h/mcp", where);
               }),
               auth_failure::discovery);
     EXPECT_EQ(failure_of([&] { auth::detail::parse_resource_metadata("<html>", "https://h/mcp", where); }),
@@ -229,10 +234,12 @@ TEST(ResourceMetadata, RefusedForAnotherResourceOrWithoutAuthorizationServer) {
 }
 
 namespace {
-std::string as_metadata(std::string_view issuer, std::string_view pkce = R"(,"code_challenge_methods_supported":["S256"])",
+std::string as_metadata(std::string_view issuer,
+                        std::string_view pkce = R"(,"code_challenge_methods_supported":["S256"])",
                         std::string_view endpoint_host = "https://as.example.com") {
-    return R"({"issuer":")" + std::string(issuer) + R"(","authorization_endpoint":")" + std::string(endpoint_host) +
-           R"(/authorize","token_endpoint":")" + std::string(endpoint_host) + R"(/token")" + std::string(pkce) +
+    return R"({"issuer":")" + std::string(issuer) + R"(","authorization_endpoint":")" +
+           std::string(endpoint_host) + R"(/authorize","token_endpoint":")" + std::string(endpoint_host) +
+           R"(/token")" + std::string(pkce) +
            R"(,"authorization_response_iss_parameter_supported":true,"client_id_metadata_document_supported":true})";
 }
 } // namespace
@@ -274,8 +281,8 @@ TEST(AuthorizationMetadata, PkceS256IsRequired) {
               auth_failure::pkce_unsupported);
     EXPECT_EQ(failure_of([] {
                   auth::detail::parse_authorization_metadata(
-                      as_metadata("https://as", R"(,"code_challenge_methods_supported":["plain"])"), "https://as",
-                      "https://x");
+                      as_metadata("https://as", R"(,"code_challenge_methods_supported":["plain"])"),
+                      "https://as", "https://x");
               }),
               auth_failure::pkce_unsupported);
 }
@@ -283,7 +290,8 @@ TEST(AuthorizationMetadata, PkceS256IsRequired) {
 TEST(AuthorizationMetadata, EndpointsMustBeHttpsOrLoopback) {
     EXPECT_EQ(failure_of([] {
                   auth::detail::parse_authorization_metadata(
-                      as_metadata("https://as", R"(,"code_challenge_methods_supported":["S256"])", "http://as.example.com"),
+                      as_metadata("https://as", R"(,"code_challenge_methods_supported":["S256"])",
+                                  "http://as.example.com"),
                       "https://as", "https://x");
               }),
               auth_failure::discovery);

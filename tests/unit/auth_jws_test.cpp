@@ -10,11 +10,11 @@
 #include <mcp/json/json.hpp>
 
 #include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <openssl/pem.h>
 #include <openssl/rsa.h>
 
 #include <gtest/gtest.h>
@@ -73,7 +73,8 @@ void expect_signed(EVP_PKEY* key, const char* alg) {
     const std::string jws = mcp::auth::detail::sign_jwt(pem_of(key), alg, claims);
     const auto p = parts(jws);
     ASSERT_EQ(p.size(), 3u);
-    EXPECT_EQ(mcp::json::parse(unbase64url(p[0])), mcp::json::parse(std::string(R"({"alg":")") + alg + R"(","typ":"JWT"})"));
+    EXPECT_EQ(mcp::json::parse(unbase64url(p[0])),
+              mcp::json::parse(std::string(R"({"alg":")") + alg + R"(","typ":"JWT"})"));
     EXPECT_EQ(unbase64url(p[1]), claims);
     const std::string sig = unbase64url(p[2]);
     if (std::string_view(alg) == "ES256") {
@@ -116,7 +117,8 @@ TEST(ClientAssertion, KeysThatDoNotFitAreRefusedWithoutQuotingThem) {
     EXPECT_NE(refusal(pem_of(p384.get()), "RS256").find("RSA"), std::string::npos);
     EXPECT_NE(refusal(pem_of(rsa.get()), "none").find("unsupported"), std::string::npos);
     EXPECT_NE(refusal(pem_of(rsa.get()), "HS256").find("unsupported"), std::string::npos);
-    const std::string garbage = "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END PRIVATE KEY-----\n";
+    const std::string garbage =
+        "-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1tYXRlcmlhbA==\n-----END PRIVATE KEY-----\n";
     const std::string why = refusal(garbage, "ES256");
     EXPECT_NE(why.find("not a PEM private key"), std::string::npos);
     EXPECT_EQ(why.find("c2VjcmV0"), std::string::npos);
@@ -129,9 +131,9 @@ key_ptr key_of_jwk(const mcp::json::object& jwk) {
     const std::string x = unbase64url(std::string(jwk.at("x").as_string()));
     const std::string y = unbase64url(std::string(jwk.at("y").as_string()));
     std::string point = "\x04" + x + y;
-    OSSL_PARAM params[] = {
-        OSSL_PARAM_construct_utf8_string("group", const_cast<char*>("P-256"), 0),
-        OSSL_PARAM_construct_octet_string("pub", point.data(), point.size()), OSSL_PARAM_construct_end()};
+    OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("group", const_cast<char*>("P-256"), 0),
+                           OSSL_PARAM_construct_octet_string("pub", point.data(), point.size()),
+                           OSSL_PARAM_construct_end()};
     EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
     EVP_PKEY* key = nullptr;
     EVP_PKEY_fromdata_init(ctx);
@@ -157,7 +159,7 @@ TEST(DpopProof, SignedByTheKeyInItsHeaderAndBoundToTheRequestAndToken) {
     const auto claims = mcp::json::parse(unbase64url(p[1])).as_object();
     EXPECT_EQ(claims.at("htm"), "POST");
     EXPECT_EQ(claims.at("htu"), "https://mcp.example.com/mcp"); // no query, no fragment
-    EXPECT_EQ(claims.at("nonce"), "server-nonce-1");           // the origin's nonce
+    EXPECT_EQ(claims.at("nonce"), "server-nonce-1");            // the origin's nonce
     std::string ath = mcp::base64::encode(mcp::detail::sha256("the-access-token"));
     while (ath.back() == '=') ath.pop_back();
     for (auto& c : ath) c = c == '+' ? '-' : c == '/' ? '_' : c;
@@ -168,8 +170,9 @@ TEST(DpopProof, SignedByTheKeyInItsHeaderAndBoundToTheRequestAndToken) {
     EXPECT_TRUE(verifies(key.get(), p[0] + "." + p[1], unbase64url(p[2])));
 
     // Each proof is new; one for the token endpoint of another origin has no nonce or ath.
-    const auto other = mcp::json::parse(unbase64url(parts(signer.proof("POST", "https://as.example.com/token"))[1]))
-                           .as_object();
+    const auto other =
+        mcp::json::parse(unbase64url(parts(signer.proof("POST", "https://as.example.com/token"))[1]))
+            .as_object();
     EXPECT_NE(other.at("jti"), claims.at("jti"));
     EXPECT_FALSE(other.contains("nonce"));
     EXPECT_FALSE(other.contains("ath"));

@@ -64,8 +64,7 @@ public:
     /// Sends the user to `authorization_url` and returns the full URL the authorization server
     /// redirected to (with code, state, iss, or error). May block for as long as the user
     /// takes; should return (throwing) when `cancel` fires. Throwing gives up the login.
-    virtual std::string authorize(const std::string& authorization_url,
-                                  const cancellation_token& cancel) = 0;
+    virtual std::string authorize(const std::string& authorization_url, const cancellation_token& cancel) = 0;
 };
 
 enum class auth_failure {
@@ -101,9 +100,9 @@ private:
 /// naming the MCP server's authorization server, which that server takes as a JWT bearer grant
 /// (RFC 7523) from the pre-registered client. No browser.
 struct enterprise_identity {
-    std::string token_endpoint;               ///< the identity provider's token endpoint
-    std::string client_id;                    ///< this client at the identity provider
-    std::function<std::string()> id_token;    ///< the user's current ID token there
+    std::string token_endpoint;            ///< the identity provider's token endpoint
+    std::string client_id;                 ///< this client at the identity provider
+    std::function<std::string()> id_token; ///< the user's current ID token there
 };
 
 struct client_authorizer_options {
@@ -179,8 +178,7 @@ public:
     /// Runs what is needed (discovery, registration, the user step, the token request) and
     /// returns the Authorization field value to repeat the request with. Blocks; never call
     /// it on an I/O thread. Throws authorization_error.
-    std::string handle_challenge(std::string_view server_url, int status,
-                                 std::string_view www_authenticate,
+    std::string handle_challenge(std::string_view server_url, int status, std::string_view www_authenticate,
                                  const cancellation_token& cancel = {});
 
     /// A request with the current token succeeded: the step-up count starts again.

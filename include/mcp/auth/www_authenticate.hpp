@@ -3,7 +3,8 @@
 // values are tokens or quoted strings.
 //
 //   auto challenges = mcp::auth::parse_www_authenticate(
-//       R"(Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="files:read")");
+//       R"(Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource",
+//       scope="files:read")");
 //   if (auto b = mcp::auth::find_challenge(challenges, "Bearer"))
 //       use(b->param("resource_metadata"), b->param("scope"));
 //
