@@ -58,7 +58,7 @@ namespace mcp::auth {
 class user_agent {
 public:
     virtual ~user_agent() = default;
-    /// The redirect URI to register and to send: http://127.0.0.1:<port>/..., http://localhost
+    /// The redirect URI to register and to send: http://127.0.0.1:PORT/..., http://localhost
     /// or [::1] (RFC 8252), or an https:// URL. Any other is refused (insecure_redirect).
     virtual std::string redirect_uri() = 0;
     /// Sends the user to `authorization_url` and returns the full URL the authorization server
