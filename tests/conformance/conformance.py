@@ -37,7 +37,10 @@ policy: only client auth/* scenarios may be listed.
 
 Scenarios the runner runs with the server ones but never scores (pending, added after the
 release) are held to PASS (or NOCHECK) too when named in HELD_SERVER_SCENARIOS; a held one the
-runner stops running fails the run instead of vanishing.
+runner stops running fails the run instead of vanishing. The client's authorization extensions
+(the runner's never-scored "extension" client scenarios named auth/*: client credentials,
+enterprise-managed authorization, DPoP, workload identity) are run one by one after the required
+client scenarios and held to PASS the same way.
 
 Exit: 0 everything as expected, 1 a failure, 2 usage or a bad baseline file, 77 a prerequisite is
 missing (CTest counts it as skipped; CI counts a skip as a failure).
@@ -73,6 +76,8 @@ HELD_SERVER_SCENARIOS = {
     "2026-07-28": ["json-schema-2020-12", "http-header-validation",
                    "http-custom-header-server-validation"],
 }
+# Never-scored client scenarios of this kind and prefix that mcpxx must pass anyway.
+HELD_CLIENT_EXTENSION_PREFIX = "auth/"
 INSTALL_HINT = "run scripts/install-deps (it installs the npm peers into tests/interop/node_modules)"
 
 
@@ -280,6 +285,12 @@ def run_server(runner, args, revision, req, out):
     return results
 
 
+def held_client_extensions(req):
+    return [n["scenario"] for n in req["not_scored"]
+            if n["leg"] == "client" and n["reason"] == "extension"
+            and n["scenario"].startswith(HELD_CLIENT_EXTENSION_PREFIX)]
+
+
 def run_client(runner, args, revision, req, out):
     """Each required client scenario on its own: the runner's parallel mode ignores the
     client's exit code and makes timing-sensitive scenarios (sse-retry) flaky on 2 cores.
@@ -294,7 +305,7 @@ def run_client(runner, args, revision, req, out):
         print("conformance: 'unshare -n' is not available: the runner's mock servers listen on "
               "every interface during the client scenarios", file=sys.stderr)
     results = {}
-    for scenario in req["client"]:
+    for scenario in req["client"] + held_client_extensions(req):
         safe = scenario.replace("/", "_")
         raw = os.path.join(out, "raw", safe)
         os.makedirs(raw, exist_ok=True)
@@ -424,6 +435,18 @@ def run_one(runner, args, mode, revision, baseline):
             print("also run by the runner, not scored: " + ", ".join(shown))
         problems += [f"{name}: not run by the runner" for name in HELD_SERVER_SCENARIOS.get(revision, [])
                      if name not in results]
+        if problems:
+            print(f"held scenarios failed: {'; '.join(problems)}")
+            ok = False
+    else:
+        shown = []
+        for name in held_client_extensions(req):
+            r = score(mode, name, *results.get(name, (None, None)))
+            shown.append(f"{name} {r['result']}")
+            if not r["passed"]:
+                problems.append(f"{name} (extension): {r['result']} {r['note']}")
+        if shown:
+            print("authorization extensions (held, not scored by the runner): " + ", ".join(shown))
         if problems:
             print(f"held scenarios failed: {'; '.join(problems)}")
             ok = False

@@ -59,10 +59,6 @@ constexpr std::size_t max_error_body = 64 * 1024;
 
 } // namespace
 
-core::header_list client_transport::impl::common_headers() const {
-    return opts.headers;
-}
-
 client_transport::impl::stream_ptr client_transport::impl::new_stream(role r) {
     auto st = std::make_shared<stream_state>();
     st->r = r;
@@ -88,7 +84,7 @@ void client_transport::impl::start_post(outgoing o, bool probe) {
     req.method = "POST";
     req.body = m.text;
     req.connect_timeout = opts.connect_timeout;
-    req.headers = common_headers();
+    req.headers = common_headers(req.method);
     req.headers.emplace_back("Content-Type", "application/json");
     req.headers.emplace_back("Accept", "application/json, text/event-stream");
 
@@ -158,10 +154,12 @@ void client_transport::impl::start_call(const stream_ptr& st, call_request req) 
     st->status = 0;
     st->reason.clear();
     st->www_authenticate.clear();
+    st->dpop_nonce_offered = false;
     st->body = body_kind::none;
     st->body_bytes.clear();
     st->body_oversize = false;
     st->display = req.url.display;
+    st->sent_authorization = authorization;
     call_handlers h;
     auto self = shared_from_this();
     h.on_head = [self, st](int status, std::string reason, core::header_list headers) {
@@ -183,12 +181,14 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
     st->status = status;
     st->reason = std::move(reason);
     if (auto w = find_header(headers, "WWW-Authenticate")) st->www_authenticate = std::string(*w);
+    note_dpop_nonce(st, find_header(headers, "DPoP-Nonce"));
     const std::string type = media_type(find_header(headers, "Content-Type"));
     const bool ok = status >= 200 && status < 300;
     if (!ok) {
         st->body = body_kind::error;
         return;
     }
+    note_authorized_success(st);
     if (st->r == role::post && !st->resuming) {
         if (st->legacy_post) {
             st->body = body_kind::none; // "Accepted": the answer comes on the SSE stream
@@ -415,6 +415,7 @@ void client_transport::impl::finish_json(const stream_ptr& st) {
 }
 
 void client_transport::impl::finish_error_reply(const stream_ptr& st) {
+    if (authorization_challenge(st)) return;
     if (st->sent_session && st->status == 404 && wire != client_transport::wire::legacy_sse) {
         session_expired(st);
         return;
@@ -578,7 +579,7 @@ void client_transport::impl::resume(const stream_ptr& st) {
     req.url = url;
     req.method = "GET";
     req.connect_timeout = opts.connect_timeout;
-    req.headers = common_headers();
+    req.headers = common_headers(req.method);
     req.headers.emplace_back("Accept", "text/event-stream");
     st->sent_session = false;
     session_headers(req.headers, st);
