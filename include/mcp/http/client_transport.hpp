@@ -50,6 +50,10 @@
 #include <utility>
 #include <vector>
 
+namespace mcp::auth {
+class client_authorizer;
+}
+
 namespace mcp::http {
 
 /// Header fields, in order; names are compared case-insensitively.
@@ -103,6 +107,12 @@ struct client_transport_options {
     /// escaped ("\r", "\x1b", "\u2028"), so one warning is always one line. (So is the text
     /// given to the transport handler's on_error.)
     std::function<void(std::string_view)> log;
+    /// OAuth: when set, every request carries the authorizer's Authorization field, and a 401
+    /// (or 403 insufficient_scope) runs its flow off the I/O thread and repeats the request
+    /// once with the new token (mcp/auth/client_authorizer.hpp). A failed flow completes the
+    /// request with the synthesized -32010 error, the reason in its message. Do not also give
+    /// an Authorization header in `headers`.
+    std::shared_ptr<mcp::auth::client_authorizer> authorizer;
 };
 
 /// Streamable HTTP / HTTP+SSE client transport. Created by make_client_transport.
