@@ -11,7 +11,9 @@
 
 #include <atomic>
 #include <cctype>
+#include <memory>
 #include <optional>
+#include <vector>
 
 namespace mcp::auth {
 namespace {
@@ -52,7 +54,10 @@ std::string shown_error(std::string_view code) {
 
 loopback_options loopback_options_for(std::string_view redirect_uri) {
     const auto u = boost::urls::parse_absolute_uri(redirect_uri);
-    if (!u) throw redirect_error("the redirect URI is not a URL");
+    // Boost.URL 1.81 reads "http://127.0.0.1.evil.example:80/x" as host 127.0.0.1 and path
+    // ".evil.example:80/x"; after an authority a path must start with "/", so that is refused.
+    if (!u || !u->has_authority() || (!u->encoded_path().empty() && u->encoded_path().front() != '/'))
+        throw redirect_error("the redirect URI is not a URL");
     if (u->scheme() != "http")
         throw redirect_error("the redirect URI must be http:// to this machine (127.0.0.1, [::1] or localhost)");
     std::string host(u->encoded_host());
@@ -79,6 +84,7 @@ struct loopback_receiver::impl {
     std::optional<std::string> received;
     std::atomic<bool> cancelled{false};
     bool used = false;
+    std::uint16_t port = 0;
 
     explicit impl(loopback_options o) : options(std::move(o)) {
         boost::system::error_code ec;
@@ -92,6 +98,7 @@ struct loopback_receiver::impl {
         if (ec)
             throw redirect_error("cannot listen on " + at.address().to_string() + " port " + std::to_string(options.port) +
                                  " for the redirect: " + ec.message());
+        port = acceptor.local_endpoint().port();
     }
 
     void accept() {
@@ -107,11 +114,14 @@ struct loopback_receiver::impl {
         asio::steady_timer deadline;
         std::string bytes;
         char chunk[1024];
-        connection(tcp::socket s) : socket(std::move(s)), deadline(socket.get_executor()) {}
+        explicit connection(tcp::socket s) : socket(std::move(s)), deadline(socket.get_executor()) {}
     };
+    std::vector<std::weak_ptr<connection>> connections; // closed when the wait ends
 
     void serve(tcp::socket s) {
         auto c = std::make_shared<connection>(std::move(s));
+        std::erase_if(connections, [](const auto& w) { return w.expired(); });
+        connections.push_back(c);
         c->deadline.expires_after(options.request_timeout);
         c->deadline.async_wait([c](boost::system::error_code ec) {
             if (!ec) {
@@ -191,9 +201,7 @@ loopback_receiver::loopback_receiver(loopback_options options) : impl_(std::make
 loopback_receiver::~loopback_receiver() = default;
 
 std::uint16_t loopback_receiver::port() const noexcept {
-    boost::system::error_code ec;
-    const auto at = impl_->acceptor.local_endpoint(ec);
-    return ec ? impl_->options.port : at.port();
+    return impl_->port;
 }
 
 std::string loopback_receiver::redirect_uri() const {
@@ -211,6 +219,8 @@ std::string loopback_receiver::wait(std::string_view expected_state) {
     if (!d.cancelled) d.io.run_for(d.options.timeout);
     boost::system::error_code ignored;
     d.acceptor.close(ignored);
+    for (const auto& w : d.connections)
+        if (auto c = w.lock()) impl::finish(c);
     if (d.received) return base.substr(0, base.size() - d.options.path.size()) + *d.received;
     if (d.cancelled) throw redirect_error("the login was cancelled before the browser came back");
     const auto ms = d.options.timeout.count();
