@@ -38,8 +38,10 @@
 //                                        retry delay and receives the result there (SEP-1699)
 //   json-schema-2020-12-preservation     echo json_schema_2020_12_tool's inputSchema, as received,
 //                                        through json_schema_echo (SEP-1613: nothing stripped)
-// The OAuth scenarios (auth/*) are not implemented: this client has no authorization yet, so it
-// says so and exits 1 (tests/conformance/expected-failures.yml lists them).
+//   auth/*                               every OAuth scenario: connect with an authorizer
+//                                        (conformance_client_auth.hpp), list the tools, call
+//                                        test-tool when listed; a refused login exits 1
+#include "conformance_client_auth.hpp"
 #include "elicitation_defaults.hpp"
 
 #include <mcp/client/client.hpp>
@@ -109,6 +111,16 @@ object sample_arguments(const object& input_schema) {
 
 void connect(mcp::client& c, const std::string& url) {
     c.connect(mcp::http::make_client_transport(url));
+}
+
+void oauth(const std::string& url) {
+    mcp::client c(client_options());
+    c.connect(mcp::http::make_client_transport(
+        {.url = url, .authorizer = conformance::scenario_authorizer(scenario_context())}));
+    const auto tools = c.list_all_tools();
+    for (const auto& t : tools)
+        if (t.name == "test-tool") c.call_tool("test-tool");
+    c.close();
 }
 
 const mcp::tool* find_tool(const std::vector<mcp::tool>& tools, std::string_view name) {
@@ -271,6 +283,7 @@ const std::map<std::string_view, std::function<void(const std::string&)>>& scena
         {"http-custom-headers", custom_headers},
         {"http-invalid-tool-headers", invalid_tool_headers},
         {"json-schema-ref-no-deref", ref_no_deref},
+        {"auth/*", oauth},
     };
     return all;
 }
@@ -288,7 +301,8 @@ int main(int argc, char** argv) {
         std::cerr << "conformance_client: MCP_CONFORMANCE_SCENARIO is not set\n";
         return 2;
     }
-    const auto it = scenarios().find(scenario);
+    auto it = scenarios().find(scenario);
+    if (it == scenarios().end() && std::string_view(scenario).starts_with("auth/")) it = scenarios().find("auth/*");
     if (it == scenarios().end()) {
         std::cerr << "conformance_client: scenario '" << scenario << "' is not supported (supported:";
         for (const auto& [name, run] : scenarios()) std::cerr << ' ' << name;

@@ -6,6 +6,8 @@
 
 #include "http/response_format.hpp" // valid_field_name / valid_field_value
 
+#include <mcp/auth/client_authorizer.hpp>
+
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
@@ -129,6 +131,11 @@ client_transport::client_transport(client_transport_options o) {
         throw std::invalid_argument("mcp::http::client_transport: " + why + ": \"" + rough_display(o.url) +
                                     "\"");
     check_headers(o.headers, "mcp::http::client_transport");
+    if (o.authorizer)
+        for (const auto& [n, v] : o.headers)
+            if (core::iequals(n, "Authorization"))
+                throw std::invalid_argument("mcp::http::client_transport: an Authorization header and an "
+                                            "authorizer cannot both be given");
     if (!o.ca_file.empty() && !std::ifstream(o.ca_file).good())
         throw std::invalid_argument("mcp::http::client_transport: cannot read the CA file \"" + o.ca_file +
                                     "\"");
@@ -170,6 +177,15 @@ void client_transport::start(transport_handler handler) {
         if (d.started || d.closing) return;
         d.started = true;
         early.swap(d.before_start);
+    }
+    if (d.opts.authorizer) {
+        // A token kept from an earlier login (refreshed if it expired) goes with the first
+        // request; without one, the first 401 starts the flow.
+        try {
+            d.authorization = d.opts.authorizer->authorization(d.opts.url).value_or("");
+        } catch (const std::exception& e) {
+            d.warn(std::string("no stored authorization: ") + e.what());
+        }
     }
     d.loop->start_thread();
     d.loop->post([self = impl_, h = std::move(handler), early = std::move(early)]() mutable {
@@ -331,6 +347,9 @@ void client_transport::close() {
     static std::mutex join_mu; // join() must not run on two threads at once
     std::lock_guard join_lock(join_mu);
     d.loop->join();
+    // The loop is gone, so nothing starts another flow: wait for the one that may run (it
+    // was cancelled in begin_close; a user agent that ignores that holds close() up).
+    if (d.auth_thread.joinable()) d.auth_thread.join();
 }
 
 void client_transport::impl::begin_close(bool send_delete) {
@@ -356,13 +375,15 @@ void client_transport::impl::begin_close(bool send_delete) {
     gate_timer.reset();
     awaiting_owner.clear();
     shutting_down = true;
+    held_for_auth.clear();
+    auth_cancel.cancel("the transport is closing");
 
     if (send_delete && wire == client_transport::wire::streamable && !session_id.empty()) {
         // End the session on the server (a 405 means it does not allow that: fine).
         call_request req;
         req.url = url;
         req.method = "DELETE";
-        req.headers = opts.headers;
+        req.headers = common_headers();
         req.headers.emplace_back("Mcp-Session-Id", session_id);
         if (!negotiated.empty() && negotiated >= "2025-06-18")
             req.headers.emplace_back("MCP-Protocol-Version", negotiated);

@@ -16,6 +16,7 @@
 
 #include <mcp/http/client_transport.hpp>
 #include <mcp/jsonrpc/message.hpp>
+#include <mcp/session/cancellation.hpp>
 
 #include "errors.hpp"
 #include "io.hpp"
@@ -33,6 +34,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace mcp::http {
@@ -53,6 +55,7 @@ struct outgoing {
     json::value params;                ///< kept for the 2026-07-28 headers (name, uri, arguments)
     std::optional<request_id> cancels; ///< notifications/cancelled: the request it cancels
     bool id_less_error = false;
+    std::size_t auth_retries = 0; ///< times this message was sent again after a 401/403
 
     bool stateless() const { return !stateless_version.empty(); }
     bool is(std::string_view m) const { return method == m; }
@@ -93,6 +96,7 @@ struct stream_state {
     bool endpoint_seen = false; ///< role::legacy
     bool legacy_post = false;   ///< a POST to the legacy endpoint (answers come on the SSE stream)
     std::string display;        ///< the URL of the current call, for messages
+    std::string sent_authorization; ///< the Authorization value the current call carried
 };
 
 } // namespace detail
@@ -119,6 +123,10 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     std::atomic<std::size_t> max_message;
     std::atomic<client_transport::wire> wire_seen{client_transport::wire::undecided};
     std::string session_id_copy; // under mu, for session_id()
+    // OAuth (transport_auth.cpp): the flow runs on a thread of its own, never on the loop;
+    // started on the loop thread, joined there before the next one or by close().
+    std::thread auth_thread;
+    cancellation_source auth_cancel;
 
     // ---- loop state ----
     transport_handler handler;
@@ -161,6 +169,11 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     std::set<request_id> tools_list_ids;
     std::map<std::string, std::vector<detail::header_parameter>> tool_params;
     std::set<request_id> stateless_requests;
+    // OAuth: the Authorization value sent with every request ("" without one), whether a flow
+    // runs, and the POSTs refused with 401/403 that wait for it (their streams stay open).
+    std::string authorization;
+    bool auth_running = false;
+    std::vector<stream_ptr> held_for_auth;
 
     // ---- client_transport.cpp: plumbing ----
     void on_send(detail::outgoing o);
@@ -198,6 +211,14 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     void renewal_failed();
     void end_stream(const stream_ptr& st);
     bool cancel_stateless(const detail::outgoing& o);
+
+    // ---- transport_auth.cpp: OAuth ----
+    bool authorization_challenge(const stream_ptr& st);
+    void run_authorization(const stream_ptr& st);
+    void authorized(std::string authorization);
+    void authorization_failed(const std::string& why);
+    void send_again(const stream_ptr& st);
+    void note_authorized_success(const stream_ptr& st);
 
     // ---- transport_legacy.cpp: HTTP+SSE ----
     void start_legacy(const stream_ptr& trigger);

@@ -60,7 +60,9 @@ constexpr std::size_t max_error_body = 64 * 1024;
 } // namespace
 
 core::header_list client_transport::impl::common_headers() const {
-    return opts.headers;
+    core::header_list h = opts.headers;
+    if (!authorization.empty()) h.emplace_back("Authorization", authorization);
+    return h;
 }
 
 client_transport::impl::stream_ptr client_transport::impl::new_stream(role r) {
@@ -162,6 +164,7 @@ void client_transport::impl::start_call(const stream_ptr& st, call_request req) 
     st->body_bytes.clear();
     st->body_oversize = false;
     st->display = req.url.display;
+    st->sent_authorization = authorization;
     call_handlers h;
     auto self = shared_from_this();
     h.on_head = [self, st](int status, std::string reason, core::header_list headers) {
@@ -189,6 +192,7 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
         st->body = body_kind::error;
         return;
     }
+    note_authorized_success(st);
     if (st->r == role::post && !st->resuming) {
         if (st->legacy_post) {
             st->body = body_kind::none; // "Accepted": the answer comes on the SSE stream
@@ -415,6 +419,7 @@ void client_transport::impl::finish_json(const stream_ptr& st) {
 }
 
 void client_transport::impl::finish_error_reply(const stream_ptr& st) {
+    if (authorization_challenge(st)) return;
     if (st->sent_session && st->status == 404 && wire != client_transport::wire::legacy_sse) {
         session_expired(st);
         return;
