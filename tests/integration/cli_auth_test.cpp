@@ -1,0 +1,135 @@
+// `mcpxx auth`, `logout` and `login` over the user's credential store (XDG_CONFIG_HOME of the
+// test): who is signed in where, shown by the configured name, never a token; signing out keeps
+// the client registration unless told; a store others can read, a server that is not remote or
+// not configured, a redirect URI to another machine: clear errors with exit code 2.
+#include <mcp/auth/file_credential_store.hpp>
+
+#include "support/host_fixture.hpp"
+#include "support/program_output.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+using mcp::test::run_result;
+
+const std::string mcpxx = std::string(MCPXX_BINARY_DIR) + "/mcpxx";
+const mcp::auth::store_key key{"https://mcp.example.com/mcp", "https://auth.example.com"};
+
+struct cli_auth_test : ::testing::Test {
+    mcp::test::fake_host_dirs dirs{::testing::UnitTest::GetInstance()->current_test_info()->name()};
+    fs::path config = dirs.root / "servers.json";
+    mcp::auth::file_credential_store store{dirs.root / "xdg-config/mcpxx/credentials"};
+
+    void SetUp() override {
+        dirs.write(config, R"({"mcpServers": {
+            "gh": {"type": "http", "url": "https://MCP.example.com/mcp/", "oauth": {"clientId": "cid"}},
+            "far": {"type": "http", "url": "https://far.example.com/mcp",
+                    "oauth": {"redirectUri": "http://auth-helper.example.com:8976/callback"}},
+            "local": {"command": "/bin/true"}}})");
+    }
+
+    void sign_in_by_hand() {
+        mcp::auth::token_set t;
+        t.access_token = "SECRET-ACCESS";
+        t.refresh_token = "SECRET-REFRESH";
+        t.scope = "repo read:org";
+        t.expires_at = std::chrono::system_clock::time_point(std::chrono::seconds(1'900'000'000));
+        store.save_tokens(key, t);
+        store.save_client(key, {.client_id = "cid", .client_secret = "SECRET-CLIENT"});
+    }
+
+    run_result run(const std::vector<std::string>& args) const {
+        std::vector<std::string> argv{mcpxx};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return mcp::test::run_program({.argv = std::move(argv),
+                                       .files = dirs.root,
+                                       .cwd = dirs.project,
+                                       .env = {{"HOME", dirs.home.string()},
+                                               {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
+                                               {"NO_COLOR", "1"}}});
+    }
+    static void expect_no_secret(const run_result& r) {
+        for (const auto* s : {"SECRET-ACCESS", "SECRET-REFRESH", "SECRET-CLIENT"}) {
+            EXPECT_EQ(r.out.find(s), std::string::npos) << r.out;
+            EXPECT_EQ(r.err.find(s), std::string::npos) << r.err;
+        }
+    }
+};
+
+TEST_F(cli_auth_test, auth_lists_sign_ins_by_name_and_never_a_token) {
+    auto r = run({"auth", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Not signed in anywhere (mcpxx login SERVER signs in)\n");
+
+    sign_in_by_hand();
+    r = run({"auth", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("SERVER"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("gh (https://mcp.example.com/mcp)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("https://auth.example.com"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("2030-03-17 17:46 UTC *"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("repo read:org"), std::string::npos) << r.out;
+    expect_no_secret(r);
+
+    r = run({"auth", "--json", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const auto doc = boost::json::parse(r.out).as_object();
+    const auto& row = doc.at("logins").as_array().at(0).as_object();
+    EXPECT_EQ(row.at("server"), "https://mcp.example.com/mcp");
+    EXPECT_EQ(row.at("issuer"), "https://auth.example.com");
+    EXPECT_EQ(row.at("name"), "gh");
+    EXPECT_EQ(row.at("expiresAt"), 1'900'000'000);
+    EXPECT_EQ(row.at("refreshable"), true);
+    EXPECT_EQ(row.at("clientId"), "cid");
+    expect_no_secret(r);
+}
+
+TEST_F(cli_auth_test, logout_forgets_the_tokens_and_with_forget_client_everything) {
+    sign_in_by_hand();
+    auto r = run({"logout", "gh", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "Signed out of \"gh\"\n");
+    EXPECT_FALSE(store.load_tokens(key));
+    EXPECT_TRUE(store.load_client(key)); // the next sign-in need not register again
+    r = run({"logout", "https://mcp.example.com/mcp", "--forget-client"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(store.load_client(key));
+    EXPECT_TRUE(fs::is_empty(store.folder()));
+    r = run({"logout", "gh", "--config", config.string()});
+    EXPECT_EQ(r.out, "Not signed in to \"gh\"\n");
+}
+
+TEST_F(cli_auth_test, a_store_others_can_read_is_refused) {
+    sign_in_by_hand();
+    fs::permissions(store.file_for(key), fs::perms(0644));
+    auto r = run({"auth", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(store.file_for(key).string() + " may be read or changed by other users"), std::string::npos)
+        << r.err;
+    expect_no_secret(r);
+    fs::permissions(store.folder(), fs::perms(0755));
+    r = run({"logout", "gh", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find(store.folder().string() + " may be read or changed by other users"), std::string::npos)
+        << r.err;
+}
+
+TEST_F(cli_auth_test, login_refuses_what_it_cannot_sign_in_to) {
+    auto r = run({"login", "nosuch", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: no server named \"nosuch\" is configured (give its name or its URL)\n");
+    r = run({"login", "local", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: server \"local\" is a local (command) server; OAuth is for remote servers\n");
+    r = run({"login", "far", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "mcpxx: the redirect URI must point to this machine (127.0.0.1, [::1] or localhost), "
+                     "not to another host\n");
+    r = run({"login", "ftp://x.example/mcp"});
+    EXPECT_EQ(r.exit_code, 2);
+}
+
+} // namespace
