@@ -37,8 +37,16 @@ std::shared_ptr<mcp::auth::client_authorizer> scenario_authorizer(const mcp::jso
     o.agent = std::make_shared<redirect_reader>();
     o.client_id = context_string(context, "client_id");
     o.client_secret = context_string(context, "client_secret");
+    o.client_private_key_pem = context_string(context, "private_key_pem");
+    if (auto alg = context_string(context, "signing_algorithm"); !alg.empty()) o.client_signing_algorithm = alg;
+    if (auto jwt = context_string(context, "valid_jwt"); !jwt.empty()) o.jwt_bearer_assertion = [jwt] { return jwt; };
+    if (auto idp = context_string(context, "idp_token_endpoint"); !idp.empty())
+        o.enterprise = {.token_endpoint = idp,
+                        .client_id = context_string(context, "idp_client_id"),
+                        .id_token = [t = context_string(context, "idp_id_token")] { return t; }};
     o.client_metadata_url = "https://conformance-test.local/client-metadata.json";
     o.client_name = "mcpxx-conformance-client";
+    o.dpop = true; // used where the authorization server offers it
     o.log = [](std::string_view line) { std::cerr << "conformance_client: auth: " << line << '\n'; };
     return std::make_shared<mcp::auth::client_authorizer>(std::move(o));
 }

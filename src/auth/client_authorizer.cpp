@@ -5,6 +5,7 @@
 #include <mcp/auth/www_authenticate.hpp>
 
 #include "auth/base64url.hpp"
+#include "auth/dpop.hpp"
 #include "auth/metadata.hpp"
 #include "auth/oauth_exchange.hpp"
 #include "auth/urls.hpp"
@@ -66,6 +67,7 @@ challenge_info read_challenge(std::string_view field, const std::function<void(s
     try {
         const auto all = parse_www_authenticate(field);
         const challenge* c = find_challenge(all, "Bearer");
+        if (!c) c = find_challenge(all, "DPoP");
         if (!c) return info;
         info.resource_metadata = std::string(c->param("resource_metadata").value_or(""));
         info.scope = std::string(c->param("scope").value_or(""));
@@ -76,8 +78,11 @@ challenge_info read_challenge(std::string_view field, const std::function<void(s
     return info;
 }
 
+// The Authorization value that presents `t`: its own scheme for a DPoP-bound token.
 std::string bearer(const token_set& t) {
-    return "Bearer " + t.access_token;
+    std::string type = t.token_type;
+    for (auto& c : type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return (type == "dpop" ? "DPoP " : "Bearer ") + t.access_token;
 }
 
 } // namespace
@@ -94,6 +99,31 @@ struct client_authorizer::impl {
     std::mutex counts_mu;
     std::map<std::string, std::size_t> step_ups;          // per server, since the last success
     std::map<std::string, std::vector<std::string>> asked; // scopes requested per server (union on step-up)
+    std::map<std::string, std::uint64_t> generation;        // per server: tokens saved so far
+    std::mutex dpop_mu;
+    std::shared_ptr<dpop_signer> dpop_key; // made when first used
+
+    // The DPoP signer for token requests to `as`, when DPoP is on and the server takes ES256.
+    dpop_signer* dpop_for(const server_metadata& as) {
+        if (!opts.dpop || !as.dpop_es256) return nullptr;
+        std::lock_guard lock(dpop_mu);
+        if (!dpop_key) dpop_key = std::make_shared<dpop_signer>();
+        return dpop_key.get();
+    }
+    std::shared_ptr<dpop_signer> current_dpop() {
+        std::lock_guard lock(dpop_mu);
+        return dpop_key;
+    }
+
+    void saved_tokens(const store_key& key, const token_set& t) {
+        store->save_tokens(key, t);
+        std::lock_guard lock(counts_mu);
+        ++generation[key.server];
+    }
+    std::uint64_t generation_of(const std::string& server) {
+        std::lock_guard lock(counts_mu);
+        return generation[server];
+    }
 
     void log(const std::string& line) const {
         if (opts.log) opts.log(line);
@@ -168,6 +198,8 @@ struct client_authorizer::impl {
             c.client_secret = opts.client_secret;
             c.redirect_uris = {redirect_uri};
             c.token_endpoint_auth_method = opts.token_endpoint_auth_method;
+            if (c.token_endpoint_auth_method.empty() && !opts.client_private_key_pem.empty())
+                c.token_endpoint_auth_method = "private_key_jwt";
             if (c.token_endpoint_auth_method.empty()) {
                 const auto& m = as.token_endpoint_auth_methods;
                 auto has = [&](std::string_view s) { return std::find(m.begin(), m.end(), s) != m.end(); };
@@ -206,7 +238,8 @@ struct client_authorizer::impl {
         return c;
     }
 
-    std::string scope_for(const std::string& server, const challenge_info& ch, const discovered& d, bool step_up) {
+    std::string scope_for(const std::string& server, const challenge_info& ch, const discovered& d, bool step_up,
+                          bool wants_refresh = true) {
         std::vector<std::string> scopes;
         if (!opts.scopes.empty())
             scopes = opts.scopes;
@@ -219,7 +252,8 @@ struct client_authorizer::impl {
         if (step_up)
             for (auto it = before.rbegin(); it != before.rend(); ++it)
                 if (std::find(scopes.begin(), scopes.end(), *it) == scopes.end()) scopes.insert(scopes.begin(), *it);
-        if (std::find(d.as.scopes_supported.begin(), d.as.scopes_supported.end(), "offline_access") !=
+        if (wants_refresh &&
+            std::find(d.as.scopes_supported.begin(), d.as.scopes_supported.end(), "offline_access") !=
                 d.as.scopes_supported.end() &&
             !scopes.empty())
             add_unique(scopes, "offline_access");
@@ -227,9 +261,82 @@ struct client_authorizer::impl {
         return join(scopes);
     }
 
+    bool use_client_credentials(const server_metadata& as) const {
+        if (opts.client_credentials) return true;
+        const auto& g = as.grant_types;
+        return !opts.client_id.empty() && (!opts.client_secret.empty() || !opts.client_private_key_pem.empty()) &&
+               std::find(g.begin(), g.end(), "client_credentials") != g.end() &&
+               std::find(g.begin(), g.end(), "authorization_code") == g.end();
+    }
+
+    // A grant without a user (client credentials, JWT bearer): one token request.
+    std::string machine_grant(const std::string& server, const challenge_info& ch, bool step_up,
+                              const discovered& d, param_list grant, const std::string& what,
+                              const cancellation_token& cancel) {
+        if (opts.client_id.empty())
+            throw authorization_error(auth_failure::registration, what + " needs a pre-registered client_id");
+        const store_key key{server, d.as.issuer};
+        const client_registration client = identity(key, d.as, std::string(), cancel);
+        const std::string scope = scope_for(server, ch, d, step_up, false);
+        if (!scope.empty()) grant.emplace_back("scope", scope);
+        grant.emplace_back("resource", d.prm ? d.prm->resource : server);
+        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel, dpop_for(d.as));
+        if (t.scope.empty()) t.scope = scope;
+        saved_tokens(key, t);
+        log("obtained a token by " + what + " for " + display_url(server));
+        return bearer(t);
+    }
+
+    // RFC 8693 token exchange at the identity provider: the user's ID token for an ID-JAG
+    // addressed to the MCP server's authorization server and naming the resource.
+    std::string identity_assertion_grant(const std::string& server, const discovered& d,
+                                         const cancellation_token& cancel) {
+        const auto& e = opts.enterprise;
+        if (!acceptable_endpoint(e.token_endpoint))
+            throw authorization_error(auth_failure::discovery, "the identity provider's token endpoint " +
+                                                                   display_url(e.token_endpoint) +
+                                                                   " is neither https nor loopback http");
+        const std::string id_token = e.id_token ? e.id_token() : std::string();
+        if (id_token.empty())
+            throw authorization_error(auth_failure::token_request, "no ID token is available for the identity provider");
+        server_metadata idp;
+        idp.issuer = origin_of(e.token_endpoint);
+        idp.token_endpoint = e.token_endpoint;
+        client_registration at_idp{.client_id = e.client_id, .token_endpoint_auth_method = "none"};
+        const token_set jag = exchange.request_tokens(
+            idp, at_idp,
+            {{"grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"},
+             {"subject_token", id_token},
+             {"subject_token_type", "urn:ietf:params:oauth:token-type:id_token"},
+             {"requested_token_type", "urn:ietf:params:oauth:token-type:id-jag"},
+             {"audience", d.as.issuer},
+             {"resource", d.prm ? d.prm->resource : server}},
+            cancel);
+        log("obtained an identity assertion grant from " + display_url(e.token_endpoint));
+        return jag.access_token;
+    }
+
     std::string authorize(const std::string& server, const challenge_info& ch, bool step_up,
                           const cancellation_token& cancel) {
         const discovered d = discover(server, ch, cancel);
+        if (!opts.enterprise.token_endpoint.empty()) {
+            const std::string jag = identity_assertion_grant(server, d, cancel);
+            return machine_grant(server, ch, step_up, d,
+                                 {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"}, {"assertion", jag}},
+                                 "enterprise-managed authorization", cancel);
+        }
+        if (opts.jwt_bearer_assertion) {
+            std::string assertion = opts.jwt_bearer_assertion();
+            if (assertion.empty())
+                throw authorization_error(auth_failure::token_request, "no workload identity assertion is available");
+            return machine_grant(server, ch, step_up, d,
+                                 {{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"},
+                                  {"assertion", std::move(assertion)}},
+                                 "the JWT bearer grant", cancel);
+        }
+        if (use_client_credentials(d.as))
+            return machine_grant(server, ch, step_up, d, {{"grant_type", "client_credentials"}},
+                                 "the client credentials grant", cancel);
         const store_key key{server, d.as.issuer};
         if (!opts.agent)
             throw authorization_error(auth_failure::no_user_agent,
@@ -299,9 +406,9 @@ struct client_authorizer::impl {
                          {"redirect_uri", redirect_uri},
                          {"code_verifier", pkce.verifier}};
         grant.emplace_back("resource", resource);
-        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel);
+        token_set t = exchange.request_tokens(d.as, client, std::move(grant), cancel, dpop_for(d.as));
         if (t.scope.empty()) t.scope = scope;
-        store->save_tokens(key, t);
+        saved_tokens(key, t);
         log("logged in to " + display_url(server));
         return bearer(t);
     }
@@ -326,10 +433,10 @@ struct client_authorizer::impl {
                                                   {{"grant_type", "refresh_token"},
                                                    {"refresh_token", old.refresh_token},
                                                    {"resource", resource}},
-                                                  cancel);
+                                                  cancel, dpop_for(as));
             if (t.refresh_token.empty()) t.refresh_token = old.refresh_token;
             if (t.scope.empty()) t.scope = old.scope;
-            store->save_tokens(key, t);
+            saved_tokens(key, t);
             log("refreshed the access token for " + display_url(key.server));
             return t;
         } catch (const authorization_error& e) {
@@ -385,10 +492,16 @@ std::string client_authorizer::handle_challenge(std::string_view server_url, int
                                           std::to_string(impl_->opts.max_step_up) + " step-up authorizations");
         step_up = true;
     }
+    const std::uint64_t seen = impl_->generation_of(server);
     std::lock_guard lock(impl_->flow);
     if (!step_up) {
+        auto k = impl_->known(server);
+        if (k && impl_->generation_of(server) != seen) {
+            // Another flow obtained tokens while this challenge waited for it: try those.
+            if (auto t = impl_->store->load_tokens(k->first)) return bearer(*t);
+        }
         // A token that expired or was revoked: a refresh may do without the user.
-        if (auto k = impl_->known(server)) {
+        if (k) {
             if (auto t = impl_->store->load_tokens(k->first)) {
                 impl_->store->erase_tokens(k->first);
                 if (auto fresh = impl_->refresh(k->first, k->second, *t, cancel)) return bearer(*fresh);
@@ -407,6 +520,33 @@ void client_authorizer::note_success(std::string_view server_url) {
     }
     std::lock_guard lock(impl_->counts_mu);
     impl_->step_ups.erase(server);
+}
+
+std::string client_authorizer::dpop_proof(std::string_view method, std::string_view url,
+                                          std::string_view authorization) {
+    if (authorization.substr(0, 5) != "DPoP ") return {};
+    auto signer = impl_->current_dpop();
+    if (!signer) return {};
+    try {
+        return signer->proof(method, url, authorization.substr(5));
+    } catch (const std::exception& e) {
+        impl_->log(std::string("no DPoP proof: ") + e.what());
+        return {};
+    }
+}
+
+void client_authorizer::note_dpop_nonce(std::string_view url, std::string_view nonce) {
+    // A nonce is an opaque token of the server's; one that could not travel in a JWT claim
+    // or that is unreasonably long is not kept.
+    if (nonce.empty() || nonce.size() > 512) return;
+    for (char c : nonce)
+        if (static_cast<unsigned char>(c) < 0x21 || static_cast<unsigned char>(c) > 0x7e) return;
+    if (auto signer = impl_->current_dpop()) {
+        try {
+            signer->set_nonce(url, std::string(nonce));
+        } catch (const std::invalid_argument&) {
+        }
+    }
 }
 
 void client_authorizer::login(std::string_view server_url, const cancellation_token& cancel) {

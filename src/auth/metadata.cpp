@@ -90,9 +90,12 @@ server_metadata parse_authorization_metadata(std::string_view body, std::string_
     m.registration_endpoint = endpoint(o, "registration_endpoint", from, false);
     m.scopes_supported = strings(o, "scopes_supported");
     m.token_endpoint_auth_methods = strings(o, "token_endpoint_auth_methods_supported");
+    m.grant_types = strings(o, "grant_types_supported");
     m.client_id_metadata_document_supported =
         find_bool(o, "client_id_metadata_document_supported").value_or(false);
     m.iss_parameter_supported = find_bool(o, "authorization_response_iss_parameter_supported").value_or(false);
+    const auto dpop = strings(o, "dpop_signing_alg_values_supported");
+    m.dpop_es256 = std::find(dpop.begin(), dpop.end(), "ES256") != dpop.end();
     return m;
 }
 
@@ -119,9 +122,11 @@ std::string to_json_text(const server_metadata& m) {
     };
     o["scopes_supported"] = arr(m.scopes_supported);
     o["token_endpoint_auth_methods_supported"] = arr(m.token_endpoint_auth_methods);
+    o["grant_types_supported"] = arr(m.grant_types);
     o["client_id_metadata_document_supported"] = m.client_id_metadata_document_supported;
     o["authorization_response_iss_parameter_supported"] = m.iss_parameter_supported;
     o["code_challenge_methods_supported"] = json::array{"S256"};
+    if (m.dpop_es256) o["dpop_signing_alg_values_supported"] = json::array{"ES256"};
     if (m.defaults) o["mcpxx_defaults"] = true;
     return to_json(o);
 }

@@ -28,8 +28,10 @@ struct server_metadata {
     std::string registration_endpoint; ///< empty: no DCR
     std::vector<std::string> scopes_supported;
     std::vector<std::string> token_endpoint_auth_methods; ///< empty: not said (RFC 8414 default client_secret_basic)
+    std::vector<std::string> grant_types; ///< empty: not said (RFC 8414 default authorization_code, implicit)
     bool client_id_metadata_document_supported = false;
     bool iss_parameter_supported = false;
+    bool dpop_es256 = false; ///< dpop_signing_alg_values_supported lists ES256
     bool defaults = false; ///< 2025-03-26 fallback: no document, default endpoints
 };
 

@@ -4,6 +4,7 @@
 // in messages whole: only an OAuth `error` code, which is a short token.
 #pragma once
 
+#include "auth/dpop.hpp"
 #include "auth/metadata.hpp"
 #include "auth/urls.hpp"
 
@@ -29,10 +30,14 @@ public:
                                         const cancellation_token& cancel);
 
     /// A token request (grant parameters in `grant`); client authentication per `client`.
+    /// With `dpop`, the request carries a proof (the token is bound to its key) and a
+    /// use_dpop_nonce answer is followed by one retry with the server's nonce.
     token_set request_tokens(const server_metadata& as, const client_registration& client, param_list grant,
-                             const cancellation_token& cancel);
+                             const cancellation_token& cancel, dpop_signer* dpop = nullptr);
 
 private:
+    /// A private_key_jwt assertion (RFC 7523) of `client_id` for `audience`.
+    std::string client_assertion(const std::string& client_id, const std::string& audience) const;
     http::fetch_response send(http::fetch_request request, const cancellation_token& cancel,
                               auth_failure on_failure);
 

@@ -3,13 +3,13 @@
 
 #include <mcp/auth/client_authorizer.hpp>
 
+#include <boost/algorithm/string/case_conv.hpp>
 #include <boost/url/encode.hpp>
 #include <boost/url/parse.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 #include <boost/url/url.hpp>
 
-#include <algorithm>
-#include <cctype>
+#include <locale>
 #include <stdexcept>
 
 namespace mcp::auth {
@@ -19,10 +19,7 @@ namespace urls = boost::urls;
 namespace {
 
 std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
+    return boost::algorithm::to_lower_copy(std::string(s), std::locale::classic());
 }
 
 urls::url parse_http(std::string_view text) {
@@ -32,6 +29,10 @@ urls::url parse_http(std::string_view text) {
     const std::string scheme = lower(u.scheme());
     if (scheme != "http" && scheme != "https") throw std::invalid_argument("not an http:// or https:// URL");
     if (!u.has_authority() || u.host().empty()) throw std::invalid_argument("the URL has no host");
+    // Boost.URL 1.81 reads "http://127.0.0.1.evil.com/x" as host 127.0.0.1 and path
+    // ".evil.com/x"; after an authority a path must start with '/'.
+    if (!u.encoded_path().empty() && u.encoded_path().front() != '/')
+        throw std::invalid_argument("the URL's host is not valid");
     u.set_scheme(scheme);
     if (u.host_type() == urls::host_type::name) u.set_host(lower(u.host()));
     if ((scheme == "http" && u.port() == "80") || (scheme == "https" && u.port() == "443")) u.remove_port();

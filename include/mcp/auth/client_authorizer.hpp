@@ -95,6 +95,17 @@ private:
     auth_failure reason_;
 };
 
+/// Enterprise-managed authorization (MCP extension
+/// io.modelcontextprotocol/enterprise-managed-authorization): the user's identity provider
+/// exchanges their ID token for an identity assertion grant (ID-JAG, RFC 8693 token exchange)
+/// naming the MCP server's authorization server, which that server takes as a JWT bearer grant
+/// (RFC 7523) from the pre-registered client. No browser.
+struct enterprise_identity {
+    std::string token_endpoint;               ///< the identity provider's token endpoint
+    std::string client_id;                    ///< this client at the identity provider
+    std::function<std::string()> id_token;    ///< the user's current ID token there
+};
+
 struct client_authorizer_options {
     /// Where tokens and registrations live; null: a memory_store of this authorizer.
     std::shared_ptr<credential_store> store;
@@ -103,7 +114,8 @@ struct client_authorizer_options {
     /// A pre-registered client, used with every authorization server (empty: none).
     std::string client_id;
     std::string client_secret;
-    /// For the pre-registered client: "client_secret_basic", "client_secret_post" or "none";
+    /// For the pre-registered client: "client_secret_basic", "client_secret_post", "none" or
+    /// "private_key_jwt" (see client_private_key_pem);
     /// empty: chosen from token_endpoint_auth_methods_supported (basic preferred; none
     /// without a secret).
     std::string token_endpoint_auth_method;
@@ -126,6 +138,29 @@ struct client_authorizer_options {
     std::string ca_file;
     /// Progress lines of the flow (never a secret). Default: none.
     std::function<void(std::string_view)> log;
+    /// The client credentials grant (RFC 6749 section 4.4; MCP extension
+    /// io.modelcontextprotocol/oauth-client-credentials) with the pre-registered client: no
+    /// user, no redirect, for programs that act for themselves. Also chosen without this flag
+    /// when a pre-registered client has a secret and the authorization server's
+    /// grant_types_supported lists client_credentials but not authorization_code.
+    bool client_credentials = false;
+    /// private_key_jwt client authentication (RFC 7523) for the pre-registered client: its
+    /// private key (PEM) and the algorithm, "ES256" (P-256) or "RS256". When the key is set,
+    /// the token endpoint gets a signed client assertion instead of a secret.
+    std::string client_private_key_pem;
+    std::string client_signing_algorithm = "ES256";
+    /// Workload identity (RFC 7523 JWT bearer grant; MCP extension io.modelcontextprotocol/auth/wif):
+    /// returns the JWT the platform issued this workload (read it afresh each time: platforms
+    /// rotate them). When set, tokens come from that grant with the pre-registered client_id;
+    /// no user, no redirect, and a refused assertion is reported, never retried.
+    std::function<std::string()> jwt_bearer_assertion;
+    /// When set (token_endpoint not empty), tokens come from enterprise-managed authorization.
+    enterprise_identity enterprise;
+    /// DPoP (RFC 9449; MCP extension io.modelcontextprotocol/auth/dpop): when the authorization
+    /// server lists ES256 in dpop_signing_alg_values_supported, tokens are bound to a P-256 key
+    /// made for this authorizer (kept in memory only: after a restart, a new login) and every
+    /// request presents them with a fresh proof.
+    bool dpop = false;
 };
 
 class client_authorizer {
@@ -150,6 +185,13 @@ public:
 
     /// A request with the current token succeeded: the step-up count starts again.
     void note_success(std::string_view server_url);
+
+    /// For an Authorization value of the DPoP scheme ("DPoP <token>"): a fresh DPoP proof for
+    /// a `method` request to `url`; "" for any other value. Signs, never touches the network:
+    /// the transport calls it for every request.
+    std::string dpop_proof(std::string_view method, std::string_view url, std::string_view authorization);
+    /// A DPoP-Nonce the server at `url` sent (RFC 9449 section 9): later proofs carry it.
+    void note_dpop_nonce(std::string_view url, std::string_view nonce);
 
     /// Logs in without waiting for a challenge (discovery from the well-known URIs).
     /// Throws authorization_error.

@@ -40,7 +40,7 @@ struct token_set {
 struct client_registration {
     std::string client_id;
     std::string client_secret; ///< empty for a public client
-    /// "none", "client_secret_basic" or "client_secret_post".
+    /// "none", "client_secret_basic", "client_secret_post" or "private_key_jwt".
     std::string token_endpoint_auth_method = "none";
     std::vector<std::string> redirect_uris;
     /// client_secret_expires_at from the registration response (nullopt: never).

@@ -383,7 +383,7 @@ void client_transport::impl::begin_close(bool send_delete) {
         call_request req;
         req.url = url;
         req.method = "DELETE";
-        req.headers = common_headers();
+        req.headers = common_headers(req.method);
         req.headers.emplace_back("Mcp-Session-Id", session_id);
         if (!negotiated.empty() && negotiated >= "2025-06-18")
             req.headers.emplace_back("MCP-Protocol-Version", negotiated);

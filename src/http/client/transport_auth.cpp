@@ -23,10 +23,32 @@ bool insufficient_scope(std::string_view www_authenticate) {
 
 } // namespace
 
+core::header_list client_transport::impl::common_headers(std::string_view method) const {
+    core::header_list h = opts.headers;
+    if (!authorization.empty()) {
+        h.emplace_back("Authorization", authorization);
+        // A DPoP-bound token is presented with a fresh proof of the key on every request.
+        if (auto proof = opts.authorizer->dpop_proof(method, opts.url, authorization); !proof.empty())
+            h.emplace_back("DPoP", std::move(proof));
+    }
+    return h;
+}
+
+void client_transport::impl::note_dpop_nonce(const stream_ptr& st, std::optional<std::string_view> nonce) {
+    st->dpop_nonce_offered = opts.authorizer && nonce;
+    if (st->dpop_nonce_offered) opts.authorizer->note_dpop_nonce(opts.url, *nonce);
+}
+
 bool client_transport::impl::authorization_challenge(const stream_ptr& st) {
     if (!opts.authorizer || st->r != stream_state::role::post || st->legacy_post) return false;
     if (st->status != 401 && !(st->status == 403 && insufficient_scope(st->www_authenticate))) return false;
     if (st->msg.auth_retries >= max_auth_retries) return false;
+    if (st->status == 401 && st->dpop_nonce_offered &&
+        st->www_authenticate.find("use_dpop_nonce") != std::string::npos) {
+        // RFC 9449 section 9: the server wants its nonce in the proof (noted in on_head).
+        send_again(st);
+        return true;
+    }
     if (st->sent_authorization != authorization && !authorization.empty()) {
         // A flow ended while this request was on its way: the new token may do.
         send_again(st);

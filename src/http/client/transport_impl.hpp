@@ -97,6 +97,7 @@ struct stream_state {
     bool legacy_post = false;   ///< a POST to the legacy endpoint (answers come on the SSE stream)
     std::string display;        ///< the URL of the current call, for messages
     std::string sent_authorization; ///< the Authorization value the current call carried
+    bool dpop_nonce_offered = false; ///< the current response carried a DPoP-Nonce
 };
 
 } // namespace detail
@@ -188,8 +189,10 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     void report_error(const std::string& text);
     void emit(std::string_view text);
 
+    // ---- transport_auth.cpp: the fields every request carries (options, Authorization, DPoP) ----
+    core::header_list common_headers(std::string_view method) const;
+
     // ---- transport_post.cpp: Streamable HTTP exchanges ----
-    core::header_list common_headers() const;
     void start_post(detail::outgoing o, bool probe);
     void start_call(const stream_ptr& st, detail::call_request req);
     void refuse_locally(const stream_ptr& st, int code, const std::string& message);
@@ -219,6 +222,7 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     void authorization_failed(const std::string& why);
     void send_again(const stream_ptr& st);
     void note_authorized_success(const stream_ptr& st);
+    void note_dpop_nonce(const stream_ptr& st, std::optional<std::string_view> nonce);
 
     // ---- transport_legacy.cpp: HTTP+SSE ----
     void start_legacy(const stream_ptr& trigger);

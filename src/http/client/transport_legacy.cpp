@@ -19,7 +19,7 @@ void client_transport::impl::start_legacy(const stream_ptr& trigger) {
     req.url = url;
     req.method = "GET";
     req.connect_timeout = opts.connect_timeout;
-    req.headers = common_headers();
+    req.headers = common_headers(req.method);
     req.headers.emplace_back("Accept", "text/event-stream");
     // The endpoint event must come soon: a server that opens an SSE stream without one (a
     // Streamable HTTP server's GET stream, say) is not a legacy server. The deadline covers
@@ -146,7 +146,7 @@ void client_transport::impl::legacy_post(outgoing o) {
     req.method = "POST";
     req.body = st->msg.text;
     req.connect_timeout = opts.connect_timeout;
-    req.headers = common_headers();
+    req.headers = common_headers(req.method);
     req.headers.emplace_back("Content-Type", "application/json");
     start_call(st, std::move(req));
 }

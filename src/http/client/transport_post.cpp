@@ -59,12 +59,6 @@ constexpr std::size_t max_error_body = 64 * 1024;
 
 } // namespace
 
-core::header_list client_transport::impl::common_headers() const {
-    core::header_list h = opts.headers;
-    if (!authorization.empty()) h.emplace_back("Authorization", authorization);
-    return h;
-}
-
 client_transport::impl::stream_ptr client_transport::impl::new_stream(role r) {
     auto st = std::make_shared<stream_state>();
     st->r = r;
@@ -90,7 +84,7 @@ void client_transport::impl::start_post(outgoing o, bool probe) {
     req.method = "POST";
     req.body = m.text;
     req.connect_timeout = opts.connect_timeout;
-    req.headers = common_headers();
+    req.headers = common_headers(req.method);
     req.headers.emplace_back("Content-Type", "application/json");
     req.headers.emplace_back("Accept", "application/json, text/event-stream");
 
@@ -160,6 +154,7 @@ void client_transport::impl::start_call(const stream_ptr& st, call_request req) 
     st->status = 0;
     st->reason.clear();
     st->www_authenticate.clear();
+    st->dpop_nonce_offered = false;
     st->body = body_kind::none;
     st->body_bytes.clear();
     st->body_oversize = false;
@@ -186,6 +181,7 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
     st->status = status;
     st->reason = std::move(reason);
     if (auto w = find_header(headers, "WWW-Authenticate")) st->www_authenticate = std::string(*w);
+    note_dpop_nonce(st, find_header(headers, "DPoP-Nonce"));
     const std::string type = media_type(find_header(headers, "Content-Type"));
     const bool ok = status >= 200 && status < 300;
     if (!ok) {
@@ -583,7 +579,7 @@ void client_transport::impl::resume(const stream_ptr& st) {
     req.url = url;
     req.method = "GET";
     req.connect_timeout = opts.connect_timeout;
-    req.headers = common_headers();
+    req.headers = common_headers(req.method);
     req.headers.emplace_back("Accept", "text/event-stream");
     st->sent_session = false;
     session_headers(req.headers, st);
