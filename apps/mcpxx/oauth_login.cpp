@@ -72,7 +72,7 @@ std::string browser_agent::authorize(const std::string& authorization_url, const
 
 std::string sign_in_needed_agent::redirect_uri() {
     needed_ = true;
-    throw std::runtime_error("sign in first: run `mcpxx login " + name_ + "`");
+    throw std::runtime_error("sign in first: run \"mcpxx login " + name_ + "\"");
 }
 
 std::string sign_in_needed_agent::authorize(const std::string&, const mcp::cancellation_token&) {

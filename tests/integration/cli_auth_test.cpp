@@ -5,10 +5,14 @@
 #include <mcp/auth/file_credential_store.hpp>
 
 #include "support/host_fixture.hpp"
+#include "support/http_test_server.hpp"
 #include "support/program_output.hpp"
 
 #include <boost/json.hpp>
+#include <boost/url/parse.hpp>
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 
 namespace {
 
@@ -130,6 +134,115 @@ TEST_F(cli_auth_test, login_refuses_what_it_cannot_sign_in_to) {
                      "not to another host\n");
     r = run({"login", "ftp://x.example/mcp"});
     EXPECT_EQ(r.exit_code, 2);
+}
+
+// A protected MCP server and its authorization server on one loopback port, as a browser and
+// mcpxx meet them: metadata, registration, an authorization endpoint that redirects at once
+// (the user "approves"), the token endpoint; the MCP endpoint answers 401 without a token.
+struct cli_auth_flow : cli_auth_test {
+    mcp::test::http_test_server as;
+    std::string origin = "http://127.0.0.1:" + std::to_string(as.port());
+    fs::path bin = dirs.root / "bin";
+
+    void SetUp() override {
+        cli_auth_test::SetUp();
+        dirs.write(config, R"({"mcpServers": {"up": {"type": "http", "url": ")" + origin + R"(/mcp"}}})");
+        // The "browser": xdg-open that follows the authorization server's redirect to mcpxx.
+        dirs.write(bin / "xdg-open", "#!/bin/sh\nexec curl -s -L -o /dev/null --max-time 20 \"$1\"\n");
+        fs::permissions(bin / "xdg-open", fs::perms(0755));
+        as.set_handler([this](const mcp::test::recorded_request& r, std::shared_ptr<mcp::test::core::response_writer> w) {
+            const auto json = [&](int status, boost::json::object body) {
+                w->respond(status, {{"Content-Type", "application/json"}}, boost::json::serialize(body));
+            };
+            const std::string path = r.target.substr(0, r.target.find('?'));
+            if (path == "/mcp" && !r.header("Authorization")) {
+                w->respond(401, {{"WWW-Authenticate", "Bearer resource_metadata=\"" + origin +
+                                                          "/.well-known/oauth-protected-resource/mcp\""}},
+                           "");
+            } else if (path == "/.well-known/oauth-protected-resource/mcp") {
+                json(200, {{"resource", origin + "/mcp"}, {"authorization_servers", boost::json::array{origin}}});
+            } else if (path == "/.well-known/oauth-authorization-server") {
+                json(200, {{"issuer", origin},
+                           {"authorization_endpoint", origin + "/authorize"},
+                           {"token_endpoint", origin + "/token"},
+                           {"registration_endpoint", origin + "/register"},
+                           {"response_types_supported", boost::json::array{"code"}},
+                           {"code_challenge_methods_supported", boost::json::array{"S256"}},
+                           {"authorization_response_iss_parameter_supported", true}});
+            } else if (path == "/register") {
+                auto req = boost::json::parse(r.body).as_object();
+                json(201, {{"client_id", "dyn-client"},
+                           {"redirect_uris", req.at("redirect_uris")},
+                           {"token_endpoint_auth_method", "none"}});
+            } else if (path == "/authorize") {
+                std::string redirect, state;
+                for (const auto& p : boost::urls::parse_origin_form(r.target)->params()) {
+                    if (p.key == "redirect_uri") redirect = p.value;
+                    if (p.key == "state") state = p.value;
+                }
+                w->respond(302, {{"Location", redirect + "?code=CODE-SECRET&state=" + state + "&iss=" + origin}}, "");
+            } else if (path == "/token") {
+                json(200, {{"access_token", "SECRET-ACCESS"}, {"token_type", "Bearer"}, {"expires_in", 3600},
+                           {"refresh_token", "SECRET-REFRESH"}, {"scope", "mcp"}});
+            } else {
+                w->respond(404, {}, "");
+            }
+        });
+    }
+
+    run_result run_with_browser(const std::vector<std::string>& args) const {
+        std::vector<std::string> argv{mcpxx};
+        argv.insert(argv.end(), args.begin(), args.end());
+        return mcp::test::run_program({.argv = std::move(argv),
+                                       .files = dirs.root,
+                                       .cwd = dirs.project,
+                                       .env = {{"HOME", dirs.home.string()},
+                                               {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
+                                               {"PATH", bin.string() + ":/usr/bin:/bin"},
+                                               {"DISPLAY", ":99"},
+                                               {"NO_COLOR", "1"}}});
+    }
+};
+
+TEST_F(cli_auth_flow, login_signs_in_through_the_browser_and_keeps_the_tokens) {
+    auto r = run_with_browser({"login", "up", "--config", config.string()});
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("Opening the browser to sign in. If it does not open, visit:\n  " + origin + "/authorize?"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("Signed in to \"up\""), std::string::npos) << r.err;
+    for (const auto* secret : {"SECRET-ACCESS", "SECRET-REFRESH", "CODE-SECRET"}) {
+        EXPECT_EQ(r.out.find(secret), std::string::npos);
+        EXPECT_EQ(r.err.find(secret), std::string::npos);
+    }
+    // The redirect came to mcpxx's loopback receiver, registered as the client's redirect URI.
+    const auto authorize = as.requests([](const auto& q) { return q.target.rfind("/authorize?", 0) == 0; });
+    ASSERT_EQ(authorize.size(), 1u);
+    std::string redirect_uri;
+    for (const auto& p : boost::urls::parse_origin_form(authorize[0].target)->params())
+        if (p.key == "redirect_uri") redirect_uri = p.value;
+    EXPECT_EQ(redirect_uri.rfind("http://127.0.0.1:", 0), 0u) << redirect_uri;
+    EXPECT_EQ(redirect_uri.substr(redirect_uri.size() - 9), "/callback") << redirect_uri;
+    const mcp::auth::store_key stored{origin + "/mcp", origin};
+    const auto tokens = store.load_tokens(stored);
+    ASSERT_TRUE(tokens);
+    EXPECT_EQ(tokens->access_token, "SECRET-ACCESS");
+    struct stat st {};
+    ASSERT_EQ(::stat(store.file_for(stored).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0600u);
+
+    r = run({"auth", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("up (" + origin + "/mcp)"), std::string::npos) << r.out;
+    expect_no_secret(r);
+}
+
+TEST_F(cli_auth_flow, a_command_without_a_terminal_says_how_to_sign_in) {
+    auto r = run({"tools", "up", "--config", config.string()});
+    EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+    EXPECT_NE(r.err.find("sign in first: run \"mcpxx login up\""), std::string::npos) << r.err;
+    // Nothing was registered and no browser was asked for: the sign-in is the user's to start.
+    EXPECT_TRUE(as.requests([](const auto& q) { return q.target == "/register"; }).empty());
 }
 
 } // namespace
