@@ -12,8 +12,6 @@
 #include <cstdlib>
 #include <iostream>
 
-#include <unistd.h>
-
 namespace mcpxx_cli {
 
 void print_error(const std::string& message) {
@@ -285,7 +283,7 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
 void host_session::offer_sign_in(const user_io& io) {
     // Only a person at a terminal can use a browser; a script gets the error, which names the
     // command that signs in.
-    if (options_.json || !io.terminal || !io.ask || !::isatty(0) || !::isatty(2)) return;
+    if (options_.json || !io.terminal || !io.ask) return;
     for (const auto& status : manager_->servers()) {
         if (status.state == mcp::host::server_state::ready || !oauth_->needs_sign_in(status.name)) continue;
         const auto& config = manager_->config(status.name);

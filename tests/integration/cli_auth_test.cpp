@@ -12,7 +12,13 @@
 #include <boost/url/parse.hpp>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
+#include <poll.h>
+#include <pty.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -235,6 +241,45 @@ TEST_F(cli_auth_flow, login_signs_in_through_the_browser_and_keeps_the_tokens) {
     EXPECT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("up (" + origin + "/mcp)"), std::string::npos) << r.out;
     expect_no_secret(r);
+}
+
+TEST_F(cli_auth_flow, a_command_on_a_terminal_offers_to_sign_in) {
+    int master = -1, slave = -1;
+    ASSERT_EQ(::openpty(&master, &slave, nullptr, nullptr, nullptr), 0);
+    mcp::test::program_run pr{.argv = {mcpxx, "tools", "up", "--config", config.string()},
+                              .files = dirs.root,
+                              .cwd = dirs.project,
+                              .env = {{"HOME", dirs.home.string()},
+                                      {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
+                                      {"PATH", bin.string() + ":/usr/bin:/bin"},
+                                      {"DISPLAY", ":99"},
+                                      {"NO_COLOR", "1"}},
+                              .stdin_fd = slave,
+                              .close_in_child = {master},
+                              .new_session = true};
+    const pid_t pid = mcp::test::start_program(pr);
+    ::close(slave);
+    ASSERT_EQ(::write(master, "y\n", 2), 2); // typed ahead: the terminal keeps it for the question
+    std::atomic<bool> done{false};
+    std::thread drain([&] { // what the terminal echoes is read, so that the program never blocks on it
+        char buf[1024];
+        while (!done) {
+            pollfd p{master, POLLIN, 0};
+            if (::poll(&p, 1, 50) > 0 && ::read(master, buf, sizeof buf) <= 0) break;
+        }
+    });
+    const auto r = mcp::test::finish_program(pid, pr);
+    done = true;
+    drain.join();
+    ::close(master);
+    EXPECT_NE(r.err.find("Server \"up\" (" + origin + "/mcp) needs you to sign in. Sign in now? [Y/n]"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("Signed in to \"up\""), std::string::npos) << r.err;
+    EXPECT_TRUE(store.load_tokens({origin + "/mcp", origin}));
+    // Connected again with the token (this test's server has no MCP behind it: 404).
+    EXPECT_FALSE(as.requests([](const auto& q) { return q.target == "/mcp" && q.header("Authorization"); }).empty());
+    EXPECT_EQ(r.exit_code, 3) << r.err;
 }
 
 TEST_F(cli_auth_flow, a_command_without_a_terminal_says_how_to_sign_in) {
