@@ -51,16 +51,18 @@ struct cli_auth_test : ::testing::Test {
         store.save_client(key, {.client_id = "cid", .client_secret = "SECRET-CLIENT"});
     }
 
-    run_result run(const std::vector<std::string>& args) const {
+    /// How mcpxx is run: HOME and XDG_CONFIG_HOME in the test's directory (never the real
+    /// ~/.config), and `extra_env`.
+    mcp::test::program_run program(const std::vector<std::string>& args,
+                                   std::vector<std::pair<std::string, std::string>> extra_env = {}) const {
         std::vector<std::string> argv{mcpxx};
         argv.insert(argv.end(), args.begin(), args.end());
-        return mcp::test::run_program({.argv = std::move(argv),
-                                       .files = dirs.root,
-                                       .cwd = dirs.project,
-                                       .env = {{"HOME", dirs.home.string()},
-                                               {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
-                                               {"NO_COLOR", "1"}}});
+        extra_env.insert(extra_env.end(), {{"HOME", dirs.home.string()},
+                                           {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
+                                           {"NO_COLOR", "1"}});
+        return {.argv = std::move(argv), .files = dirs.root, .cwd = dirs.project, .env = std::move(extra_env)};
     }
+    run_result run(const std::vector<std::string>& args) const { return mcp::test::run_program(program(args)); }
     static void expect_no_secret(const run_result& r) {
         for (const auto* s : {"SECRET-ACCESS", "SECRET-REFRESH", "SECRET-CLIENT"}) {
             EXPECT_EQ(r.out.find(s), std::string::npos) << r.out;
@@ -196,22 +198,14 @@ struct cli_auth_flow : cli_auth_test {
         });
     }
 
-    run_result run_with_browser(const std::vector<std::string>& args) const {
-        std::vector<std::string> argv{mcpxx};
-        argv.insert(argv.end(), args.begin(), args.end());
-        return mcp::test::run_program({.argv = std::move(argv),
-                                       .files = dirs.root,
-                                       .cwd = dirs.project,
-                                       .env = {{"HOME", dirs.home.string()},
-                                               {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
-                                               {"PATH", bin.string() + ":/usr/bin:/bin"},
-                                               {"DISPLAY", ":99"},
-                                               {"NO_COLOR", "1"}}});
+    /// With a display and the test's xdg-open first on PATH.
+    mcp::test::program_run with_browser(const std::vector<std::string>& args) const {
+        return program(args, {{"PATH", bin.string() + ":/usr/bin:/bin"}, {"DISPLAY", ":99"}});
     }
 };
 
 TEST_F(cli_auth_flow, login_signs_in_through_the_browser_and_keeps_the_tokens) {
-    auto r = run_with_browser({"login", "up", "--config", config.string()});
+    auto r = mcp::test::run_program(with_browser({"login", "up", "--config", config.string()}));
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
     EXPECT_NE(r.err.find("Opening the browser to sign in. If it does not open, visit:\n  " + origin + "/authorize?"),
               std::string::npos)
@@ -246,17 +240,10 @@ TEST_F(cli_auth_flow, login_signs_in_through_the_browser_and_keeps_the_tokens) {
 TEST_F(cli_auth_flow, a_command_on_a_terminal_offers_to_sign_in) {
     int master = -1, slave = -1;
     ASSERT_EQ(::openpty(&master, &slave, nullptr, nullptr, nullptr), 0);
-    mcp::test::program_run pr{.argv = {mcpxx, "tools", "up", "--config", config.string()},
-                              .files = dirs.root,
-                              .cwd = dirs.project,
-                              .env = {{"HOME", dirs.home.string()},
-                                      {"XDG_CONFIG_HOME", (dirs.root / "xdg-config").string()},
-                                      {"PATH", bin.string() + ":/usr/bin:/bin"},
-                                      {"DISPLAY", ":99"},
-                                      {"NO_COLOR", "1"}},
-                              .stdin_fd = slave,
-                              .close_in_child = {master},
-                              .new_session = true};
+    auto pr = with_browser({"tools", "up", "--config", config.string()});
+    pr.stdin_fd = slave;
+    pr.close_in_child = {master};
+    pr.new_session = true;
     const pid_t pid = mcp::test::start_program(pr);
     ::close(slave);
     ASSERT_EQ(::write(master, "y\n", 2), 2); // typed ahead: the terminal keeps it for the question
