@@ -166,6 +166,8 @@ struct loopback_receiver::impl {
                          "The response does not carry the state of the login this program is waiting for "
                          "(an old browser tab?). Nothing was accepted; finish the login in the tab the "
                          "program opened last.")};
+        if (received) // a second tab of the same login, answered before the wait ended
+            return {200, "OK", page("Signed in", "You can close this tab and return to the program.")};
         done = true;
         received = std::string(target);
         if (const auto error = params.find("error"); error != params.end())
