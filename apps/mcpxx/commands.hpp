@@ -49,6 +49,10 @@ void add_shell_command(CLI::App& app, int& exit_code);
 /// allow [--revoke]: records this directory's project config files in the user's list of
 /// allowed ones (or removes them); 2 when there is none, or the list cannot be read or written
 void add_allow_command(CLI::App& app, int& exit_code);
+/// login SERVER, logout SERVER [--forget-client], auth [--json]: OAuth sign-in to remote
+/// servers; 2 for a server that is not configured or not remote, or a store that cannot be used,
+/// 3 when the server's authorization server cannot be found, 1 when it refuses, 130 on Ctrl-C
+void add_auth_commands(CLI::App& app, int& exit_code);
 /// gateway: serves until SIGINT/SIGTERM (0); 2 for unusable options, tokens or configs; 3 when
 /// it cannot listen
 void add_gateway_command(CLI::App& app, int& exit_code);

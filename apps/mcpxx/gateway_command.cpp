@@ -12,6 +12,7 @@
 #include "config_discovery.hpp"
 #include "gateway_access.hpp"
 #include "host_output.hpp"
+#include "oauth_login.hpp"
 #include "read_file.hpp"
 #include "timeout_option.hpp"
 
@@ -272,6 +273,11 @@ int run_gateway(const gateway_cli& o) {
     go.manager.approval.trusted_servers.insert(o.trusted.begin(), o.trusted.end());
     // Only the roots asked for: servers may take them as the directories they may use.
     for (const auto& r : o.roots) go.manager.roots.emplace_back(r);
+    // OAuth-protected remote upstreams: the user's stored sign-ins (`mcpxx login NAME`), renewed
+    // with their refresh tokens; one that needs the user fails with a message saying so.
+    go.manager.authorizer = [oauth = std::make_shared<oauth_clients>()](const mcp::host::server_config& s) {
+        return oauth->for_server(s);
+    };
     try {
         go.manager.audit = open_audit_log(o.audit_log, o.redact);
     } catch (const input_error& e) {

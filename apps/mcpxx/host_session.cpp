@@ -6,6 +6,7 @@
 #include "timeout_option.hpp"
 
 #include <CLI/CLI.hpp>
+#include <mcp/host/transport_factory.hpp>
 #include <mcp/json/text.hpp>
 
 #include <cstdlib>
@@ -222,6 +223,8 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
     mo.on_catalogue_changed = std::move(hooks.on_catalogue_changed);
     mo.on_resource_updated = std::move(hooks.on_resource_updated);
     mo.ordered_responses = hooks.ordered;
+    mo.authorizer = [oauth = oauth_](const mcp::host::server_config& s) { return oauth->for_server(s); };
+    const auto io = hooks.io;
     try {
         mo.sampling = make_sampling_provider(options_);
     } catch (const input_error& e) {
@@ -273,7 +276,24 @@ int host_session::start(const std::vector<std::string>& names, session_hooks hoo
         }
     }
     manager_->connect_all();
+    offer_sign_in(io);
     return exit_ok;
+}
+
+void host_session::offer_sign_in(const user_io& io) {
+    // Only a person at a terminal can use a browser; a script gets the error, which names the
+    // command that signs in.
+    if (options_.json || !io.terminal || !io.ask) return;
+    for (const auto& status : manager_->servers()) {
+        if (status.state == mcp::host::server_state::ready || !oauth_->needs_sign_in(status.name)) continue;
+        const auto& config = manager_->config(status.name);
+        const auto answer = io.ask("Server \"" + mcp::printable(status.name) + "\" (" +
+                                   mcp::host::url_for_display(config.url) + ") needs you to sign in. Sign in now? [Y/n] ");
+        if (!answer || (!answer->empty() && (*answer)[0] != 'y' && (*answer)[0] != 'Y')) continue;
+        if (sign_in("\"" + status.name + "\"", config.url, config.oauth ? &*config.oauth : nullptr, cancel_token(),
+                    std::cerr) == exit_ok)
+            manager_->connect(status.name);
+    }
 }
 
 std::shared_ptr<mcp::client> host_session::client_or_report(const std::string& name) {

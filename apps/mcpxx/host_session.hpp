@@ -3,6 +3,7 @@
 #pragma once
 
 #include "commands.hpp"
+#include "oauth_login.hpp"
 #include "terminal.hpp"
 
 #include <mcp/host/config.hpp>
@@ -121,7 +122,12 @@ private:
     mcp::cancellation_source cancel_;
     interrupt_guard interrupt_;
     mcp::host::discovery_result found_;
+    std::shared_ptr<oauth_clients> oauth_ = std::make_shared<oauth_clients>();
     std::unique_ptr<mcp::host::manager> manager_;
+
+    /// On a terminal: offer to sign in to each server that failed for want of a sign-in, and
+    /// connect it again once signed in.
+    void offer_sign_in(const user_io& io);
 };
 
 /// "mcpxx: message" on stderr, in red on a terminal; the message escaped but for its line feeds

@@ -8,6 +8,7 @@
 //   mcpxx complete SERVER (--prompt NAME | --resource TEMPLATE) ARG VALUE [--context K=V]... | ping [SERVER]
 //   mcpxx shell [--yes]                                        (interactive, or commands from stdin)
 //   mcpxx allow [--revoke]                                     (this directory's project config files)
+//   mcpxx login SERVER | logout SERVER [--forget-client] | auth [--json]   (OAuth sign-in)
 //   mcpxx gateway [--config FILE] [--listen 127.0.0.1:8080] [--token-file FILE] [--rate N] ...
 // Exit codes: see commands.hpp.
 #include "commands.hpp"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     mcpxx_cli::add_shell_command(app, exit_code);
     mcpxx_cli::add_allow_command(app, exit_code);
     mcpxx_cli::add_gateway_command(app, exit_code);
+    mcpxx_cli::add_auth_commands(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -63,7 +63,7 @@ const std::set<std::string_view>& known_fields(config_format f) {
 
 // Fields a host uses for things this module does not do; accepted, and the user is told.
 bool ignored_field(std::string_view f) {
-    return f == "oauth" || f == "headersHelper" || f == "auth" || f == "dev" || f == "gallery" ||
+    return f == "headersHelper" || f == "dev" || f == "gallery" ||
            f == "version" || f == "authProviderType" || f == "targetAudience" ||
            f == "targetServiceAccount" || f == "tcp";
 }
@@ -179,6 +179,54 @@ transport_kind parse_type(std::string_view t) {
     throw entry_error{"\"type\" must be \"stdio\", \"http\" or \"sse\", not " + q(t)};
 }
 
+// The `oauth` object (Claude Code, Gemini CLI) or Cursor's `auth` object of a remote entry.
+std::optional<oauth_settings> parse_oauth(const json::object& entry, std::string_view field, const expansion_options& x,
+                                          config_scope scope, std::vector<std::string>& notes) {
+    const auto& v = entry.at(field);
+    if (!v.is_object()) throw entry_error{q(field) + " must be an object"};
+    const auto& o = v.get_object();
+    const bool cursor = field == "auth";
+    const auto name = [&](std::string_view k) { return std::string(field) + "." + std::string(k); };
+    if (o.contains("enabled") && !bool_field(o, "enabled")) return std::nullopt;
+    oauth_settings out;
+    for (const auto& [k, value] : o) {
+        if (k == "enabled") continue;
+        if (k == (cursor ? "CLIENT_ID" : "clientId")) {
+            out.client_id = expand(name(k), string_field(o, k), x);
+        } else if (k == (cursor ? "CLIENT_SECRET" : "clientSecret")) {
+            const auto raw = string_field(o, k);
+            // A secret written into a project file travels with the project (git, archives).
+            if (scope == config_scope::project && raw.find('$') == std::string::npos)
+                notes.push_back("\"" + name(k) + "\" is written in a project file, where everyone who has the "
+                                "project can read it; use \"${VARIABLE}\" and keep the secret in the environment");
+            out.client_secret = expand(name(k), raw, x);
+        } else if (k == "scopes") {
+            if (value.is_string()) {
+                std::istringstream words(expand(name(k), std::string(value.get_string()), x));
+                for (std::string w; words >> w;) out.scopes.push_back(w);
+            } else {
+                for (auto& sc : string_array(o, k)) out.scopes.push_back(expand(name(k), sc, x));
+            }
+        } else if (!cursor && k == "callbackPort") {
+            const auto port = find_int(o, k);
+            if (!port || *port < 1 || *port > 65535)
+                throw entry_error{q(name(k)) + " must be a port number (1-65535)"};
+            out.callback_port = static_cast<std::uint16_t>(*port);
+        } else if (!cursor && k == "redirectUri") {
+            out.redirect_uri = expand(name(k), string_field(o, k), x);
+        } else if (!cursor && (k == "authServerMetadataUrl" || k == "authorizationUrl" || k == "tokenUrl" ||
+                               k == "registrationUrl" || k == "audiences" || k == "tokenParamName")) {
+            // Endpoints written by hand: mcpxx finds them from the server (RFC 9728, RFC 8414).
+            notes.push_back("field \"" + name(k) + "\" is not supported and was ignored");
+        } else {
+            throw entry_error{"unknown field " + q(name(k))};
+        }
+    }
+    if (out.callback_port && !out.redirect_uri.empty())
+        throw entry_error{q(name("callbackPort")) + " and " + q(name("redirectUri")) + " say the same thing; use one"};
+    return out;
+}
+
 server_config parse_fields(const std::string& name, const json::object& o, const file_context& file,
                            config_format format, config_scope scope, const std::string& source) {
     server_config s;
@@ -262,8 +310,12 @@ server_config parse_fields(const std::string& name, const json::object& o, const
             for (auto& [k, v] : string_map(o, "headers")) s.headers[k] = expand("headers", v, x);
         for (const char* k : {"args", "env", "cwd", "envFile"})
             if (o.contains(k)) throw entry_error{q(k) + " is for local (command) servers, not remote ones"};
+        for (const char* k : {"oauth", "auth"})
+            if (o.contains(k)) s.oauth = parse_oauth(o, k, x, scope, s.notes);
     }
     if (has_command && o.contains("headers")) throw entry_error{"\"headers\" is for remote (url) servers"};
+    for (const char* k : {"oauth", "auth"})
+        if (has_command && o.contains(k)) throw entry_error{q(k) + " is for remote (url) servers"};
 
     if (o.contains("trust")) s.trusted = bool_field(o, "trust");
     if (o.contains("timeout")) {

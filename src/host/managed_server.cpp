@@ -351,6 +351,7 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     transport_options to;
     to.inherit_stderr = opts.inherit_server_stderr;
     to.connect_timeout = limit;
+    if (opts.authorizer && config_.transport != transport_kind::stdio) to.authorizer = opts.authorizer(config_);
     if (opts.on_server_stderr)
         to.on_stderr_line = [cb = opts.on_server_stderr, name = config_.name](std::string_view line) {
             cb(name, line);

@@ -65,7 +65,8 @@ std::optional<private_file_content> read_private_file(const std::filesystem::pat
     if (!S_ISREG(st.st_mode)) throw std::runtime_error("is not a regular file");
     if (static_cast<std::uintmax_t>(st.st_size) > max_bytes)
         throw std::runtime_error("is larger than " + std::to_string(max_bytes) + " bytes");
-    private_file_content out{.mode = static_cast<unsigned>(st.st_mode) & 07777u};
+    private_file_content out{.mode = static_cast<unsigned>(st.st_mode) & 07777u,
+                             .owner = static_cast<unsigned>(st.st_uid)};
     char buf[8192];
     for (;;) {
         const auto n = ::read(in.fd, buf, sizeof buf);

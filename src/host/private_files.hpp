@@ -31,7 +31,8 @@ void create_private_directories(const std::filesystem::path& dir);
 /// What reading a private file found.
 struct private_file_content {
     std::string bytes;
-    unsigned mode = 0; ///< its permission bits (st_mode & 07777)
+    unsigned mode = 0;  ///< its permission bits (st_mode & 07777)
+    unsigned owner = 0; ///< the user id that owns it
 };
 
 /// The content of `file` (symbolic links followed), or nullopt when nothing exists there.

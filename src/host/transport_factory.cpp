@@ -4,6 +4,8 @@
 #include <mcp/jsonrpc/error.hpp>
 #include <mcp/transport/child_process.hpp>
 
+#include "http/request.hpp"
+
 #include <boost/url/parse.hpp>
 
 #include <cstdlib>
@@ -113,7 +115,12 @@ transport_ptr make_transport(const server_config& s, const transport_options& o)
     case transport_kind::sse: {
         http::client_transport_options h;
         h.url = s.url;
-        for (const auto& [name, value] : s.headers) h.headers.emplace_back(name, value);
+        bool has_authorization = false;
+        for (const auto& [name, value] : s.headers) {
+            h.headers.emplace_back(name, value);
+            has_authorization = has_authorization || http::core::iequals(name, "Authorization");
+        }
+        if (!has_authorization) h.authorizer = o.authorizer;
         h.mode = s.transport == transport_kind::sse ? http::transport_mode::legacy_sse
                  : s.sse_fallback                   ? http::transport_mode::automatic
                                                     : http::transport_mode::streamable;

@@ -691,3 +691,94 @@ TEST_F(host_config_test, an_env_file_that_is_not_a_regular_file_is_an_entry_erro
 }
 
 } // namespace
+
+// ------------------------------------------------------------------ oauth
+
+namespace {
+struct host_config_oauth : host_config_test {
+    discovery_result parse_text(const std::string& text, config_format f, config_scope scope = config_scope::user) {
+        discovery_result r;
+        parse_config(text,
+                     {.source = "f.json", .format = f, .scope = scope, .home = dirs.home, .cwd = dirs.project,
+                      .environment = env_of(env)},
+                     r);
+        return r;
+    }
+};
+} // namespace
+
+TEST_F(host_config_oauth, the_keys_claude_code_gemini_and_cursor_use) {
+    env["GH_SECRET"] = "s3cret";
+    auto r = parse_text(R"({"mcpServers": {
+        "cc": {"type": "http", "url": "https://mcp.example.com/mcp",
+               "oauth": {"clientId": "cid", "clientSecret": "${GH_SECRET}", "callbackPort": 8976,
+                         "scopes": "read  write"}},
+        "plain": {"type": "http", "url": "https://plain.example.com/mcp"}}})",
+                        config_format::claude_code);
+    ASSERT_TRUE(r.errors.empty()) << all_errors(r);
+    const auto& cc = get(r, "cc");
+    ASSERT_TRUE(cc.oauth);
+    EXPECT_EQ(cc.oauth->client_id, "cid");
+    EXPECT_EQ(cc.oauth->client_secret, "s3cret");
+    EXPECT_EQ(cc.oauth->callback_port, 8976);
+    EXPECT_EQ(cc.oauth->scopes, (std::vector<std::string>{"read", "write"}));
+    EXPECT_TRUE(cc.notes.empty());
+    EXPECT_FALSE(get(r, "plain").oauth);
+
+    auto g = parse_text(R"({"mcpServers": {
+        "gm": {"httpUrl": "https://mcp.example.com/mcp",
+               "oauth": {"enabled": true, "clientId": "g", "scopes": ["a", "b"],
+                         "redirectUri": "http://localhost:7777/cb", "tokenUrl": "https://x/token"}},
+        "off": {"httpUrl": "https://mcp.example.com/mcp", "oauth": {"enabled": false, "clientId": "x"}}}})",
+                        config_format::gemini);
+    ASSERT_TRUE(g.errors.empty()) << all_errors(g);
+    const auto& gm = get(g, "gm");
+    ASSERT_TRUE(gm.oauth);
+    EXPECT_EQ(gm.oauth->scopes, (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(gm.oauth->redirect_uri, "http://localhost:7777/cb");
+    EXPECT_EQ(gm.notes, std::vector<std::string>{"field \"oauth.tokenUrl\" is not supported and was ignored"});
+    EXPECT_FALSE(get(g, "off").oauth);
+
+    auto c = parse_text(R"({"mcpServers": {"cu": {"url": "https://mcp.example.com/mcp",
+        "auth": {"CLIENT_ID": "${env:API_KEY}", "CLIENT_SECRET": "${env:GH_SECRET}", "scopes": ["repo"]}}}})",
+                        config_format::cursor);
+    ASSERT_TRUE(c.errors.empty()) << all_errors(c);
+    EXPECT_EQ(get(c, "cu").oauth->client_id, "k123");
+    EXPECT_EQ(get(c, "cu").oauth->client_secret, "s3cret");
+}
+
+TEST_F(host_config_oauth, bad_oauth_settings_are_entry_errors) {
+    const auto error_of = [&](const std::string& entry, config_format f = config_format::claude_code) {
+        auto r = parse_text(R"({"mcpServers": {"s": )" + entry + "}}", f);
+        return r.errors.empty() ? std::string() : r.errors[0].to_string();
+    };
+    EXPECT_EQ(error_of(R"({"type": "http", "url": "https://x/mcp", "oauth": "yes"})"),
+              "f.json: server \"s\": \"oauth\" must be an object");
+    EXPECT_EQ(error_of(R"({"type": "http", "url": "https://x/mcp", "oauth": {"callbackPort": 70000}})"),
+              "f.json: server \"s\": \"oauth.callbackPort\" must be a port number (1-65535)");
+    EXPECT_EQ(error_of(R"({"type": "http", "url": "https://x/mcp", "oauth": {"callbackPort": "80"}})"),
+              "f.json: server \"s\": \"oauth.callbackPort\" must be a port number (1-65535)");
+    EXPECT_EQ(error_of(R"({"type": "http", "url": "https://x/mcp", "oauth": {"clientID": "x"}})"),
+              "f.json: server \"s\": unknown field \"oauth.clientID\"");
+    EXPECT_EQ(error_of(R"({"type": "http", "url": "https://x/mcp", "oauth": {"clientSecret": "${NOPE}"}})"),
+              "f.json: server \"s\": \"oauth.clientSecret\": variable \"NOPE\" is not set");
+    EXPECT_EQ(error_of(R"({"type": "http", "url": "https://x/mcp", "oauth": {"scopes": [1]}})"),
+              "f.json: server \"s\": \"scopes\"[0] must be a string");
+    EXPECT_EQ(error_of(R"({"command": "x", "oauth": {}})"), "f.json: server \"s\": \"oauth\" is for remote (url) servers");
+    EXPECT_EQ(error_of(R"({"httpUrl": "https://x/mcp", "oauth": {"callbackPort": 1, "redirectUri": "http://localhost:1/"}})",
+                       config_format::gemini),
+              "f.json: server \"s\": \"oauth.callbackPort\" and \"oauth.redirectUri\" say the same thing; use one");
+    // Claude Desktop has no oauth key.
+    EXPECT_NE(error_of(R"({"url": "https://x/mcp", "oauth": {}})", config_format::claude_desktop).find("unknown field"),
+              std::string::npos);
+}
+
+TEST_F(host_config_oauth, a_secret_written_in_a_project_file_is_pointed_out) {
+    auto r = parse_text(R"({"mcpServers": {"s": {"type": "http", "url": "https://x/mcp",
+                           "oauth": {"clientId": "c", "clientSecret": "literal"}}}})",
+                        config_format::claude_code, config_scope::project);
+    ASSERT_TRUE(r.errors.empty()) << all_errors(r);
+    ASSERT_EQ(get(r, "s").notes.size(), 1u);
+    EXPECT_NE(get(r, "s").notes[0].find("is written in a project file"), std::string::npos);
+    EXPECT_EQ(get(r, "s").notes[0].find("literal"), std::string::npos); // the secret is never shown
+}

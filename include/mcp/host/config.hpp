@@ -42,6 +42,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -76,6 +77,24 @@ std::string_view to_string(config_format f) noexcept;
 /// How specific a file is; on a duplicate server name the higher scope wins.
 enum class config_scope { user = 0, project = 1, local = 2, explicit_file = 3 };
 
+/// How to log in to a remote server with OAuth, from its entry's `oauth` object (Claude Code,
+/// Gemini CLI) or Cursor's `auth` object. Every field is optional: without them the client
+/// registers itself with the authorization server.
+struct oauth_settings {
+    std::string client_id;     ///< `clientId` (Cursor: `CLIENT_ID`): a pre-registered client
+    /// `clientSecret` (Cursor: `CLIENT_SECRET`), after variable expansion, so that the file
+    /// says "${MY_SECRET}" and the secret stays in the environment. Never logged or shown.
+    std::string client_secret;
+    /// `scopes`: an array, or one space-separated string (Claude Code). Empty: the server's.
+    std::vector<std::string> scopes;
+    /// `callbackPort` (Claude Code): redirect to http://localhost:PORT/callback, for an
+    /// authorization server that only accepts a registered redirect URI. Unset: a free port.
+    std::optional<std::uint16_t> callback_port;
+    /// `redirectUri` (Gemini CLI): the whole redirect URI; it must be http:// to a loopback
+    /// address with a port, which is checked when it is used.
+    std::string redirect_uri;
+};
+
 /// One server, after variable expansion.
 struct server_config {
     std::string name;
@@ -92,6 +111,9 @@ struct server_config {
     /// transport. True when the entry did not say which (a bare `url` or Windsurf's
     /// `serverUrl`); false for `"type": "http"` and Gemini's `httpUrl`.
     bool sse_fallback = false;
+    /// remote only: the `oauth` (or Cursor's `auth`) settings, when the entry has them and does
+    /// not say `"enabled": false`.
+    std::optional<oauth_settings> oauth;
     // policy
     bool trusted = false; ///< `trust: true` (read-only tools run without asking)
     /// `timeout` (ms): how long to wait for this server to start (initialize and list) and for

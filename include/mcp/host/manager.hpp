@@ -36,6 +36,10 @@
 #include <string>
 #include <vector>
 
+namespace mcp::auth {
+class client_authorizer;
+}
+
 namespace mcp::host {
 
 enum class server_state {
@@ -147,6 +151,9 @@ struct manager_options {
     std::vector<std::filesystem::path> roots;
     bool inherit_server_stderr = false; ///< else captured (the tail goes in errors)
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
+    /// OAuth for remote servers: the client that logs in to `server` when it answers 401 (null:
+    /// none), asked at each connection; transport_options::authorizer says which entries use it.
+    std::function<std::shared_ptr<mcp::auth::client_authorizer>(const server_config& server)> authorizer;
     std::function<void(const std::string& server, const logging_message_notification&)> on_log;
     /// Ask each server that declares logging for messages from this level up (logging/setLevel
     /// after each connect). Unset: the server's own default.

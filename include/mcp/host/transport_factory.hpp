@@ -7,7 +7,8 @@
 //                                when the entry did not name its type (server_config::sse_fallback)
 //   sse                          the HTTP client transport in mode `legacy_sse`
 // The entry's headers go on every HTTP request and nowhere else: messages name the URL without
-// its user info, query or fragment (url_for_display), never a header value.
+// its user info, query or fragment (url_for_display), never a header value. A remote server
+// without an Authorization header gets the OAuth client transport_options::authorizer gives it.
 #pragma once
 
 #include <mcp/host/config.hpp>
@@ -15,9 +16,14 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace mcp::auth {
+class client_authorizer;
+}
 
 namespace mcp::host {
 
@@ -36,6 +42,10 @@ struct transport_options {
     bool inherit_stderr = false;
     /// Remote servers: name resolution, TCP connection and TLS handshake of one connection.
     std::chrono::milliseconds connect_timeout{10000};
+    /// Remote servers: the OAuth client that logs in to this one when it answers 401
+    /// (mcp/auth/client_authorizer.hpp); null, or an entry with its own Authorization header:
+    /// none.
+    std::shared_ptr<mcp::auth::client_authorizer> authorizer;
 };
 
 /// A transport for the server, not yet started. Throws mcp::error (connection_closed) when the
