@@ -55,12 +55,16 @@ std::string hmac_sha256(std::string_view key, std::string_view data) {
     return std::string(reinterpret_cast<const char*>(mac), len);
 }
 
-std::string sha256_hex(std::string_view data) {
+std::string sha256(std::string_view data) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
     if (EVP_Digest(data.data(), data.size(), digest, &len, EVP_sha256(), nullptr) != 1)
         throw std::runtime_error("SHA-256 failed");
-    return to_hex(std::string_view(reinterpret_cast<const char*>(digest), len));
+    return std::string(reinterpret_cast<const char*>(digest), len);
+}
+
+std::string sha256_hex(std::string_view data) {
+    return to_hex(sha256(data));
 }
 
 } // namespace mcp::detail

@@ -15,6 +15,8 @@ std::string random_bytes(std::size_t n);
 std::string random_hex_id();
 /// HMAC-SHA256 of `data` under `key`: 32 raw bytes.
 std::string hmac_sha256(std::string_view key, std::string_view data);
+/// SHA-256 of `data`: 32 raw bytes.
+std::string sha256(std::string_view data);
 /// Lowercase hex SHA-256 of `data`.
 std::string sha256_hex(std::string_view data);
 /// Lowercase hex of raw bytes.
