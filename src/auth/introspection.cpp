@@ -29,7 +29,8 @@ std::string form_encode(std::string_view value) {
 introspector::introspector(introspection_options options, std::function<std::optional<std::string>()> endpoint)
     : opts_(std::move(options)), endpoint_(std::move(endpoint)) {}
 
-token_result introspector::introspect(std::string_view token, std::chrono::system_clock::time_point now) {
+token_result introspector::introspect(std::string_view token, std::string_view audience,
+                                      std::chrono::system_clock::time_point now) {
     const auto digest = mcp::detail::sha256(token);
     {
         std::lock_guard lock(mu_);
@@ -67,9 +68,9 @@ token_result introspector::introspect(std::string_view token, std::chrono::syste
     if (auto iss = find_string(answer, "iss"); iss && *iss != opts_.issuer)
         return token_failure{401, "invalid_token", "the token is from another issuer"};
     if (const auto* aud = find_member(answer, "aud")) {
-        bool match = aud->is_string() && aud->get_string() == opts_.audience;
+        bool match = aud->is_string() && aud->get_string() == audience;
         if (aud->is_array())
-            for (const auto& a : aud->get_array()) match = match || (a.is_string() && a.get_string() == opts_.audience);
+            for (const auto& a : aud->get_array()) match = match || (a.is_string() && a.get_string() == audience);
         if (!match) return token_failure{401, "invalid_token", "the token is for another audience"};
     }
     verified_token v;

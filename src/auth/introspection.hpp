@@ -15,7 +15,6 @@ struct introspection_options {
     std::string client_id;
     std::string client_secret;
     std::string issuer;   ///< an `iss` in the answer must be this
-    std::string audience; ///< an `aud` in the answer must name this
     std::chrono::milliseconds timeout{2000};
     std::chrono::seconds cache_ttl{60};
     std::size_t cache_capacity = 10000;
@@ -26,9 +25,11 @@ struct introspection_options {
 class introspector {
 public:
     introspector(introspection_options options, std::function<std::optional<std::string>()> endpoint);
-    /// The endpoint's verdict on `token` (cached while active, at most cache_ttl and never past
-    /// exp). A failure to reach the endpoint is a 503, an inactive token a 401.
-    token_result introspect(std::string_view token, std::chrono::system_clock::time_point now);
+    /// The endpoint's verdict on `token`, whose `aud` (when given) must name `audience`
+    /// (cached while active, at most cache_ttl and never past exp). A failure to reach the
+    /// endpoint is a 503, an inactive token a 401.
+    token_result introspect(std::string_view token, std::string_view audience,
+                            std::chrono::system_clock::time_point now);
 
 private:
     introspection_options opts_;

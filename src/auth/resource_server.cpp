@@ -63,34 +63,80 @@ std::string path_of(std::string_view target) {
 
 } // namespace
 
-struct resource_server::impl {
-    resource_server_options opts;
+/// What depends on the resource's URL, which may be known only once the server is bound.
+struct resource_view {
     std::string origin;        ///< scheme://authority of the resource
     std::string resource_path; ///< its path ("" for the root)
     std::string metadata_doc;
     std::string metadata_url;
     detail::challenge challenge;
     detail::access_token_rules rules;
+};
+
+struct resource_server::impl {
+    resource_server_options opts;
     std::unique_ptr<detail::issuer_keys> keys;
     std::unique_ptr<detail::introspector> introspection;
     detail::dpop_verifier dpop;
+
+    mutable std::mutex view_mu;
+    std::shared_ptr<const resource_view> current_view;
 
     struct cached {
         verified_token token;
         std::shared_ptr<const detail::key_set> keys; ///< verified with these (introspected: null)
     };
     std::mutex cache_mu;
-    std::unordered_map<std::string, cached, string_hash, std::equal_to<>> verified; ///< token -> what it said (never logged)
+    std::unordered_map<std::string, cached, string_hash, std::equal_to<>> verified; ///< never logged
 
     explicit impl(resource_server_options o)
         : opts(std::move(o)), dpop(opts.dpop_proof_window, opts.dpop_replay_capacity) {}
 
-    detail::token_result verify(std::string_view token, std::chrono::system_clock::time_point now);
+    std::shared_ptr<const resource_view> view() const {
+        std::lock_guard lock(view_mu);
+        return current_view;
+    }
+    void set_view(const std::string& resource);
+    detail::token_result verify(const resource_view& v, std::string_view token,
+                                std::chrono::system_clock::time_point now);
     http::auth_decision check(const http::request_info& r);
     std::vector<std::string> scopes_needed(const http::request_info& r) const;
 };
 
-detail::token_result resource_server::impl::verify(std::string_view token, std::chrono::system_clock::time_point now) {
+void resource_server::impl::set_view(const std::string& resource) {
+    const auto res = checked_url(resource, "the resource");
+    auto v = std::make_shared<resource_view>();
+    v->origin = std::string(res.scheme()) + "://" + std::string(res.encoded_authority());
+    v->resource_path = std::string(res.encoded_path());
+    if (v->resource_path == "/") v->resource_path.clear();
+    v->metadata_url = v->origin + std::string(well_known) + v->resource_path;
+    std::vector<std::string> scopes = opts.scopes_supported;
+    if (scopes.empty()) {
+        scopes = opts.required_scopes;
+        for (const auto& [tool, needed] : opts.tool_scopes)
+            for (const auto& s : needed)
+                if (std::find(scopes.begin(), scopes.end(), s) == scopes.end()) scopes.push_back(s);
+    }
+    json::object doc{{"resource", resource},
+                     {"authorization_servers", json::array{json::string(opts.issuer)}},
+                     {"bearer_methods_supported", json::array{"header"}},
+                     {"dpop_signing_alg_values_supported", json::array{"RS256", "PS256", "ES256", "EdDSA"}}};
+    if (!scopes.empty()) {
+        json::array a;
+        for (const auto& s : scopes) a.emplace_back(s);
+        doc["scopes_supported"] = std::move(a);
+    }
+    v->metadata_doc = to_json(doc);
+    v->challenge = detail::challenge(v->metadata_url, opts.required_scopes);
+    v->rules = {opts.issuer,          opts.audience.empty() ? resource : opts.audience,
+                opts.leeway,          opts.allow_untyped_tokens,
+                opts.max_token_bytes, opts.unknown_key_wait};
+    std::lock_guard lock(view_mu);
+    current_view = std::move(v);
+}
+
+detail::token_result resource_server::impl::verify(const resource_view& v, std::string_view token,
+                                                   std::chrono::system_clock::time_point now) {
     auto current = keys->snapshot();
     {
         std::lock_guard lock(cache_mu);
@@ -105,10 +151,10 @@ detail::token_result resource_server::impl::verify(std::string_view token, std::
     detail::token_result result;
     std::shared_ptr<const detail::key_set> used;
     if (detail::looks_like_jwt(token)) {
-        result = detail::verify_access_token(token, rules, *keys, now);
+        result = detail::verify_access_token(token, v.rules, *keys, now);
         used = keys->snapshot();
     } else {
-        result = introspection->introspect(token, now);
+        result = introspection->introspect(token, v.rules.audience, now);
     }
     if (auto* ok = std::get_if<verified_token>(&result)) {
         std::lock_guard lock(cache_mu);
@@ -151,6 +197,13 @@ std::vector<std::string> resource_server::impl::scopes_needed(const http::reques
 }
 
 http::auth_decision resource_server::impl::check(const http::request_info& r) {
+    const auto view_now = view();
+    if (!view_now)
+        return {.accepted = false,
+                .status = 503,
+                .headers = {{"Retry-After", "1"}},
+                .message = "Service Unavailable: the server is starting"};
+    const auto& challenge = view_now->challenge;
     if (const auto lines = r.header_count("Authorization"); lines > 1)
         return challenge.bad_request("send one Authorization header, not " + std::to_string(lines));
     const auto* authorization = r.header("Authorization");
@@ -163,7 +216,7 @@ http::auth_decision resource_server::impl::check(const http::request_info& r) {
                                  "the token is longer than " + std::to_string(opts.max_token_bytes) + " bytes"},
                                 dpop_scheme);
     const auto now = std::chrono::system_clock::now();
-    auto result = verify(*token, now);
+    auto result = verify(*view_now, *token, now);
     if (auto* failure = std::get_if<detail::token_failure>(&result)) return challenge.refuse(*failure, dpop_scheme);
     const auto& v = std::get<verified_token>(result);
 
@@ -175,7 +228,7 @@ http::auth_decision resource_server::impl::check(const http::request_info& r) {
             return challenge.refuse({401, "invalid_token", "the token is DPoP-bound: use Authorization: DPoP"}, true);
         if (r.header_count("DPoP") != 1)
             return challenge.refuse({401, "invalid_dpop_proof", "send one DPoP proof header"}, true);
-        const auto url = origin + path_of(r.target);
+        const auto url = view_now->origin + path_of(r.target);
         if (auto why = dpop.check(*r.header("DPoP"), {r.method, url, *token, v.jkt}, now))
             return challenge.refuse({401, "invalid_dpop_proof", *why}, true);
     }
@@ -189,41 +242,16 @@ http::auth_decision resource_server::impl::check(const http::request_info& r) {
 resource_server::resource_server(resource_server_options options) : impl_(std::make_shared<impl>(std::move(options))) {
     auto& o = impl_->opts;
     checked_url(o.issuer, "the issuer");
-    const auto res = checked_url(o.resource, "the resource");
-    if (o.audience.empty()) o.audience = o.resource;
     if (o.leeway > std::chrono::minutes(5)) o.leeway = std::chrono::minutes(5);
     if (o.leeway < std::chrono::seconds(0)) o.leeway = std::chrono::seconds(0);
     if (!o.log) o.log = [](std::string_view line) { std::cerr << "mcpxx auth: " << line << '\n'; };
-    impl_->origin = std::string(res.scheme()) + "://" + std::string(res.encoded_authority());
-    impl_->resource_path = std::string(res.encoded_path());
-    if (impl_->resource_path == "/") impl_->resource_path.clear();
-    impl_->metadata_url = impl_->origin + std::string(well_known) + impl_->resource_path;
-
-    std::vector<std::string> scopes = o.scopes_supported;
-    if (scopes.empty()) {
-        scopes = o.required_scopes;
-        for (const auto& [tool, needed] : o.tool_scopes)
-            for (const auto& s : needed)
-                if (std::find(scopes.begin(), scopes.end(), s) == scopes.end()) scopes.push_back(s);
-    }
-    json::object doc{{"resource", o.resource},
-                     {"authorization_servers", json::array{json::string(o.issuer)}},
-                     {"bearer_methods_supported", json::array{"header"}},
-                     {"dpop_signing_alg_values_supported", json::array{"RS256", "PS256", "ES256", "EdDSA"}}};
-    if (!scopes.empty()) {
-        json::array a;
-        for (const auto& s : scopes) a.emplace_back(s);
-        doc["scopes_supported"] = std::move(a);
-    }
-    impl_->metadata_doc = to_json(doc);
-    impl_->challenge = detail::challenge(impl_->metadata_url, o.required_scopes);
-    impl_->rules = {o.issuer, o.audience, o.leeway, o.allow_untyped_tokens, o.max_token_bytes, o.unknown_key_wait};
+    if (!o.resource.empty()) impl_->set_view(o.resource);
     impl_->keys = std::make_unique<detail::issuer_keys>(detail::issuer_keys_options{
         o.issuer, o.jwks_uri, o.keys_refresh_interval, o.min_refresh_interval, o.ca_file, o.verify_peer, o.log});
     const bool introspects = !o.introspection_client_id.empty();
     auto* keys = impl_->keys.get();
     impl_->introspection = std::make_unique<detail::introspector>(
-        detail::introspection_options{o.introspection_client_id, o.introspection_client_secret, o.issuer, o.audience,
+        detail::introspection_options{o.introspection_client_id, o.introspection_client_secret, o.issuer,
                                       o.introspection_timeout, o.introspection_cache_ttl, 10000, o.ca_file,
                                       o.verify_peer},
         [endpoint = o.introspection_endpoint, introspects, keys]() -> std::optional<std::string> {
@@ -231,6 +259,10 @@ resource_server::resource_server(resource_server_options options) : impl_(std::m
             if (!endpoint.empty()) return endpoint;
             return keys->introspection_endpoint();
         });
+}
+
+void resource_server::set_resource(std::string resource) {
+    impl_->set_view(resource);
 }
 
 resource_server::~resource_server() = default;
@@ -246,7 +278,8 @@ void resource_server::install(http::server_options& options) {
                                const http::request_info& r, int& status,
                                std::vector<std::pair<std::string, std::string>>& headers, std::string& body) {
         const auto path = path_of(r.target);
-        if (path == std::string(well_known) + self->resource_path || path == well_known) {
+        const auto view = self->view();
+        if (view && (path == std::string(well_known) + view->resource_path || path == well_known)) {
             if (r.method != "GET" && r.method != "HEAD") {
                 status = 405;
                 headers = {{"Allow", "GET, HEAD"}, {"Content-Type", "text/plain"}};
@@ -258,7 +291,7 @@ void resource_server::install(http::server_options& options) {
             headers = {{"Content-Type", "application/json"},
                        {"Cache-Control", "max-age=3600"},
                        {"Access-Control-Allow-Origin", "*"}};
-            body = self->metadata_doc;
+            body = view->metadata_doc;
             return true;
         }
         return next ? next(r, status, headers, body) : false;
@@ -270,11 +303,13 @@ http::auth_decision resource_server::authenticate(const http::request_info& requ
 }
 
 std::string resource_server::metadata() const {
-    return impl_->metadata_doc;
+    auto v = impl_->view();
+    return v ? v->metadata_doc : std::string();
 }
 
 std::string resource_server::metadata_url() const {
-    return impl_->metadata_url;
+    auto v = impl_->view();
+    return v ? v->metadata_url : std::string();
 }
 
 std::size_t resource_server::keys() const {

@@ -65,6 +65,8 @@ public:
         mode_ = m;
     }
     int jwks_fetches() const { return jwks_fetches_.load(); }
+    int introspections() const { return introspections_.load(); }
+    std::string audience; ///< what introspection answers name as aud
 
 private:
     void serve(const recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
@@ -72,7 +74,26 @@ private:
         if (mode_ == mode::down) return w->respond(503, {}, "down");
         if (r.target == "/.well-known/oauth-authorization-server")
             return w->respond(200, {{"Content-Type", "application/json"}},
-                              mcp::to_json(object{{"issuer", issuer()}, {"jwks_uri", issuer() + "/jwks"}}));
+                              mcp::to_json(object{{"issuer", issuer()},
+                                                  {"jwks_uri", issuer() + "/jwks"},
+                                                  {"introspection_endpoint", issuer() + "/introspect"}}));
+        if (r.target == "/introspect") {
+            ++introspections_;
+            // client_secret_basic of "rs" / "s3cret"
+            if (r.header("Authorization") != "Basic cnM6czNjcmV0") return w->respond(401, {}, "");
+            const bool good = r.body == "token=opaque-good-token-1&token_type_hint=access_token";
+            object answer{{"active", good}};
+            if (good) {
+                answer["sub"] = "bob";
+                answer["scope"] = "mcp";
+                answer["aud"] = audience;
+                answer["exp"] = std::chrono::duration_cast<std::chrono::seconds>(
+                                    std::chrono::system_clock::now().time_since_epoch())
+                                    .count() +
+                                300;
+            }
+            return w->respond(200, {{"Content-Type", "application/json"}}, mcp::to_json(answer));
+        }
         if (r.target == "/jwks") {
             ++jwks_fetches_;
             return w->respond(200, {{"Content-Type", "application/json"}},
@@ -85,6 +106,7 @@ private:
     std::string jwks_;
     mode mode_ = mode::ok;
     std::atomic<int> jwks_fetches_{0};
+    std::atomic<int> introspections_{0};
     http_test_server http_; // last: its thread calls serve() until it is destroyed
 };
 
@@ -103,6 +125,7 @@ protected:
         resource = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
         if (o.issuer.empty()) o.issuer = as.issuer();
         o.resource = resource;
+        as.audience = resource; // before any request reaches it
         if (o.required_scopes.empty()) o.required_scopes = {"mcp"};
         o.tool_scopes = {{"admin", {"admin"}}};
         o.log = [this](std::string_view line) {
@@ -375,6 +398,53 @@ TEST_F(auth_wire, a_metadata_document_for_another_issuer_is_refused) {
     std::lock_guard lock(log_mu);
     ASSERT_FALSE(log_lines.empty());
     EXPECT_NE(log_lines[0].find("no metadata found"), std::string::npos) << log_lines[0];
+}
+
+TEST_F(auth_wire, opaque_tokens_are_introspected_and_cached) {
+    start({.introspection_client_id = "rs", .introspection_client_secret = "s3cret"});
+    tokens_sent = {"opaque-good-token-1", "opaque-bad-token-2"};
+    auto r = call("Bearer opaque-good-token-1");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(answer(r), "bob");
+    EXPECT_EQ(call("Bearer opaque-good-token-1").status, 200);
+    EXPECT_EQ(as.introspections(), 1); // the second came from the cache
+    auto bad = call("Bearer opaque-bad-token-2");
+    EXPECT_EQ(bad.status, 401);
+    EXPECT_NE(challenge(bad).find("not active"), std::string::npos) << challenge(bad);
+    EXPECT_EQ(as.introspections(), 2);
+}
+
+TEST_F(auth_wire, without_introspection_an_opaque_token_is_refused_without_a_network_call) {
+    start();
+    tokens_sent = {"opaque-good-token-1"};
+    expect_refused("Bearer opaque-good-token-1", "not a JWT");
+    EXPECT_EQ(as.introspections(), 0);
+}
+
+TEST(auth_resource, the_resource_can_be_named_after_the_server_is_bound) {
+    fake_issuer as;
+    mcp::server s({.info = {"late", "1.0"}});
+    mcp::auth::resource_server rs({.issuer = as.issuer(), .required_scopes = {"mcp"}, .log = [](std::string_view) {}});
+    ASSERT_TRUE(rs.start());
+    mcp::http::server_options h{.port = 0};
+    rs.install(h);
+    mcp::http::server http(s, h);
+    http.start();
+    // Not named yet: no metadata, and tokens cannot be checked for an audience: 503 for now.
+    EXPECT_EQ(mcp::http::fetch({.url = "http://127.0.0.1:" + std::to_string(http.port()) +
+                                       "/.well-known/oauth-protected-resource/mcp"})
+                  .status,
+              503);
+    auto early = mcp::http::fetch({.method = "POST", .url = http.url(), .headers = {{"Authorization", "Bearer x.y.z"}}});
+    EXPECT_EQ(early.status, 503);
+    rs.set_resource(http.url());
+    auto meta = mcp::http::fetch({.url = rs.metadata_url()});
+    ASSERT_EQ(meta.status, 200);
+    EXPECT_EQ(mcp::json::parse(meta.body).at("resource").as_string(), http.url());
+    EXPECT_THROW(rs.set_resource("ftp://example.com/mcp"), std::invalid_argument);
+    EXPECT_THROW(mcp::auth::resource_server({.issuer = "http://example.com"}), std::invalid_argument); // http off loopback
+    EXPECT_THROW(mcp::auth::resource_server({.issuer = ""}), std::invalid_argument);
+    http.stop(0ms);
 }
 
 // ---- DPoP ----

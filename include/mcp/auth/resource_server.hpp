@@ -59,7 +59,9 @@ struct resource_server_options {
     /// /.well-known/openid-configuration (both forms for an issuer with a path).
     std::string issuer;
     /// This MCP server's canonical URI (e.g. "https://tools.example.com/mcp"): the `resource`
-    /// of the metadata, where the metadata is served, and the audience by default.
+    /// of the metadata, where the metadata is served, and the audience by default. May be left
+    /// empty and given to set_resource() once the server is bound (a port chosen by the
+    /// system); until then requests get 503.
     std::string resource;
     /// What `aud` must contain; empty: `resource`.
     std::string audience;
@@ -125,8 +127,8 @@ struct verified_token {
 
 class resource_server {
 public:
-    /// Throws std::invalid_argument when issuer or resource is missing or not an http(s) URL
-    /// (http only for loopback hosts), or resource has a fragment.
+    /// Throws std::invalid_argument when the issuer is missing, or the issuer or the resource
+    /// is not an http(s) URL (http only for loopback hosts) or has a fragment.
     explicit resource_server(resource_server_options options);
     ~resource_server(); ///< stops the refresh thread
     resource_server(const resource_server&) = delete;
@@ -136,15 +138,19 @@ public:
     /// keys are loaded (false: requests get 503 until they are; the thread keeps trying).
     bool start();
 
+    /// Name the resource (when options.resource was left empty, e.g. http::server::url() after
+    /// start()). Throws std::invalid_argument as the constructor does.
+    void set_resource(std::string resource);
+
     /// Set server_options::authenticate to this resource server's check, and make extra_routes
     /// serve the metadata first (any routes already set are kept, after it). The server must
     /// not outlive this object.
     void install(http::server_options& options);
     /// The check alone (what install sets as authenticate).
     http::auth_decision authenticate(const http::request_info& request);
-    /// The Protected Resource Metadata document (RFC 9728).
+    /// The Protected Resource Metadata document (RFC 9728); "" until the resource is known.
     std::string metadata() const;
-    /// The URL of that document for `resource` (path-suffixed form).
+    /// The URL of that document for `resource` (path-suffixed form); "" until then.
     std::string metadata_url() const;
 
     /// Keys currently held (for health checks and tests).
