@@ -8,7 +8,7 @@
 #include <boost/url/url.hpp>
 
 #include <algorithm>
-#include <iostream>
+#include <cstdio>
 
 namespace mcp::auth::detail {
 
@@ -105,7 +105,7 @@ void issuer_keys::log(std::string_view line) const {
     if (opts_.log)
         opts_.log(line);
     else
-        std::cerr << "mcpxx auth: " << line << '\n';
+        std::fprintf(stderr, "mcpxx auth: %.*s\n", static_cast<int>(line.size()), line.data());
 }
 
 void issuer_keys::run() {

@@ -13,7 +13,7 @@
 #include <boost/url/parse.hpp>
 
 #include <algorithm>
-#include <iostream>
+#include <cstdio>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -244,7 +244,10 @@ resource_server::resource_server(resource_server_options options) : impl_(std::m
     checked_url(o.issuer, "the issuer");
     if (o.leeway > std::chrono::minutes(5)) o.leeway = std::chrono::minutes(5);
     if (o.leeway < std::chrono::seconds(0)) o.leeway = std::chrono::seconds(0);
-    if (!o.log) o.log = [](std::string_view line) { std::cerr << "mcpxx auth: " << line << '\n'; };
+    if (!o.log) // stdio, not <iostream>: the example servers keep their start-up small
+        o.log = [](std::string_view line) {
+            std::fprintf(stderr, "mcpxx auth: %.*s\n", static_cast<int>(line.size()), line.data());
+        };
     if (!o.resource.empty()) impl_->set_view(o.resource);
     impl_->keys = std::make_unique<detail::issuer_keys>(detail::issuer_keys_options{
         o.issuer, o.jwks_uri, o.keys_refresh_interval, o.min_refresh_interval, o.ca_file, o.verify_peer, o.log});
@@ -273,7 +276,15 @@ bool resource_server::start() {
 }
 
 void resource_server::install(http::server_options& options) {
-    options.authenticate = [self = impl_](const http::request_info& r) { return self->check(r); };
+    options.authenticate = authenticator();
+    add_metadata_routes(options);
+}
+
+std::function<http::auth_decision(const http::request_info&)> resource_server::authenticator() const {
+    return [self = impl_](const http::request_info& r) { return self->check(r); };
+}
+
+void resource_server::add_metadata_routes(http::server_options& options) {
     options.extra_routes = [self = impl_, next = std::move(options.extra_routes)](
                                const http::request_info& r, int& status,
                                std::vector<std::pair<std::string, std::string>>& headers, std::string& body) {

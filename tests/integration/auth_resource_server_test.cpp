@@ -6,6 +6,8 @@
 #include "crypto/crypto.hpp"
 #include "support/eventually.hpp"
 #include "support/http_server_fixture.hpp"
+// after the fixture: streamable_wire.hpp must come before http/http_server.hpp
+#include "support/fake_issuer.hpp"
 #include "support/http_test_server.hpp"
 #include "support/loopback_port.hpp"
 
@@ -21,94 +23,13 @@
 
 using namespace std::chrono_literals;
 using namespace mcp::auth::detail;
-using mcp::json::object;
 using mcp::test::http_test_server;
-using mcp::test::recorded_request;
+using mcp::json::object;
+using mcp::test::fake_issuer;
+using mcp::test::keys;
+using mcp::test::signing_key;
 
 namespace {
-
-/// Keys are slow to make (RSA): once for all tests.
-struct test_keys {
-    signing_key rsa = generate_signing_key(jws_alg::rs256, "rsa1");
-    signing_key rsa_pss = generate_signing_key(jws_alg::ps256, "pss1");
-    signing_key ec = generate_signing_key(jws_alg::es256, "ec1");
-    signing_key ed = generate_signing_key(jws_alg::eddsa, "ed1");
-    signing_key rotated = generate_signing_key(jws_alg::rs256, "rsa2");
-    signing_key stranger = generate_signing_key(jws_alg::rs256, "rsa1"); // same kid, other key
-    signing_key client = generate_signing_key(jws_alg::es256);           // a DPoP client's key
-};
-const test_keys& keys() {
-    static const test_keys k;
-    return k;
-}
-
-/// The authorization server: RFC 8414 metadata and a JWKS the test can change, break or take down.
-class fake_issuer {
-public:
-    enum class mode { ok, down, garbage };
-
-    fake_issuer()
-        : http_([this](const recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
-              serve(r, std::move(w));
-          }) {
-        publish({keys().rsa, keys().rsa_pss, keys().ec, keys().ed});
-    }
-    std::string issuer() const { return http_.url(""); }
-    void publish(const std::vector<signing_key>& ks) {
-        mcp::json::array a;
-        for (const auto& k : ks) a.push_back(k.public_jwk());
-        std::lock_guard lock(mu_);
-        jwks_ = mcp::to_json(object{{"keys", std::move(a)}});
-    }
-    void set_mode(mode m) {
-        std::lock_guard lock(mu_);
-        mode_ = m;
-    }
-    int jwks_fetches() const { return jwks_fetches_.load(); }
-    int introspections() const { return introspections_.load(); }
-    std::string audience; ///< what introspection answers name as aud
-
-private:
-    void serve(const recorded_request& r, std::shared_ptr<mcp::http::core::response_writer> w) {
-        std::lock_guard lock(mu_);
-        if (mode_ == mode::down) return w->respond(503, {}, "down");
-        if (r.target == "/.well-known/oauth-authorization-server")
-            return w->respond(200, {{"Content-Type", "application/json"}},
-                              mcp::to_json(object{{"issuer", issuer()},
-                                                  {"jwks_uri", issuer() + "/jwks"},
-                                                  {"introspection_endpoint", issuer() + "/introspect"}}));
-        if (r.target == "/introspect") {
-            ++introspections_;
-            // client_secret_basic of "rs" / "s3cret"
-            if (r.header("Authorization") != "Basic cnM6czNjcmV0") return w->respond(401, {}, "");
-            const bool good = r.body == "token=opaque-good-token-1&token_type_hint=access_token";
-            object answer{{"active", good}};
-            if (good) {
-                answer["sub"] = "bob";
-                answer["scope"] = "mcp";
-                answer["aud"] = audience;
-                answer["exp"] = std::chrono::duration_cast<std::chrono::seconds>(
-                                    std::chrono::system_clock::now().time_since_epoch())
-                                    .count() +
-                                300;
-            }
-            return w->respond(200, {{"Content-Type", "application/json"}}, mcp::to_json(answer));
-        }
-        if (r.target == "/jwks") {
-            ++jwks_fetches_;
-            return w->respond(200, {{"Content-Type", "application/json"}},
-                              mode_ == mode::garbage ? std::string("<html>not a key set") : jwks_);
-        }
-        w->respond(404, {}, "");
-    }
-
-    mutable std::mutex mu_;
-    std::string jwks_;
-    mode mode_ = mode::ok;
-    std::atomic<int> jwks_fetches_{0};
-    std::atomic<int> introspections_{0};
-    http_test_server http_; // last: its thread calls serve() until it is destroyed
-};
 
 class auth_wire : public ::testing::Test {
 protected:

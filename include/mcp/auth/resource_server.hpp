@@ -146,7 +146,11 @@ public:
     /// serve the metadata first (any routes already set are kept, after it). The server must
     /// not outlive this object.
     void install(http::server_options& options);
-    /// The check alone (what install sets as authenticate).
+    /// The pieces of install: the check as an authenticate hook (it keeps this resource
+    /// server's state alive), and the metadata routes put before options.extra_routes.
+    std::function<http::auth_decision(const http::request_info&)> authenticator() const;
+    void add_metadata_routes(http::server_options& options);
+    /// The check, called directly.
     http::auth_decision authenticate(const http::request_info& request);
     /// The Protected Resource Metadata document (RFC 9728); "" until the resource is known.
     std::string metadata() const;
