@@ -270,6 +270,17 @@ TEST_F(auth_wire, missing_scope_is_403_insufficient_scope) {
     auto admin = call("Bearer " + token(keys().rsa), "admin");
     EXPECT_EQ(admin.status, 403);
     EXPECT_NE(challenge(admin).find("scope=\"mcp admin\""), std::string::npos);
+    mcp::http::fetch_request stateless{.method = "POST", .url = resource};
+    stateless.headers = {{"Content-Type", "application/json"},
+                         {"Accept", "application/json, text/event-stream"},
+                         {"MCP-Protocol-Version", "2026-07-28"},
+                         {"Mcp-Method", "tools/call"},
+                         {"Mcp-Name", "admin"},
+                         {"Authorization", "Bearer " + token(keys().rsa)}};
+    stateless.body = mcp::test::call_body(1, "admin", "{}", mcp::test::stateless_meta);
+    auto by_header = mcp::http::fetch(stateless);
+    EXPECT_EQ(by_header.status, 403);
+    EXPECT_NE(challenge(by_header).find("scope=\"mcp admin\""), std::string::npos) << challenge(by_header);
     auto with_scope = call("Bearer " + token(keys().rsa, {{"scope", "mcp admin"}}), "admin");
     EXPECT_EQ(with_scope.status, 200);
     EXPECT_EQ(answer(with_scope), "done");
