@@ -3,6 +3,8 @@
 
 #include "crypto/crypto.hpp"
 
+#include <mcp/json/base64.hpp>
+
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
@@ -13,17 +15,6 @@
 namespace mcp::auth::detail {
 
 namespace {
-
-constexpr char url_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-int url_digit(char c) noexcept {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '-') return 62;
-    if (c == '_') return 63;
-    return -1;
-}
 
 pkey_ptr own(EVP_PKEY* k) {
     return pkey_ptr(k, [](EVP_PKEY* p) { EVP_PKEY_free(p); });
@@ -115,50 +106,24 @@ std::string bn_param(const EVP_PKEY* key, const char* name, std::size_t pad_to =
 
 } // namespace
 
+// base64url is base64 with two other characters and no padding: mcp::base64 does the work
+// (its decoder is strict and canonical too).
 std::string base64url_encode(std::string_view bytes) {
-    std::string out;
-    out.reserve((bytes.size() + 2) / 3 * 4);
-    std::size_t i = 0;
-    for (; i + 3 <= bytes.size(); i += 3) {
-        const auto v = (unsigned(static_cast<unsigned char>(bytes[i])) << 16) |
-                       (unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8) |
-                       unsigned(static_cast<unsigned char>(bytes[i + 2]));
-        out.push_back(url_alphabet[(v >> 18) & 63]);
-        out.push_back(url_alphabet[(v >> 12) & 63]);
-        out.push_back(url_alphabet[(v >> 6) & 63]);
-        out.push_back(url_alphabet[v & 63]);
-    }
-    const auto rest = bytes.size() - i;
-    if (rest > 0) {
-        unsigned v = unsigned(static_cast<unsigned char>(bytes[i])) << 16;
-        if (rest == 2) v |= unsigned(static_cast<unsigned char>(bytes[i + 1])) << 8;
-        out.push_back(url_alphabet[(v >> 18) & 63]);
-        out.push_back(url_alphabet[(v >> 12) & 63]);
-        if (rest == 2) out.push_back(url_alphabet[(v >> 6) & 63]);
-    }
+    std::string out = base64::encode(bytes);
+    while (!out.empty() && out.back() == '=') out.pop_back();
+    for (auto& c : out) c = c == '+' ? '-' : c == '/' ? '_' : c;
     return out;
 }
 
 std::optional<std::string> base64url_decode(std::string_view text) {
     if (text.size() % 4 == 1) return std::nullopt; // no byte ends there
-    std::string out;
-    out.reserve(text.size() * 3 / 4);
-    unsigned acc = 0;
-    int bits = 0;
-    for (char c : text) {
-        const int d = url_digit(c);
-        if (d < 0) return std::nullopt;
-        acc = (acc << 6) | unsigned(d);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out.push_back(static_cast<char>((acc >> bits) & 0xff));
-        }
+    std::string standard(text);
+    for (auto& c : standard) {
+        if (c == '+' || c == '/' || c == '=') return std::nullopt; // not of this alphabet
+        c = c == '-' ? '+' : c == '_' ? '/' : c;
     }
-    // Canonical form only: the bits left over after the last byte must be zero, so one value
-    // has one encoding (a token altered in those bits is a different token, not the same one).
-    if (bits > 0 && (acc & ((1u << bits) - 1)) != 0) return std::nullopt;
-    return out;
+    standard.append((4 - standard.size() % 4) % 4, '=');
+    return base64::decode(standard);
 }
 
 std::optional<jws_alg> parse_jws_alg(std::string_view name) noexcept {

@@ -3,6 +3,7 @@
 // lines on stderr, SIGTERM. Real process, real sockets, real server processes behind it.
 #include "support/eventually.hpp"
 #include "support/gateway_fixture.hpp"
+#include "support/gateway_process.hpp"
 #include "support/raw_process.hpp"
 
 #include <gmock/gmock.h>
@@ -56,29 +57,14 @@ protected:
 
     /// Start the gateway with `args`; its port is read from what it prints.
     void start(std::vector<std::string> args) {
-        std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
-                          "' --listen 127.0.0.1:0";
-        for (const auto& a : args) cmd += " '" + a + "'";
-        cmd += " 2>>'" + (dir_ / "log.jsonl").string() + "'";
-        proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
-        for (int i = 0; i < 20; ++i) {
-            auto line = proc_->read_line(std::chrono::seconds(20));
-            ASSERT_TRUE(line) << "the gateway did not start; log:\n" << log_text();
-            if (auto at = line->find("connect to http://127.0.0.1:"); at != std::string::npos) {
-                port_ = static_cast<unsigned short>(std::stoi(line->substr(at + 28)));
-                url_ = "http://127.0.0.1:" + std::to_string(port_) + "/mcp";
-                return;
-            }
-        }
-        FAIL() << "no URL printed";
+        auto g = gateway_process::start(dir_ / "mcp.json", args, dir_ / "log.jsonl");
+        ASSERT_TRUE(g.process);
+        proc_ = std::move(g.process);
+        port_ = g.port;
+        url_ = g.url;
     }
 
-    std::string log_text() const {
-        std::ifstream in(dir_ / "log.jsonl");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    }
+    std::string log_text() const { return gateway_process::text_of_file(dir_ / "log.jsonl"); }
     std::vector<object> log_lines() const {
         std::vector<object> out;
         std::istringstream in(log_text());

@@ -6,6 +6,7 @@
 // (oidc-provider) is tests/interop/oauth_gateway.sh.
 #include "support/eventually.hpp"
 #include "support/gateway_fixture.hpp"
+#include "support/gateway_process.hpp"
 #include "support/raw_process.hpp"
 // after the fixtures, as in the other tests that include http/http_server.hpp
 #include "support/fake_issuer.hpp"
@@ -15,7 +16,6 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -50,28 +50,14 @@ protected:
     }
 
     void start(std::vector<std::string> args) {
-        std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
-                          "' --listen 127.0.0.1:0 --approve-all";
-        for (const auto& a : args) cmd += " '" + a + "'";
-        cmd += " 2>>'" + (dir_ / "log.jsonl").string() + "'";
-        proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
-        for (int i = 0; i < 20; ++i) {
-            auto line = proc_->read_line(std::chrono::seconds(20));
-            ASSERT_TRUE(line) << "the gateway did not start; log:\n" << log_text();
-            if (auto at = line->find("connect to http://127.0.0.1:"); at != std::string::npos) {
-                port_ = static_cast<unsigned short>(std::stoi(line->substr(at + 28)));
-                url_ = "http://127.0.0.1:" + std::to_string(port_) + "/mcp";
-                return;
-            }
-        }
-        FAIL() << "no URL printed";
+        args.push_back("--approve-all");
+        auto g = gateway_process::start(dir_ / "mcp.json", args, dir_ / "log.jsonl");
+        ASSERT_TRUE(g.process);
+        proc_ = std::move(g.process);
+        port_ = g.port;
+        url_ = g.url;
     }
-    std::string log_text() const {
-        std::ifstream in(dir_ / "log.jsonl");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    }
+    std::string log_text() const { return gateway_process::text_of_file(dir_ / "log.jsonl"); }
 
     std::string token(object changes = {}, const signing_key& k = keys().rsa) {
         const auto now = std::chrono::duration_cast<std::chrono::seconds>(
