@@ -31,14 +31,7 @@ const std::string bob = "bob-token-9876543210";
 class gateway_cli : public testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("mcpxx-gateway-cli-" + std::to_string(::getpid()) + "-" +
-                                            testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        // What the gateway keeps of its own (the audit key) goes here, never in the real ~/.config.
-        ::setenv("XDG_CONFIG_HOME", (dir_ / "xdg-config").c_str(), 1);
-        std::ofstream(dir_ / "mcp.json")
-            << R"({"mcpServers": {"everything": {"command": ")" + built("everything_server") + R"("}}})";
+        dir_ = gateway_process::scratch_dir("mcpxx-gateway-cli-");
         // alice may see one tool and has a rate of her own; bob is a plain line.
         std::ofstream(dir_ / "tokens.json")
             << R"({"tokens": [{"token": ")" + alice +

@@ -15,7 +15,6 @@
 
 #include <csignal>
 #include <filesystem>
-#include <fstream>
 #include <unistd.h>
 
 namespace {
@@ -30,13 +29,7 @@ namespace fs = std::filesystem;
 class gateway_oauth : public testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("mcpxx-gateway-oauth-" + std::to_string(::getpid()) + "-" +
-                                            testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        ::setenv("XDG_CONFIG_HOME", (dir_ / "xdg-config").c_str(), 1);
-        std::ofstream(dir_ / "mcp.json")
-            << R"({"mcpServers": {"everything": {"command": ")" + built("everything_server") + R"("}}})";
+        dir_ = gateway_process::scratch_dir("mcpxx-gateway-oauth-");
     }
     void TearDown() override {
         if (proc_) {

@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 namespace mcp::test {
 
 struct gateway_process {
@@ -43,6 +46,21 @@ struct gateway_process {
         }
         ADD_FAILURE() << "the gateway did not start; log:\n" << text_of_file(log);
         return g;
+    }
+
+    /// A fresh folder for one test (named after it) holding mcp.json with everything_server; the
+    /// gateway's own files (the audit key) go to its xdg-config, never the real ~/.config.
+    static std::filesystem::path scratch_dir(const std::string& prefix) {
+        namespace fs = std::filesystem;
+        const auto dir = fs::temp_directory_path() /
+                         (prefix + std::to_string(::getpid()) + "-" +
+                          testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        ::setenv("XDG_CONFIG_HOME", (dir / "xdg-config").c_str(), 1);
+        std::ofstream(dir / "mcp.json")
+            << R"({"mcpServers": {"everything": {"command": ")" + built("everything_server") + R"("}}})";
+        return dir;
     }
 
     static std::string text_of_file(const std::filesystem::path& path) {
