@@ -205,7 +205,14 @@ std::string issuer_keys::fetch_once() {
             throw std::runtime_error("the key set at " + jwks_uri + " has no usable signing key (" +
                                      std::to_string(skipped) + " skipped)");
         std::lock_guard lock(mu_);
-        keys_ = std::move(next);
+        // The same keys as before keep the same set: what was verified with it stays verified.
+        const auto same = [](const key_set& a, const key_set& b) {
+            return std::equal(a.keys.begin(), a.keys.end(), b.keys.begin(), b.keys.end(),
+                              [](const public_jwk& x, const public_jwk& y) {
+                                  return x.kid == y.kid && x.thumbprint == y.thumbprint && x.alg == y.alg;
+                              });
+        };
+        if (!keys_ || !same(*keys_, *next)) keys_ = std::move(next);
         return {};
     } catch (const mcp::error&) {
         return {}; // cancelled: stopping

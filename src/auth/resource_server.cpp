@@ -84,7 +84,7 @@ struct resource_server::impl {
 
     struct cached {
         verified_token token;
-        std::shared_ptr<const detail::key_set> keys; ///< verified with these (introspected: null)
+        std::shared_ptr<const detail::key_set> keys; ///< verified with these
     };
     std::mutex cache_mu;
     std::unordered_map<std::string, cached, string_hash, std::equal_to<>> verified; ///< never logged
@@ -141,22 +141,19 @@ detail::token_result resource_server::impl::verify(const resource_view& v, std::
     {
         std::lock_guard lock(cache_mu);
         if (auto it = verified.find(token); it != verified.end()) {
-            // Still valid, and (for a JWT) the key set it was verified with is still the one
-            // held: a rotation that dropped a key takes its tokens with it.
-            if (it->second.token.expires > now && (!it->second.keys || it->second.keys == current))
+            // Still valid, and the key set it was verified with is still the one held: a
+            // rotation that dropped a key takes its tokens with it.
+            if (it->second.token.expires > now && it->second.keys == current)
                 return it->second.token;
             verified.erase(it);
         }
     }
-    detail::token_result result;
-    std::shared_ptr<const detail::key_set> used;
-    if (detail::looks_like_jwt(token)) {
-        result = detail::verify_access_token(token, v.rules, *keys, now);
-        used = keys->snapshot();
-    } else {
-        result = introspection->introspect(token, v.rules.audience, now);
-    }
+    // Opaque tokens: the introspector's own cache, which keeps an answer for at most its TTL
+    // (a revoked token must not live here until its exp).
+    if (!detail::looks_like_jwt(token)) return introspection->introspect(token, v.rules.audience, now);
+    auto result = detail::verify_access_token(token, v.rules, *keys, now);
     if (auto* ok = std::get_if<verified_token>(&result)) {
+        auto used = keys->snapshot();
         std::lock_guard lock(cache_mu);
         if (verified.size() >= verified_cache_capacity) verified.clear(); // bounded; rebuilt as tokens come
         verified.emplace(std::string(token), cached{*ok, std::move(used)});
