@@ -2,18 +2,23 @@
 // as mcp::http::server calls it, for a token seen before (the common case: a client sends the
 // same token until it expires), and for first-seen RS256, ES256 and EdDSA tokens (a signature
 // verification each). The authorization server is an mcp::http::server on 127.0.0.1 serving its
-// metadata and JWKS; keys are made with OpenSSL here.
+// metadata and JWKS; keys are made with OpenSSL here. Then stateless HTTP requests per second of
+// echo_server --http with --oauth-issuer (every request carrying the same token) side by side
+// with it without, both driven by bench/drivers/http_load (wrk; 2026-07-28 tools/call).
 //
-//   auth_bench [--iterations N]
+//   auth_bench [--iterations N] [--http-duration S] [--skip-http]
 #include "auth/jose.hpp"
 
 #include <mcp/auth/resource_server.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
+#include "support/loopback_port.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -98,12 +103,35 @@ double time_per_request(mcp::auth::resource_server& rs, const std::vector<mcp::h
     return us / static_cast<double>(requests.size() * static_cast<std::size_t>(rounds));
 }
 
+/// One http_load run (it prints its line) of echo_server on a free port; with `key`, the server
+/// takes --oauth-issuer and every request a token signed by it.
+void drive(const std::string& label, int seconds, const std::string& issuer_url, const signing_key* key) {
+    const std::string build = MCPXX_BINARY_DIR;
+    const auto port = std::to_string(mcp::test::free_loopback_port());
+    const std::string url = "http://127.0.0.1:" + port + "/mcp";
+    std::string cmd = build + "/bench/drivers/http_load --url " + url +
+                      " --session stateless --protocol-version 2026-07-28 --warmup 2 --duration " +
+                      std::to_string(seconds) + " --label '" + label + "'";
+    if (key) cmd += " --header 'Authorization: Bearer " + make_token(*key, issuer_url, url, 1) + "'";
+    cmd += " -- " + build + "/echo_server --http 127.0.0.1:" + port + " --stateless";
+    if (key) cmd += " --oauth-issuer " + issuer_url + " --oauth-scope mcp:tools";
+    cmd += " 2>/dev/null";
+    std::fflush(stdout);
+    if (std::system(cmd.c_str()) != 0) std::printf("%s: the run failed\n", label.c_str());
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     int iterations = 200000;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::string(argv[i]) == "--iterations") iterations = std::max(1000, std::atoi(argv[++i]));
+    int http_seconds = 10;
+    bool skip_http = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--iterations" && i + 1 < argc) iterations = std::max(1000, std::atoi(argv[++i]));
+        else if (a == "--http-duration" && i + 1 < argc) http_seconds = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--skip-http") skip_http = true;
+    }
 
     issuer as;
     const std::string resource = "http://127.0.0.1:8080/mcp";
@@ -127,5 +155,17 @@ int main(int argc, char** argv) {
         for (int i = 0; i < n; ++i) fresh.push_back(request(make_token(as.keys[k], as.url, resource, 1000000 * int(k + 1) + i)));
         std::printf("%-44s %12.3f\n", names[k], time_per_request(rs, fresh, 1));
     }
+
+    if (skip_http) return 0;
+    const bool have_driver = std::filesystem::exists(std::string(MCPXX_BINARY_DIR) + "/bench/drivers/http_load") &&
+                             std::filesystem::exists(std::string(MCPXX_BINARY_DIR) + "/echo_server") &&
+                             std::system("command -v wrk > /dev/null") == 0;
+    if (!have_driver) {
+        std::printf("\nHTTP req/s: skipped (needs bench/drivers/http_load, echo_server and wrk)\n");
+        return 0;
+    }
+    std::printf("\nStateless HTTP (2026-07-28 tools/call, 32 connections), echo_server --http:\n");
+    drive("without authorization", http_seconds, as.url, nullptr);
+    drive("with --oauth-issuer (RS256 token)", http_seconds, as.url, &as.keys[0]);
     return 0;
 }
