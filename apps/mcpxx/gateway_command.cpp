@@ -493,7 +493,9 @@ int run_gateway(const gateway_cli& o) {
         }
         ho.authenticate = [check = resource_server->authenticator(), refused](const mcp::http::request_info& r) {
             auto d = check(r);
-            if (!d.accepted) refused(r, d.message); // the message never holds the token
+            // Counted and logged as the bearer tokens' refusals are (the message never holds the
+            // token); a 503 (keys not loaded) is the resource server's own log line, once.
+            if (!d.accepted && d.status != 503) refused(r, d.message);
             return d;
         };
     }
