@@ -135,6 +135,29 @@ TEST_F(gateway_oauth, a_resource_server_in_front_of_an_authorization_server) {
     EXPECT_THAT(log, HasSubstr(R"("auth":"oauth")"));
 }
 
+TEST_F(gateway_oauth, the_audit_log_names_the_subject_and_never_the_token) {
+    const auto audit = dir_ / "audit.jsonl";
+    start({"--oauth-issuer", as_.issuer(), "--audit-log", audit.string()});
+    const auto t = token();
+    const std::string body =
+        R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"everything__echo","arguments":{"text":"hi"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}})";
+    auto r = mcp::http::fetch({.method = "POST",
+                               .url = url_,
+                               .headers = {{"Content-Type", "application/json"},
+                                           {"Accept", "application/json, text/event-stream"},
+                                           {"MCP-Protocol-Version", "2026-07-28"},
+                                           {"Mcp-Method", "tools/call"},
+                                           {"Mcp-Name", "everything__echo"},
+                                           {"Authorization", "Bearer " + t}},
+                               .body = body});
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(text_of(parse_reply(r).result()), "hi");
+    const auto records = gateway_process::text_of_file(audit);
+    EXPECT_THAT(records, HasSubstr(R"("principal":"carol")"));
+    EXPECT_EQ(records.find(t), std::string::npos);
+    EXPECT_EQ(records.find(t.substr(t.rfind('.') + 1)), std::string::npos); // nor its signature
+}
+
 TEST_F(gateway_oauth, the_audience_option_names_the_resource) {
     start({"--oauth-issuer", as_.issuer(), "--oauth-audience", "https://tools.example.com/mcp"});
     auto meta = mcp::http::fetch(
