@@ -324,12 +324,27 @@ TEST_F(auth_wire, a_garbage_key_set_is_503_and_named_in_the_log) {
 }
 
 TEST_F(auth_wire, a_metadata_document_for_another_issuer_is_refused) {
-    // The issuer configured with a trailing path the metadata does not name.
+    // The same server under another name: its metadata names 127.0.0.1, not localhost (RFC 8414
+    // 3.3: the document must be the issuer's own).
+    auto localhost = as.issuer();
+    localhost.replace(localhost.find("127.0.0.1"), 9, "localhost");
+    start({.issuer = localhost, .start_wait = 200ms});
+    EXPECT_FALSE(started);
+    EXPECT_EQ(call("Bearer " + token(keys().rsa, {{"iss", localhost}})).status, 503);
+    std::lock_guard lock(log_mu);
+    ASSERT_FALSE(log_lines.empty());
+    EXPECT_NE(log_lines[0].find("is for another issuer"), std::string::npos) << log_lines[0];
+}
+
+TEST_F(auth_wire, an_issuer_without_metadata_is_named_in_the_log) {
     start({.issuer = as.issuer() + "/tenant", .start_wait = 200ms});
     EXPECT_FALSE(started);
     std::lock_guard lock(log_mu);
     ASSERT_FALSE(log_lines.empty());
-    EXPECT_NE(log_lines[0].find("no metadata found"), std::string::npos) << log_lines[0];
+    EXPECT_NE(log_lines[0].find("no metadata found for issuer " + as.issuer() + "/tenant"), std::string::npos)
+        << log_lines[0];
+    EXPECT_NE(log_lines[0].find("/.well-known/openid-configuration/tenant answered HTTP 404"), std::string::npos)
+        << log_lines[0];
 }
 
 TEST_F(auth_wire, opaque_tokens_are_introspected_and_cached) {
