@@ -34,11 +34,13 @@ struct issuer {
     std::string url;
 
     issuer() {
-        for (auto [alg, kid] : {std::pair{jws_alg::rs256, "rs"}, {jws_alg::es256, "es"}, {jws_alg::eddsa, "ed"}})
+        for (auto [alg, kid] :
+             {std::pair{jws_alg::rs256, "rs"}, {jws_alg::es256, "es"}, {jws_alg::eddsa, "ed"}})
             keys.push_back(generate_signing_key(alg, kid));
         mcp::http::server_options o;
         o.extra_routes = [this](const mcp::http::request_info& r, int& status,
-                                std::vector<std::pair<std::string, std::string>>& headers, std::string& body) {
+                                std::vector<std::pair<std::string, std::string>>& headers,
+                                std::string& body) {
             headers = {{"Content-Type", "application/json"}};
             status = 200;
             if (r.target == "/.well-known/oauth-authorization-server") {
@@ -60,7 +62,8 @@ struct issuer {
 
 std::string make_token(const signing_key& k, const std::string& iss, const std::string& aud, int n) {
     const auto now =
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     return sign_jws(k, {{"typ", "at+jwt"}},
                     {{"iss", iss},
                      {"aud", aud},
@@ -128,9 +131,12 @@ int main(int argc, char** argv) {
     bool skip_http = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--iterations" && i + 1 < argc) iterations = std::max(1000, std::atoi(argv[++i]));
-        else if (a == "--http-duration" && i + 1 < argc) http_seconds = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--skip-http") skip_http = true;
+        if (a == "--iterations" && i + 1 < argc)
+            iterations = std::max(1000, std::atoi(argv[++i]));
+        else if (a == "--http-duration" && i + 1 < argc)
+            http_seconds = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--skip-http")
+            skip_http = true;
     }
 
     issuer as;
@@ -145,21 +151,24 @@ int main(int argc, char** argv) {
     {
         const std::vector<mcp::http::request_info> one{request(make_token(as.keys[0], as.url, resource, 0))};
         (void)rs.authenticate(one[0]); // first sight: verified and remembered
-        std::printf("%-44s %12.3f\n", "RS256 token seen before (cached)", time_per_request(rs, one, iterations));
+        std::printf("%-44s %12.3f\n", "RS256 token seen before (cached)",
+                    time_per_request(rs, one, iterations));
     }
     const char* names[] = {"RS256 token seen for the first time", "ES256 token seen for the first time",
                            "EdDSA token seen for the first time"};
     for (std::size_t k = 0; k < as.keys.size(); ++k) {
         const int n = as.keys[k].alg == jws_alg::rs256 ? 300 : 3000; // RSA signing here is slow
         std::vector<mcp::http::request_info> fresh;
-        for (int i = 0; i < n; ++i) fresh.push_back(request(make_token(as.keys[k], as.url, resource, 1000000 * int(k + 1) + i)));
+        for (int i = 0; i < n; ++i)
+            fresh.push_back(request(make_token(as.keys[k], as.url, resource, 1000000 * int(k + 1) + i)));
         std::printf("%-44s %12.3f\n", names[k], time_per_request(rs, fresh, 1));
     }
 
     if (skip_http) return 0;
-    const bool have_driver = std::filesystem::exists(std::string(MCPXX_BINARY_DIR) + "/bench/drivers/http_load") &&
-                             std::filesystem::exists(std::string(MCPXX_BINARY_DIR) + "/echo_server") &&
-                             std::system("command -v wrk > /dev/null") == 0;
+    const bool have_driver =
+        std::filesystem::exists(std::string(MCPXX_BINARY_DIR) + "/bench/drivers/http_load") &&
+        std::filesystem::exists(std::string(MCPXX_BINARY_DIR) + "/echo_server") &&
+        std::system("command -v wrk > /dev/null") == 0;
     if (!have_driver) {
         std::printf("\nHTTP req/s: skipped (needs bench/drivers/http_load, echo_server and wrk)\n");
         return 0;

@@ -225,18 +225,20 @@ int run_gateway(const gateway_cli& o) {
     try {
         o.oauth.check();
         if (oauth && !tokens.empty())
-            throw input_error("--oauth-issuer and bearer tokens (--token-file, MCPXX_GATEWAY_TOKENS) exclude each "
-                              "other: choose one");
+            throw input_error(
+                "--oauth-issuer and bearer tokens (--token-file, MCPXX_GATEWAY_TOKENS) exclude each "
+                "other: choose one");
         if (oauth && o.stdio) throw input_error("--oauth-issuer is for HTTP; over --stdio there is no token");
     } catch (const std::exception& e) {
         log("error", object{{"event", "config"}, {"message", e.what()}});
         return exit_usage;
     }
     if (!o.stdio && tokens.empty() && !oauth && !is_loopback(ep.address)) {
-        log("error", object{{"event", "config"},
-                            {"message", "listening on " + ep.address +
-                                            " (not loopback) needs tokens: --token-file FILE, MCPXX_GATEWAY_TOKENS "
-                                            "or --oauth-issuer URL"}});
+        log("error",
+            object{{"event", "config"},
+                   {"message", "listening on " + ep.address +
+                                   " (not loopback) needs tokens: --token-file FILE, MCPXX_GATEWAY_TOKENS "
+                                   "or --oauth-issuer URL"}});
         return exit_usage;
     }
 
@@ -491,7 +493,8 @@ int run_gateway(const gateway_cli& o) {
             gw.close();
             return exit_usage;
         }
-        ho.authenticate = [check = resource_server->authenticator(), refused](const mcp::http::request_info& r) {
+        ho.authenticate = [check = resource_server->authenticator(),
+                           refused](const mcp::http::request_info& r) {
             auto d = check(r);
             // Counted and logged as the bearer tokens' refusals are (the message never holds the
             // token); a 503 (keys not loaded) is the resource server's own log line, once.
@@ -573,7 +576,9 @@ int run_gateway(const gateway_cli& o) {
           << std::flush;
     log("info", object{{"event", "listening"},
                        {"url", http.url()},
-                       {"auth", oauth ? "oauth" : tokens.empty() ? "none" : "bearer"},
+                       {"auth", oauth            ? "oauth"
+                                : tokens.empty() ? "none"
+                                                 : "bearer"},
                        {"tokens", tokens.size()},
                        {"servers", found.servers.size()},
                        {"ready", ready}});

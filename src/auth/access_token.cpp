@@ -12,7 +12,8 @@ token_failure invalid(std::string description) {
     return token_failure{401, "invalid_token", std::move(description)};
 }
 
-std::optional<std::chrono::system_clock::time_point> numeric_date(const json::object& claims, std::string_view name) {
+std::optional<std::chrono::system_clock::time_point> numeric_date(const json::object& claims,
+                                                                  std::string_view name) {
     auto v = find_number(claims, name);
     if (!v || !std::isfinite(*v)) return std::nullopt;
     return std::chrono::system_clock::time_point(
@@ -74,7 +75,8 @@ token_result verify_access_token(std::string_view token, const access_token_rule
     } else if (!rules.allow_untyped) {
         return invalid("the token is not an access token (no typ at+jwt)");
     }
-    if (t.header.contains("crit")) return invalid("the token has critical header parameters this server does not know");
+    if (t.header.contains("crit"))
+        return invalid("the token has critical header parameters this server does not know");
     std::string kid;
     if (const auto* k = find_member(t.header, "kid")) {
         if (!k->is_string()) return invalid("the token's kid is not a string");
@@ -87,8 +89,9 @@ token_result verify_access_token(std::string_view token, const access_token_rule
         set = keys.refresh_for_unknown_key(rules.unknown_key_wait);
         if (!set) {
             auto why = keys.last_error();
-            return token_failure{503, "", "Service Unavailable: the authorization server's keys cannot be loaded" +
-                                              std::string(why.empty() ? "" : " (see the server's log)")};
+            return token_failure{503, "",
+                                 "Service Unavailable: the authorization server's keys cannot be loaded" +
+                                     std::string(why.empty() ? "" : " (see the server's log)")};
         }
         candidates = set->candidates(kid, *alg);
         if (candidates.empty()) return invalid("the token is signed with a key this server does not know");
@@ -99,7 +102,8 @@ token_result verify_access_token(std::string_view token, const access_token_rule
     if (!verified) return invalid("the token's signature does not verify");
 
     const auto& c = t.payload;
-    if (find_string(c, "iss") != std::string_view(rules.issuer)) return invalid("the token is from another issuer");
+    if (find_string(c, "iss") != std::string_view(rules.issuer))
+        return invalid("the token is from another issuer");
     if (!audience_matches(c, rules.audience)) return invalid("the token is for another audience");
     const auto exp = numeric_date(c, "exp");
     if (!exp) return invalid("the token has no expiry (exp)");

@@ -52,19 +52,22 @@ http::auth_decision challenge::bad_request(std::string description) const {
 
 http::auth_decision challenge::refuse(const token_failure& failure, bool dpop) const {
     if (failure.status == 503)
-        return {.accepted = false, .status = 503, .headers = {{"Retry-After", "5"}}, .message = failure.description};
+        return {.accepted = false,
+                .status = 503,
+                .headers = {{"Retry-After", "5"}},
+                .message = failure.description};
     return {.accepted = false,
             .status = failure.status,
-            .headers = {{"WWW-Authenticate", header(dpop ? "DPoP" : "Bearer", failure.error, failure.description, {})}},
+            .headers = {{"WWW-Authenticate",
+                         header(dpop ? "DPoP" : "Bearer", failure.error, failure.description, {})}},
             .message = "Unauthorized: " + failure.description};
 }
 
 http::auth_decision challenge::insufficient_scope(const std::vector<std::string>& needed, bool dpop) const {
     return {.accepted = false,
             .status = 403,
-            .headers = {{"WWW-Authenticate",
-                         header(dpop ? "DPoP" : "Bearer", "insufficient_scope",
-                                "the token lacks a scope this request needs", needed)}},
+            .headers = {{"WWW-Authenticate", header(dpop ? "DPoP" : "Bearer", "insufficient_scope",
+                                                    "the token lacks a scope this request needs", needed)}},
             .message = "Forbidden: this request needs the scopes: " + joined(needed)};
 }
 

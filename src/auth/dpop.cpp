@@ -71,7 +71,8 @@ std::optional<std::string> dpop_verifier::check(std::string_view proof, const dp
     if (find_string(t.payload, "htm") != request.method)
         return std::string("the DPoP proof's htm is not this request's method");
     const auto htu = find_string(t.payload, "htu");
-    if (!htu || !same_htu(*htu, request.url)) return std::string("the DPoP proof's htu is not this request's URL");
+    if (!htu || !same_htu(*htu, request.url))
+        return std::string("the DPoP proof's htu is not this request's URL");
     const auto ath = find_string(t.payload, "ath");
     if (!ath || *ath != base64url_encode(mcp::detail::sha256(request.access_token)))
         return std::string("the DPoP proof's ath does not match the access token");
@@ -82,8 +83,10 @@ std::optional<std::string> dpop_verifier::check(std::string_view proof, const dp
     if (issued > now + window_ || issued < now - window_)
         return std::string("the DPoP proof's iat is outside the accepted window");
     const auto jti = find_string(t.payload, "jti");
-    if (!jti || jti->empty() || jti->size() > max_jti_bytes) return std::string("the DPoP proof has no usable jti");
-    if (!spend(std::string(*jti), issued + window_, now)) return std::string("the DPoP proof was used before");
+    if (!jti || jti->empty() || jti->size() > max_jti_bytes)
+        return std::string("the DPoP proof has no usable jti");
+    if (!spend(std::string(*jti), issued + window_, now))
+        return std::string("the DPoP proof was used before");
     return std::nullopt;
 }
 

@@ -26,7 +26,8 @@ std::string form_encode(std::string_view value) {
     return out;
 }
 
-introspector::introspector(introspection_options options, std::function<std::optional<std::string>()> endpoint)
+introspector::introspector(introspection_options options,
+                           std::function<std::optional<std::string>()> endpoint)
     : opts_(std::move(options)), endpoint_(std::move(endpoint)) {}
 
 token_result introspector::introspect(std::string_view token, std::string_view audience,
@@ -40,7 +41,9 @@ token_result introspector::introspect(std::string_view token, std::string_view a
         }
     }
     const auto endpoint = endpoint_();
-    if (!endpoint) return token_failure{401, "invalid_token", "the token is not a JWT and this server cannot introspect tokens"};
+    if (!endpoint)
+        return token_failure{401, "invalid_token",
+                             "the token is not a JWT and this server cannot introspect tokens"};
     http::fetch_request req{.method = "POST", .url = *endpoint};
     req.headers = {{"Content-Type", "application/x-www-form-urlencoded"},
                    {"Accept", "application/json"},
@@ -52,7 +55,8 @@ token_result introspector::introspect(std::string_view token, std::string_view a
     req.max_response_bytes = 64 * 1024;
     req.ca_file = opts_.ca_file;
     req.verify_peer = opts_.verify_peer;
-    const token_failure unavailable{503, "", "Service Unavailable: the authorization server cannot check the token now"};
+    const token_failure unavailable{
+        503, "", "Service Unavailable: the authorization server cannot check the token now"};
     json::object answer;
     try {
         auto r = http::fetch(req);
@@ -64,19 +68,22 @@ token_result introspector::introspect(std::string_view token, std::string_view a
     } catch (const std::exception&) {
         return unavailable;
     }
-    if (find_bool(answer, "active") != true) return token_failure{401, "invalid_token", "the token is not active"};
+    if (find_bool(answer, "active") != true)
+        return token_failure{401, "invalid_token", "the token is not active"};
     if (auto iss = find_string(answer, "iss"); iss && *iss != opts_.issuer)
         return token_failure{401, "invalid_token", "the token is from another issuer"};
     if (const auto* aud = find_member(answer, "aud")) {
         bool match = aud->is_string() && aud->get_string() == audience;
         if (aud->is_array())
-            for (const auto& a : aud->get_array()) match = match || (a.is_string() && a.get_string() == audience);
+            for (const auto& a : aud->get_array())
+                match = match || (a.is_string() && a.get_string() == audience);
         if (!match) return token_failure{401, "invalid_token", "the token is for another audience"};
     }
     verified_token v;
     if (auto sub = find_string(answer, "sub")) v.subject = std::string(*sub);
     if (auto cid = find_string(answer, "client_id")) v.client_id = std::string(*cid);
-    if (v.principal().empty()) return token_failure{401, "invalid_token", "the token names neither a subject nor a client"};
+    if (v.principal().empty())
+        return token_failure{401, "invalid_token", "the token names neither a subject nor a client"};
     v.scopes = token_scopes(answer);
     if (const auto* cnf = find_object(answer, "cnf"))
         if (auto jkt = find_string(*cnf, "jkt")) v.jkt = std::string(*jkt);

@@ -14,7 +14,7 @@ namespace mcp::auth::detail {
 struct introspection_options {
     std::string client_id;
     std::string client_secret;
-    std::string issuer;   ///< an `iss` in the answer must be this
+    std::string issuer; ///< an `iss` in the answer must be this
     std::chrono::milliseconds timeout{2000};
     std::chrono::seconds cache_ttl{60};
     std::size_t cache_capacity = 10000;

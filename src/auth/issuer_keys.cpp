@@ -36,17 +36,20 @@ std::vector<const public_jwk*> key_set::candidates(std::string_view kid, jws_alg
 std::vector<std::string> metadata_urls(std::string_view issuer) {
     auto parsed = boost::urls::parse_uri(issuer);
     if (!parsed) return {};
-    const std::string origin = std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_authority());
+    const std::string origin =
+        std::string(parsed->scheme()) + "://" + std::string(parsed->encoded_authority());
     std::string path(parsed->encoded_path());
     while (!path.empty() && path.back() == '/') path.pop_back();
     if (path.empty())
-        return {origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"};
+        return {origin + "/.well-known/oauth-authorization-server",
+                origin + "/.well-known/openid-configuration"};
     return {origin + "/.well-known/oauth-authorization-server" + path,
             origin + "/.well-known/openid-configuration" + path,
             origin + path + "/.well-known/openid-configuration"};
 }
 
-issuer_keys::issuer_keys(issuer_keys_options options) : opts_(std::move(options)), jwks_uri_(opts_.jwks_uri) {}
+issuer_keys::issuer_keys(issuer_keys_options options)
+    : opts_(std::move(options)), jwks_uri_(opts_.jwks_uri) {}
 
 issuer_keys::~issuer_keys() {
     {
@@ -122,7 +125,8 @@ void issuer_keys::run() {
         ++rounds_;
         // One line per change of state, never one per request or per retry.
         if (!error.empty() && error != last_error_) log(error);
-        if (error.empty() && was_failing && rounds_ > 1) log("the keys of " + opts_.issuer + " are available again");
+        if (error.empty() && was_failing && rounds_ > 1)
+            log("the keys of " + opts_.issuer + " are available again");
         last_error_ = error;
         cv_.notify_all();
         // Failing: retry sooner (1 s, doubling up to a minute); fresh: wait the interval.
@@ -181,7 +185,8 @@ std::string issuer_keys::fetch_once() {
                 break;
             }
             if (jwks_uri.empty())
-                throw std::runtime_error("no metadata found for issuer " + opts_.issuer + " (" + failures + ")");
+                throw std::runtime_error("no metadata found for issuer " + opts_.issuer + " (" + failures +
+                                         ")");
         }
         auto doc = parse_object(fetch_text(jwks_uri), "the key set at " + jwks_uri);
         const auto* keys = find_array(doc, "keys");

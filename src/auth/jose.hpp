@@ -42,11 +42,11 @@ using pkey_ptr = std::shared_ptr<evp_pkey_st>;
 
 /// A public key read from a JWK.
 struct public_jwk {
-    std::string kid;                ///< "" when the JWK has none
-    std::string kty;                ///< RSA, EC or OKP
-    std::optional<jws_alg> alg;     ///< when the JWK names one it supports
-    std::string use;                ///< "sig", "enc" or ""
-    std::string thumbprint;         ///< RFC 7638, SHA-256, base64url
+    std::string kid;            ///< "" when the JWK has none
+    std::string kty;            ///< RSA, EC or OKP
+    std::optional<jws_alg> alg; ///< when the JWK names one it supports
+    std::string use;            ///< "sig", "enc" or ""
+    std::string thumbprint;     ///< RFC 7638, SHA-256, base64url
     pkey_ptr key;
     /// Whether this key may verify `a`: its type fits, and the JWK's own `alg` (when given) is `a`.
     bool fits(jws_alg a) const noexcept;

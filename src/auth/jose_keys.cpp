@@ -37,7 +37,7 @@ std::string key_member(const json::object& jwk, std::string_view name) {
 
 pkey_ptr from_params(const char* type, OSSL_PARAM_BLD* bld) {
     std::unique_ptr<OSSL_PARAM, decltype(&OSSL_PARAM_free)> params(OSSL_PARAM_BLD_to_param(bld),
-                                                                    &OSSL_PARAM_free);
+                                                                   &OSSL_PARAM_free);
     OSSL_PARAM_BLD_free(bld);
     if (!params) throw jose_error(std::string("cannot build the ") + type + " key");
     std::unique_ptr<EVP_PKEY_CTX, decltype(&EVP_PKEY_CTX_free)> ctx(
@@ -52,8 +52,10 @@ pkey_ptr from_params(const char* type, OSSL_PARAM_BLD* bld) {
 pkey_ptr rsa_key(const json::object& jwk) {
     const auto n = key_member(jwk, "n");
     const auto e = key_member(jwk, "e");
-    bn_ptr bn_n(BN_bin2bn(reinterpret_cast<const unsigned char*>(n.data()), static_cast<int>(n.size()), nullptr));
-    bn_ptr bn_e(BN_bin2bn(reinterpret_cast<const unsigned char*>(e.data()), static_cast<int>(e.size()), nullptr));
+    bn_ptr bn_n(
+        BN_bin2bn(reinterpret_cast<const unsigned char*>(n.data()), static_cast<int>(n.size()), nullptr));
+    bn_ptr bn_e(
+        BN_bin2bn(reinterpret_cast<const unsigned char*>(e.data()), static_cast<int>(e.size()), nullptr));
     if (!bn_n || !bn_e) throw jose_error("cannot read the RSA key");
     // RFC 7518 3.3: 2048 bits at least; smaller keys are forgeable in practice.
     if (BN_num_bits(bn_n.get()) < 2048) throw jose_error("the RSA key is shorter than 2048 bits");
@@ -74,8 +76,7 @@ pkey_ptr ec_key(const json::object& jwk) {
     if (x.size() != 32 || y.size() != 32) throw jose_error("the P-256 JWK's x and y must be 32 bytes each");
     std::string point = "\x04" + x + y; // SEC 1 uncompressed form
     auto* bld = OSSL_PARAM_BLD_new();
-    if (!bld ||
-        OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) != 1 ||
+    if (!bld || OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0) != 1 ||
         OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size()) != 1) {
         OSSL_PARAM_BLD_free(bld);
         throw jose_error("cannot build the EC key");
@@ -88,7 +89,7 @@ pkey_ptr okp_key(const json::object& jwk) {
     const auto x = key_member(jwk, "x");
     if (x.size() != 32) throw jose_error("the Ed25519 JWK's x must be 32 bytes");
     auto* key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr,
-                                           reinterpret_cast<const unsigned char*>(x.data()), x.size());
+                                            reinterpret_cast<const unsigned char*>(x.data()), x.size());
     if (!key) throw jose_error("the JWK is not a valid Ed25519 public key");
     return own(key);
 }
@@ -136,10 +137,14 @@ std::optional<jws_alg> parse_jws_alg(std::string_view name) noexcept {
 
 std::string_view jws_alg_name(jws_alg alg) noexcept {
     switch (alg) {
-    case jws_alg::rs256: return "RS256";
-    case jws_alg::ps256: return "PS256";
-    case jws_alg::es256: return "ES256";
-    case jws_alg::eddsa: return "EdDSA";
+    case jws_alg::rs256:
+        return "RS256";
+    case jws_alg::ps256:
+        return "PS256";
+    case jws_alg::es256:
+        return "ES256";
+    case jws_alg::eddsa:
+        return "EdDSA";
     }
     return "";
 }
@@ -148,9 +153,12 @@ bool public_jwk::fits(jws_alg a) const noexcept {
     if (alg && *alg != a) return false;
     switch (a) {
     case jws_alg::rs256:
-    case jws_alg::ps256: return kty == "RSA";
-    case jws_alg::es256: return kty == "EC";
-    case jws_alg::eddsa: return kty == "OKP";
+    case jws_alg::ps256:
+        return kty == "RSA";
+    case jws_alg::es256:
+        return kty == "EC";
+    case jws_alg::eddsa:
+        return kty == "OKP";
     }
     return false;
 }
@@ -160,7 +168,8 @@ public_jwk parse_public_jwk(const json::object& jwk) {
     auto kty = find_string(jwk, "kty");
     if (!kty) throw jose_error("the JWK has no \"kty\"");
     out.kty = std::string(*kty);
-    if (jwk.contains("d")) throw jose_error("the JWK holds a private key; a key set publishes public keys only");
+    if (jwk.contains("d"))
+        throw jose_error("the JWK holds a private key; a key set publishes public keys only");
     if (auto kid = find_string(jwk, "kid")) out.kid = std::string(*kid);
     if (auto use = find_string(jwk, "use")) out.use = std::string(*use);
     if (auto alg = find_string(jwk, "alg")) {
@@ -228,7 +237,8 @@ json::object signing_key::public_jwk() const {
     case jws_alg::eddsa: {
         std::string x(32, '\0');
         std::size_t len = x.size();
-        if (EVP_PKEY_get_raw_public_key(k, reinterpret_cast<unsigned char*>(x.data()), &len) != 1 || len != 32)
+        if (EVP_PKEY_get_raw_public_key(k, reinterpret_cast<unsigned char*>(x.data()), &len) != 1 ||
+            len != 32)
             throw jose_error("cannot read the Ed25519 public key");
         jwk["kty"] = "OKP";
         jwk["crv"] = "Ed25519";
@@ -246,9 +256,15 @@ signing_key generate_signing_key(jws_alg alg, std::string kid) {
     EVP_PKEY* key = nullptr;
     switch (alg) {
     case jws_alg::rs256:
-    case jws_alg::ps256: key = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", std::size_t{2048}); break;
-    case jws_alg::es256: key = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"); break;
-    case jws_alg::eddsa: key = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519"); break;
+    case jws_alg::ps256:
+        key = EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", std::size_t{2048});
+        break;
+    case jws_alg::es256:
+        key = EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256");
+        break;
+    case jws_alg::eddsa:
+        key = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519");
+        break;
     }
     if (!key) throw jose_error("key generation failed");
     return signing_key{alg, std::move(kid), own(key)};

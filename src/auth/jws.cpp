@@ -112,8 +112,8 @@ bool verify_signature(jws_alg alg, const public_jwk& key, std::string_view signi
     }
     md_ctx_ptr ctx(EVP_MD_CTX_new());
     if (!ctx || !init_digest(ctx.get(), alg, key.key.get(), true)) return false;
-    return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()), signature.size(),
-                            reinterpret_cast<const unsigned char*>(signing_input.data()),
+    return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
+                            signature.size(), reinterpret_cast<const unsigned char*>(signing_input.data()),
                             signing_input.size()) == 1;
 }
 
@@ -122,12 +122,14 @@ std::string sign_jws(const signing_key& key, json::object header, const json::ob
     if (!key.kid.empty() && !header.contains("kid")) header["kid"] = key.kid;
     std::string input = base64url_encode(to_json(header)) + "." + base64url_encode(to_json(payload));
     md_ctx_ptr ctx(EVP_MD_CTX_new());
-    if (!ctx || !init_digest(ctx.get(), key.alg, key.key.get(), false)) throw jose_error("cannot start signing");
+    if (!ctx || !init_digest(ctx.get(), key.alg, key.key.get(), false))
+        throw jose_error("cannot start signing");
     std::size_t len = 0;
     const auto* data = reinterpret_cast<const unsigned char*>(input.data());
     if (EVP_DigestSign(ctx.get(), nullptr, &len, data, input.size()) != 1) throw jose_error("signing failed");
     std::string sig(len, '\0');
-    if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(sig.data()), &len, data, input.size()) != 1)
+    if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(sig.data()), &len, data, input.size()) !=
+        1)
         throw jose_error("signing failed");
     sig.resize(len);
     if (key.alg == jws_alg::es256) sig = der_to_jose(sig);

@@ -30,7 +30,8 @@ boost::urls::url_view checked_url(const std::string& url, std::string_view what)
     if (url.empty()) throw std::invalid_argument(std::string(what) + " is required");
     if (!u || !u->has_authority() || u->encoded_host().empty())
         throw std::invalid_argument(std::string(what) + " is not an absolute URL: " + url);
-    if (u->has_fragment()) throw std::invalid_argument(std::string(what) + " must not have a fragment: " + url);
+    if (u->has_fragment())
+        throw std::invalid_argument(std::string(what) + " must not have a fragment: " + url);
     const auto host = u->encoded_host();
     const bool loopback = host == "localhost" || host == "127.0.0.1" || host == "[::1]";
     if (u->scheme() != "https" && !(u->scheme() == "http" && loopback))
@@ -143,8 +144,7 @@ detail::token_result resource_server::impl::verify(const resource_view& v, std::
         if (auto it = verified.find(token); it != verified.end()) {
             // Still valid, and the key set it was verified with is still the one held: a
             // rotation that dropped a key takes its tokens with it.
-            if (it->second.token.expires > now && it->second.keys == current)
-                return it->second.token;
+            if (it->second.token.expires > now && it->second.keys == current) return it->second.token;
             verified.erase(it);
         }
     }
@@ -209,20 +209,24 @@ http::auth_decision resource_server::impl::check(const http::request_info& r) {
     const bool dpop_scheme = !token && (token = credentials(*authorization, "DPoP"));
     if (!token) return challenge.no_token();
     if (token->size() > opts.max_token_bytes)
-        return challenge.refuse({401, "invalid_token",
-                                 "the token is longer than " + std::to_string(opts.max_token_bytes) + " bytes"},
-                                dpop_scheme);
+        return challenge.refuse(
+            {401, "invalid_token",
+             "the token is longer than " + std::to_string(opts.max_token_bytes) + " bytes"},
+            dpop_scheme);
     const auto now = std::chrono::system_clock::now();
     auto result = verify(*view_now, *token, now);
-    if (auto* failure = std::get_if<detail::token_failure>(&result)) return challenge.refuse(*failure, dpop_scheme);
+    if (auto* failure = std::get_if<detail::token_failure>(&result))
+        return challenge.refuse(*failure, dpop_scheme);
     const auto& v = std::get<verified_token>(result);
 
     if (!v.jkt.empty() || dpop_scheme) {
         // RFC 9449 7: a bound token travels with the DPoP scheme and a proof; the DPoP scheme
         // with an unbound token is refused too (the client believes it is bound).
-        if (v.jkt.empty()) return challenge.refuse({401, "invalid_token", "the token is not DPoP-bound"}, true);
+        if (v.jkt.empty())
+            return challenge.refuse({401, "invalid_token", "the token is not DPoP-bound"}, true);
         if (!dpop_scheme)
-            return challenge.refuse({401, "invalid_token", "the token is DPoP-bound: use Authorization: DPoP"}, true);
+            return challenge.refuse(
+                {401, "invalid_token", "the token is DPoP-bound: use Authorization: DPoP"}, true);
         if (r.header_count("DPoP") != 1)
             return challenge.refuse({401, "invalid_dpop_proof", "send one DPoP proof header"}, true);
         const auto url = view_now->origin + path_of(r.target);
@@ -236,7 +240,8 @@ http::auth_decision resource_server::impl::check(const http::request_info& r) {
     return http::auth_decision{.accepted = true, .principal = v.principal()};
 }
 
-resource_server::resource_server(resource_server_options options) : impl_(std::make_shared<impl>(std::move(options))) {
+resource_server::resource_server(resource_server_options options)
+    : impl_(std::make_shared<impl>(std::move(options))) {
     auto& o = impl_->opts;
     checked_url(o.issuer, "the issuer");
     if (o.leeway > std::chrono::minutes(5)) o.leeway = std::chrono::minutes(5);
@@ -246,8 +251,9 @@ resource_server::resource_server(resource_server_options options) : impl_(std::m
             std::fprintf(stderr, "mcpxx auth: %.*s\n", static_cast<int>(line.size()), line.data());
         };
     if (!o.resource.empty()) impl_->set_view(o.resource);
-    impl_->keys = std::make_unique<detail::issuer_keys>(detail::issuer_keys_options{
-        o.issuer, o.jwks_uri, o.keys_refresh_interval, o.min_refresh_interval, o.ca_file, o.verify_peer, o.log});
+    impl_->keys = std::make_unique<detail::issuer_keys>(
+        detail::issuer_keys_options{o.issuer, o.jwks_uri, o.keys_refresh_interval, o.min_refresh_interval,
+                                    o.ca_file, o.verify_peer, o.log});
     const bool introspects = !o.introspection_client_id.empty();
     auto* keys = impl_->keys.get();
     impl_->introspection = std::make_unique<detail::introspector>(

@@ -23,9 +23,9 @@
 
 using namespace std::chrono_literals;
 using namespace mcp::auth::detail;
-using mcp::test::http_test_server;
 using mcp::json::object;
 using mcp::test::fake_issuer;
+using mcp::test::http_test_server;
 using mcp::test::keys;
 using mcp::test::signing_key;
 
@@ -74,8 +74,8 @@ protected:
         const auto now = std::chrono::duration_cast<std::chrono::seconds>(
                              std::chrono::system_clock::now().time_since_epoch())
                              .count();
-        object c{{"iss", as.issuer()}, {"aud", resource}, {"sub", "alice"}, {"client_id", "cli"},
-                 {"exp", now + 300},   {"iat", now},        {"scope", "mcp openid"}};
+        object c{{"iss", as.issuer()}, {"aud", resource}, {"sub", "alice"},       {"client_id", "cli"},
+                 {"exp", now + 300},   {"iat", now},      {"scope", "mcp openid"}};
         for (auto& [k, v] : changes) c[k] = v;
         return c;
     }
@@ -100,7 +100,9 @@ protected:
         auto v = mcp::json::parse(r.body);
         return std::string(v.at("result").at("content").at(0).at("text").as_string());
     }
-    std::string challenge(const mcp::http::fetch_response& r) { return std::string(r.header("WWW-Authenticate").value_or("")); }
+    std::string challenge(const mcp::http::fetch_response& r) {
+        return std::string(r.header("WWW-Authenticate").value_or(""));
+    }
 
     /// A refused token: 401, invalid_token, the description containing `why`; then a good token
     /// still gets through (nothing changed).
@@ -140,7 +142,8 @@ TEST_F(auth_wire, metadata_is_served_without_a_token_at_both_well_known_uris) {
         EXPECT_EQ(doc.at("bearer_methods_supported").at(0), "header");
         EXPECT_EQ(mcp::to_json(doc.at("scopes_supported")), R"(["mcp","admin"])");
     }
-    EXPECT_EQ(rs->metadata_url(), "http://127.0.0.1:" + std::to_string(port) + "/.well-known/oauth-protected-resource/mcp");
+    EXPECT_EQ(rs->metadata_url(),
+              "http://127.0.0.1:" + std::to_string(port) + "/.well-known/oauth-protected-resource/mcp");
 }
 
 TEST_F(auth_wire, no_token_is_401_with_the_metadata_url_and_no_error) {
@@ -162,7 +165,8 @@ TEST_F(auth_wire, valid_tokens_of_every_algorithm_are_accepted_and_name_the_prin
     }
     // Without sub (client credentials), the client is the principal; aud may be an array; the
     // scheme is case-insensitive.
-    auto r = call("bearer " + token(keys().ec, {{"sub", nullptr}, {"aud", mcp::json::array{"x", resource.c_str()}}}));
+    auto r = call("bearer " +
+                  token(keys().ec, {{"sub", nullptr}, {"aud", mcp::json::array{"x", resource.c_str()}}}));
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(answer(r), "cli");
     EXPECT_EQ(rs->keys(), 4u);
@@ -175,7 +179,8 @@ TEST_F(auth_wire, malformed_truncated_and_oversized_tokens) {
     expect_refused("Bearer a.b.c", "malformed");
     // Cut inside the signature (40 characters: 30 whole bytes), and inside the payload.
     expect_refused("Bearer " + good.substr(0, good.rfind('.') + 41), "signature does not verify");
-    expect_refused("Bearer " + good.substr(0, good.find('.') + 9) + good.substr(good.rfind('.')), "malformed");
+    expect_refused("Bearer " + good.substr(0, good.find('.') + 9) + good.substr(good.rfind('.')),
+                   "malformed");
     expect_refused("Bearer " + good.substr(0, good.rfind('.')), "not a JWT");
     expect_refused("Bearer " + std::string(9000, 'a'), "longer than 8192 bytes");
     auto twice = call("Bearer " + good, "whoami", {{"Authorization", "Bearer " + good}});
@@ -192,7 +197,8 @@ TEST_F(auth_wire, alg_none_and_hmac_with_the_public_key_are_refused) {
     expect_refused("Bearer " + none + "AA", "algorithm is not accepted");
     // HS256 "signed" with the RSA public key (as a JWK and as its modulus): the classic confusion.
     const auto pub = keys().rsa.public_jwk();
-    for (const std::string& secret : std::vector<std::string>{mcp::to_json(pub), std::string(pub.at("n").as_string())}) {
+    for (const std::string& secret :
+         std::vector<std::string>{mcp::to_json(pub), std::string(pub.at("n").as_string())}) {
         const auto input = base64url_encode(R"({"alg":"HS256","kid":"rsa1","typ":"at+jwt"})") + "." + payload;
         const auto hs = input + "." + base64url_encode(mcp::detail::hmac_sha256(secret, input));
         tokens_sent.push_back(hs);
@@ -202,15 +208,16 @@ TEST_F(auth_wire, alg_none_and_hmac_with_the_public_key_are_refused) {
 
 TEST_F(auth_wire, claims_that_do_not_hold) {
     start();
-    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+    const auto now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     expect_refused("Bearer " + token(keys().rsa, {{"exp", now - 600}}), "has expired");
     expect_refused("Bearer " + token(keys().rsa, {{"exp", nullptr}}), "no expiry");
     expect_refused("Bearer " + token(keys().rsa, {{"nbf", now + 600}}), "not valid yet");
     expect_refused("Bearer " + token(keys().rsa, {{"iss", "https://evil.example"}}), "another issuer");
     expect_refused("Bearer " + token(keys().rsa, {{"aud", "https://other.example/mcp"}}), "another audience");
-    expect_refused("Bearer " + token(keys().rsa, {{"sub", nullptr}, {"client_id", nullptr}}), "neither a subject");
+    expect_refused("Bearer " + token(keys().rsa, {{"sub", nullptr}, {"client_id", nullptr}}),
+                   "neither a subject");
     expect_refused("Bearer " + token(keys().rsa, {}, {{"typ", "dpop+jwt"}}), "not an access token");
     // Within the leeway (60 s) an expiry just passed is still accepted.
     EXPECT_EQ(call("Bearer " + token(keys().rsa, {{"exp", now - 5}})).status, 200);
@@ -225,7 +232,8 @@ TEST_F(auth_wire, tampered_signature_and_payload) {
     expect_refused("Bearer " + tampered, "signature does not verify");
     // Another payload under the original signature.
     const auto first = good.find('.');
-    const auto forged = good.substr(0, first + 1) + base64url_encode(mcp::to_json(claims({{"sub", "root"}}))) +
+    const auto forged = good.substr(0, first + 1) +
+                        base64url_encode(mcp::to_json(claims({{"sub", "root"}}))) +
                         good.substr(good.rfind('.'));
     tokens_sent.push_back(forged);
     expect_refused("Bearer " + forged, "signature does not verify");
@@ -263,9 +271,10 @@ TEST_F(auth_wire, missing_scope_is_403_insufficient_scope) {
     start();
     auto r = call("Bearer " + token(keys().rsa, {{"scope", "openid"}}));
     EXPECT_EQ(r.status, 403);
-    EXPECT_EQ(challenge(r), "Bearer resource_metadata=\"" + rs->metadata_url() +
-                                "\", scope=\"mcp\", error=\"insufficient_scope\", error_description=\"the token "
-                                "lacks a scope this request needs\"");
+    EXPECT_EQ(challenge(r),
+              "Bearer resource_metadata=\"" + rs->metadata_url() +
+                  "\", scope=\"mcp\", error=\"insufficient_scope\", error_description=\"the token "
+                  "lacks a scope this request needs\"");
     // A tool that needs more: in the body (2025-11-25) and in the headers (2026-07-28).
     auto admin = call("Bearer " + token(keys().rsa), "admin");
     EXPECT_EQ(admin.status, 403);
@@ -285,7 +294,9 @@ TEST_F(auth_wire, missing_scope_is_403_insufficient_scope) {
     EXPECT_EQ(with_scope.status, 200);
     EXPECT_EQ(answer(with_scope), "done");
     // scp as an array counts as well.
-    EXPECT_EQ(call("Bearer " + token(keys().rsa, {{"scope", nullptr}, {"scp", mcp::json::array{"mcp"}}})).status, 200);
+    EXPECT_EQ(
+        call("Bearer " + token(keys().rsa, {{"scope", nullptr}, {"scp", mcp::json::array{"mcp"}}})).status,
+        200);
 }
 
 TEST_F(auth_wire, keys_down_at_start_is_503_and_one_log_line_then_recovers) {
@@ -302,7 +313,8 @@ TEST_F(auth_wire, keys_down_at_start_is_503_and_one_log_line_then_recovers) {
     {
         std::lock_guard lock(log_mu);
         ASSERT_EQ(log_lines.size(), 1u);
-        EXPECT_NE(log_lines[0].find("cannot load the keys of " + as.issuer()), std::string::npos) << log_lines[0];
+        EXPECT_NE(log_lines[0].find("cannot load the keys of " + as.issuer()), std::string::npos)
+            << log_lines[0];
         EXPECT_NE(log_lines[0].find("HTTP 503"), std::string::npos) << log_lines[0];
     }
     as.set_mode(fake_issuer::mode::ok);
@@ -343,7 +355,8 @@ TEST_F(auth_wire, an_issuer_without_metadata_is_named_in_the_log) {
     ASSERT_FALSE(log_lines.empty());
     EXPECT_NE(log_lines[0].find("no metadata found for issuer " + as.issuer() + "/tenant"), std::string::npos)
         << log_lines[0];
-    EXPECT_NE(log_lines[0].find("/.well-known/openid-configuration/tenant answered HTTP 404"), std::string::npos)
+    EXPECT_NE(log_lines[0].find("/.well-known/openid-configuration/tenant answered HTTP 404"),
+              std::string::npos)
         << log_lines[0];
 }
 
@@ -371,7 +384,8 @@ TEST_F(auth_wire, without_introspection_an_opaque_token_is_refused_without_a_net
 TEST(auth_resource, the_resource_can_be_named_after_the_server_is_bound) {
     fake_issuer as;
     mcp::server s({.info = {"late", "1.0"}});
-    mcp::auth::resource_server rs({.issuer = as.issuer(), .required_scopes = {"mcp"}, .log = [](std::string_view) {}});
+    mcp::auth::resource_server rs(
+        {.issuer = as.issuer(), .required_scopes = {"mcp"}, .log = [](std::string_view) {}});
     ASSERT_TRUE(rs.start());
     mcp::http::server_options h{.port = 0};
     rs.install(h);
@@ -382,14 +396,16 @@ TEST(auth_resource, the_resource_can_be_named_after_the_server_is_bound) {
                                        "/.well-known/oauth-protected-resource/mcp"})
                   .status,
               503);
-    auto early = mcp::http::fetch({.method = "POST", .url = http.url(), .headers = {{"Authorization", "Bearer x.y.z"}}});
+    auto early = mcp::http::fetch(
+        {.method = "POST", .url = http.url(), .headers = {{"Authorization", "Bearer x.y.z"}}});
     EXPECT_EQ(early.status, 503);
     rs.set_resource(http.url());
     auto meta = mcp::http::fetch({.url = rs.metadata_url()});
     ASSERT_EQ(meta.status, 200);
     EXPECT_EQ(mcp::json::parse(meta.body).at("resource").as_string(), http.url());
     EXPECT_THROW(rs.set_resource("ftp://example.com/mcp"), std::invalid_argument);
-    EXPECT_THROW(mcp::auth::resource_server({.issuer = "http://example.com"}), std::invalid_argument); // http off loopback
+    EXPECT_THROW(mcp::auth::resource_server({.issuer = "http://example.com"}),
+                 std::invalid_argument); // http off loopback
     EXPECT_THROW(mcp::auth::resource_server({.issuer = ""}), std::invalid_argument);
     http.stop(0ms);
 }
@@ -438,19 +454,21 @@ TEST_F(auth_dpop, a_bound_token_with_its_proof_is_accepted_once) {
 TEST_F(auth_dpop, every_proof_check) {
     start();
     const auto t = bound_token();
-    const auto now = std::chrono::duration_cast<std::chrono::seconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+    const auto now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     expect_proof_refused(t, proof(t, {{"htm", "GET"}}), "htm");
     expect_proof_refused(t, proof(t, {{"htu", "http://127.0.0.1:1/mcp"}}), "htu");
     expect_proof_refused(t, proof(t, {{"ath", base64url_encode(mcp::detail::sha256("other"))}}), "ath");
     expect_proof_refused(t, proof(t, {{"iat", now - 600}}), "iat");
     expect_proof_refused(t, proof(t, {{"jti", nullptr}}), "jti");
     expect_proof_refused(t, proof(t, {}, &keys().ec), "another key");
-    expect_proof_refused(t, proof(t, {}, nullptr, {{"typ", "JWT"}, {"jwk", keys().client.public_jwk()}}), "typ");
+    expect_proof_refused(t, proof(t, {}, nullptr, {{"typ", "JWT"}, {"jwk", keys().client.public_jwk()}}),
+                         "typ");
     expect_proof_refused(t, proof(t, {}, nullptr, {{"typ", "dpop+jwt"}}), "no jwk");
     // The jwk says one key, the signature is another's.
-    expect_proof_refused(t, proof(t, {}, &keys().ec, {{"typ", "dpop+jwt"}, {"jwk", keys().client.public_jwk()}}),
+    expect_proof_refused(t,
+                         proof(t, {}, &keys().ec, {{"typ", "dpop+jwt"}, {"jwk", keys().client.public_jwk()}}),
                          "does not verify");
     expect_proof_refused(t, "not.a.proof", "malformed");
     // A bound token as a plain bearer token, or without a proof.

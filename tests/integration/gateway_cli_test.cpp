@@ -491,8 +491,9 @@ TEST_F(gateway_cli, AServerThatPagesForeverIsRefusedAndTheOthersServed) {
 TEST_F(gateway_cli, SigtermWhileAServerStartsStopsTheGatewayAtOnce) {
     std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"slow": {"command": ")" + built("rogue_server") +
                                             R"(", "args": ["silent"]}}})";
-    const std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
-                            "' --listen 127.0.0.1:0 --timeout 60 2>>'" + (dir_ / "log.jsonl").string() + "'";
+    const std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" +
+                            (dir_ / "mcp.json").string() + "' --listen 127.0.0.1:0 --timeout 60 2>>'" +
+                            (dir_ / "log.jsonl").string() + "'";
     proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
     // Signalled only once the gateway says it is starting its servers: its stop handlers are in
     // place by then (before that SIGTERM's default action would end it, which is not tested here).

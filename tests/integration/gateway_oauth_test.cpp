@@ -28,9 +28,7 @@ namespace fs = std::filesystem;
 
 class gateway_oauth : public testing::Test {
 protected:
-    void SetUp() override {
-        dir_ = gateway_process::scratch_dir("mcpxx-gateway-oauth-");
-    }
+    void SetUp() override { dir_ = gateway_process::scratch_dir("mcpxx-gateway-oauth-"); }
     void TearDown() override {
         if (proc_) {
             ::kill(proc_->pid(), SIGTERM);
@@ -56,8 +54,8 @@ protected:
         const auto now = std::chrono::duration_cast<std::chrono::seconds>(
                              std::chrono::system_clock::now().time_since_epoch())
                              .count();
-        object c{{"iss", as_.issuer()}, {"aud", url_},     {"sub", "carol"},
-                 {"exp", now + 300},    {"iat", now},       {"scope", "mcp:tools"}};
+        object c{{"iss", as_.issuer()}, {"aud", url_}, {"sub", "carol"},
+                 {"exp", now + 300},    {"iat", now},  {"scope", "mcp:tools"}};
         for (auto& [n, v] : changes) c[n] = v;
         auto t = sign_jws(k, {{"typ", "at+jwt"}}, c);
         tokens_.push_back(t);
@@ -87,7 +85,8 @@ protected:
 
 TEST_F(gateway_oauth, a_resource_server_in_front_of_an_authorization_server) {
     start({"--oauth-issuer", as_.issuer(), "--oauth-scope", "mcp:tools"});
-    const auto metadata_url = "http://127.0.0.1:" + std::to_string(port_) + "/.well-known/oauth-protected-resource/mcp";
+    const auto metadata_url =
+        "http://127.0.0.1:" + std::to_string(port_) + "/.well-known/oauth-protected-resource/mcp";
 
     auto meta = mcp::http::fetch({.url = metadata_url});
     ASSERT_EQ(meta.status, 200);
@@ -173,18 +172,21 @@ TEST_F(gateway_oauth, keys_out_of_reach_are_503_and_a_log_line_and_the_rest_is_s
     start({"--oauth-issuer", as_.issuer()});
     auto r = list_tools(token());
     EXPECT_EQ(r.status, 503);
-    EXPECT_EQ(mcp::http::fetch({.url = "http://127.0.0.1:" + std::to_string(port_) + "/healthz"}).status, 200);
+    EXPECT_EQ(mcp::http::fetch({.url = "http://127.0.0.1:" + std::to_string(port_) + "/healthz"}).status,
+              200);
     EXPECT_THAT(log_text(), HasSubstr("cannot load the keys of " + as_.issuer()));
     as_.set_mode(fake_issuer::mode::ok);
     EXPECT_TRUE(eventually([&] { return list_tools(token()).status == 200; }, std::chrono::seconds(10)));
 }
 
 TEST_F(gateway_oauth, options_that_do_not_fit_are_usage_errors) {
-    for (std::vector<std::string> args : {std::vector<std::string>{"--oauth-audience", "https://x.example/mcp"},
-                                          {"--oauth-issuer", "http://example.com"}, // http off loopback
-                                          {"--oauth-issuer", as_.issuer(), "--stdio"}}) {
+    for (std::vector<std::string> args :
+         {std::vector<std::string>{"--oauth-audience", "https://x.example/mcp"},
+          {"--oauth-issuer", "http://example.com"}, // http off loopback
+          {"--oauth-issuer", as_.issuer(), "--stdio"}}) {
         raw_process p([&] {
-            std::vector<std::string> argv{built("mcpxx"), "gateway", "--config", (dir_ / "mcp.json").string()};
+            std::vector<std::string> argv{built("mcpxx"), "gateway", "--config",
+                                          (dir_ / "mcp.json").string()};
             argv.insert(argv.end(), args.begin(), args.end());
             return argv;
         }());

@@ -66,10 +66,11 @@ private:
         std::lock_guard lock(mu_);
         if (mode_ == mode::down) return w->respond(503, {}, "down");
         if (r.target == "/.well-known/oauth-authorization-server")
-            return w->respond(200, {{"Content-Type", "application/json"}},
-                              mcp::to_json(json::object{{"issuer", issuer()},
-                                                  {"jwks_uri", issuer() + "/jwks"},
-                                                  {"introspection_endpoint", issuer() + "/introspect"}}));
+            return w->respond(
+                200, {{"Content-Type", "application/json"}},
+                mcp::to_json(json::object{{"issuer", issuer()},
+                                          {"jwks_uri", issuer() + "/jwks"},
+                                          {"introspection_endpoint", issuer() + "/introspect"}}));
         if (r.target == "/introspect") {
             ++introspections_;
             // client_secret_basic of "rs" / "s3cret"

@@ -29,8 +29,8 @@ struct gateway_process {
     static gateway_process start(const std::filesystem::path& config, const std::vector<std::string>& args,
                                  const std::filesystem::path& log) {
         gateway_process g;
-        std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + config.string() +
-                          "' --listen 127.0.0.1:0";
+        std::string cmd =
+            "exec '" + built("mcpxx") + "' gateway --config '" + config.string() + "' --listen 127.0.0.1:0";
         for (const auto& a : args) cmd += " '" + a + "'";
         cmd += " 2>>'" + log.string() + "'";
         auto p = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
@@ -52,9 +52,9 @@ struct gateway_process {
     /// gateway's own files (the audit key) go to its xdg-config, never the real ~/.config.
     static std::filesystem::path scratch_dir(const std::string& prefix) {
         namespace fs = std::filesystem;
-        const auto dir = fs::temp_directory_path() /
-                         (prefix + std::to_string(::getpid()) + "-" +
-                          testing::UnitTest::GetInstance()->current_test_info()->name());
+        const auto dir =
+            fs::temp_directory_path() / (prefix + std::to_string(::getpid()) + "-" +
+                                         testing::UnitTest::GetInstance()->current_test_info()->name());
         fs::remove_all(dir);
         fs::create_directories(dir);
         ::setenv("XDG_CONFIG_HOME", (dir / "xdg-config").c_str(), 1);

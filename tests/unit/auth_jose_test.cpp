@@ -12,7 +12,8 @@ namespace {
 using namespace mcp::auth::detail;
 
 TEST(auth_jose, base64url_round_trip_and_strictness) {
-    for (std::string s : std::vector<std::string>{"", "f", "fo", "foo", "foob", "fooba", "foobar", std::string("\xff\xfe\x00", 3)})
+    for (std::string s : std::vector<std::string>{"", "f", "fo", "foo", "foob", "fooba", "foobar",
+                                                  std::string("\xff\xfe\x00", 3)})
         EXPECT_EQ(base64url_decode(base64url_encode(s)), s);
     EXPECT_EQ(base64url_encode("\xfb\xff"), "-_8");
     EXPECT_FALSE(base64url_decode("Zm9v=")); // padding
@@ -24,8 +25,10 @@ TEST(auth_jose, base64url_round_trip_and_strictness) {
 
 TEST(auth_jose, rfc7638_thumbprint_example) {
     // RFC 7638 section 3.1.
-    auto jwk = mcp::json::parse(R"({"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"})")
-                   .as_object();
+    auto jwk =
+        mcp::json::parse(
+            R"({"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"})")
+            .as_object();
     EXPECT_EQ(jwk_thumbprint(jwk), "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs");
     auto key = parse_public_jwk(jwk);
     EXPECT_EQ(key.kid, "2011-04-29");
@@ -104,8 +107,9 @@ TEST(auth_jose, bad_keys_are_refused) {
     expect_error(R"({"kty":"RSA","n":"AQAB","e":"AQAB"})", "shorter than 2048");
     expect_error(R"({"kty":"RSA","e":"AQAB"})", "\"n\"");
     expect_error(R"({"kty":"EC","crv":"P-384","x":"AA","y":"AA"})", "P-256");
-    expect_error(R"({"kty":"EC","crv":"P-256","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","y":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"})",
-                 "not a valid EC public key");
+    expect_error(
+        R"({"kty":"EC","crv":"P-256","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","y":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"})",
+        "not a valid EC public key");
     expect_error(R"({"kty":"OKP","crv":"Ed448","x":"AA"})", "Ed25519");
     expect_error(R"({"kty":"OKP","crv":"Ed25519","x":"AA","d":"AA"})", "private key");
     expect_error(R"({"kty":"OKP","crv":"Ed25519","x":"AA","alg":"HS256"})", "algorithm");

@@ -41,7 +41,8 @@ TEST(auth_pieces, scopes_from_scope_or_scp) {
               (std::vector<std::string>{"a", "b", "c"}));
     EXPECT_EQ(token_scopes(mcp::json::parse(R"({"scp":["a",1,"b"]})").as_object()),
               (std::vector<std::string>{"a", "b"}));
-    EXPECT_EQ(token_scopes(mcp::json::parse(R"({"scp":"a b"})").as_object()), (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(token_scopes(mcp::json::parse(R"({"scp":"a b"})").as_object()),
+              (std::vector<std::string>{"a", "b"}));
     EXPECT_TRUE(token_scopes(mcp::json::parse(R"({"scope":7})").as_object()).empty());
 }
 
@@ -58,7 +59,8 @@ TEST(auth_pieces, challenge_values_stay_quoted_strings) {
               "Bearer resource_metadata=\"https://s.example/.well-known/oauth-protected-resource/mcp\", "
               "error=\"invalid_token\", error_description=\"the 'alg' is ' odd''\"");
     EXPECT_EQ(c.no_token().headers[0].second,
-              "Bearer resource_metadata=\"https://s.example/.well-known/oauth-protected-resource/mcp\", scope=\"a b\"");
+              "Bearer resource_metadata=\"https://s.example/.well-known/oauth-protected-resource/mcp\", "
+              "scope=\"a b\"");
     auto unavailable = c.refuse({503, "", "later"}, false);
     EXPECT_EQ(unavailable.status, 503);
     EXPECT_EQ(unavailable.headers[0].first, "Retry-After");
