@@ -66,14 +66,13 @@ struct options {
 };
 
 [[noreturn]] void usage(const std::string& why) {
-    std::fprintf(
-        stderr,
-        "http_load: %s\nusage: http_load --url http://127.0.0.1:PORT/PATH --session stateless|stateful\n"
-        "       [--concurrency N] [--threads N] [--duration S] [--warmup S] [--tool T] [--arg A]\n"
-        "       [--payload TEXT] [--protocol-version V] [--idle-s S] [--json FILE] [--label L]"
-        " [--header \"NAME: VALUE\"]..."
-        " [-- SERVER...]\n",
-        why.c_str());
+    std::fprintf(stderr,
+                 "http_load: %s\nusage: http_load --url http://127.0.0.1:PORT/PATH --session stateless|stateful\n"
+                 "       [--concurrency N] [--threads N] [--duration S] [--warmup S] [--tool T] [--arg A]\n"
+                 "       [--payload TEXT] [--protocol-version V] [--idle-s S] [--json FILE] [--label L]"
+                 " [--header \"NAME: VALUE\"]..."
+                 " [-- SERVER...]\n",
+                 why.c_str());
     std::exit(2);
 }
 
@@ -152,19 +151,16 @@ std::optional<http_response> post(const options& o, const std::string& body,
         ::close(fd);
         return std::nullopt;
     }
-    std::string request =
-        "POST " + o.path + " HTTP/1.1\r\nHost: " + o.host + ":" + std::to_string(o.port) +
-        "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-        "Connection: close\r\nContent-Length: " +
-        std::to_string(body.size()) + "\r\n";
+    std::string request = "POST " + o.path + " HTTP/1.1\r\nHost: " + o.host + ":" + std::to_string(o.port) +
+                          "\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
+                          "Connection: close\r\nContent-Length: " +
+                          std::to_string(body.size()) + "\r\n";
     for (const auto& [k, v] : headers) request += k + ": " + v + "\r\n";
     request += "\r\n" + body;
     std::string in;
-    bool ok =
-        ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size());
+    bool ok = ::send(fd, request.data(), request.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(request.size());
     char chunk[16384];
-    for (ssize_t n; ok && (n = ::recv(fd, chunk, sizeof chunk, 0)) > 0;)
-        in.append(chunk, static_cast<std::size_t>(n));
+    for (ssize_t n; ok && (n = ::recv(fd, chunk, sizeof chunk, 0)) > 0;) in.append(chunk, static_cast<std::size_t>(n));
     ::close(fd);
     const auto end = in.find("\r\n\r\n");
     if (end == std::string::npos) return std::nullopt;
@@ -223,19 +219,17 @@ std::vector<std::pair<std::string, std::string>> call_headers(const options& o, 
 }
 
 std::string initialize_body(const options& o) {
-    return json::serialize(json::object{{"jsonrpc", "2.0"},
-                                        {"id", 0},
-                                        {"method", "initialize"},
-                                        {"params",
-                                         {{"protocolVersion", o.protocol},
-                                          {"capabilities", json::object{}},
-                                          {"clientInfo", {{"name", "http_load"}, {"version", "1"}}}}}});
+    return json::serialize(json::object{
+        {"jsonrpc", "2.0"},
+        {"id", 0},
+        {"method", "initialize"},
+        {"params",
+         {{"protocolVersion", o.protocol}, {"capabilities", json::object{}}, {"clientInfo", {{"name", "http_load"}, {"version", "1"}}}}}});
 }
 
 bool echoed(const std::optional<json::object>& m, const std::string& payload) {
     const auto* result = m ? m->if_contains("result") : nullptr;
-    const auto* content =
-        result && result->is_object() ? result->as_object().if_contains("content") : nullptr;
+    const auto* content = result && result->is_object() ? result->as_object().if_contains("content") : nullptr;
     if (!content || !content->is_array() || content->as_array().empty()) return false;
     const auto* block = content->as_array()[0].if_object();
     const auto* text = block ? block->if_contains("text") : nullptr;
@@ -248,8 +242,7 @@ std::string lua_script(const options& o, const std::string& session) {
     std::string s = "wrk.method = \"POST\"\n"
                     "wrk.headers[\"Content-Type\"] = \"application/json\"\n"
                     "wrk.headers[\"Accept\"] = \"application/json, text/event-stream\"\n";
-    for (const auto& [k, v] : call_headers(o, session))
-        s += "wrk.headers[\"" + k + "\"] = [==[" + v + "]==]\n";
+    for (const auto& [k, v] : call_headers(o, session)) s += "wrk.headers[\"" + k + "\"] = [==[" + v + "]==]\n";
     const std::string params = json::serialize(call_params(o));
     // The text as it appears in a compact JSON response: the payload serialised without quotes.
     const std::string quoted = json::serialize(json::string(o.payload));
@@ -302,8 +295,7 @@ std::string run_capture(const std::vector<std::string>& argv) {
     ::close(p[1]);
     std::string out;
     char chunk[4096];
-    for (ssize_t n; (n = ::read(p[0], chunk, sizeof chunk)) > 0;)
-        out.append(chunk, static_cast<std::size_t>(n));
+    for (ssize_t n; (n = ::read(p[0], chunk, sizeof chunk)) > 0;) out.append(chunk, static_cast<std::size_t>(n));
     ::close(p[0]);
     ::waitpid(pid, nullptr, 0);
     return out;
@@ -328,8 +320,7 @@ options parse(int argc, char** argv) {
         char* end = nullptr;
         const long n = std::strtol(v.c_str(), &end, 10);
         if (v.empty() || *end || n < lo || n > hi)
-            usage(std::string(name) + ": " + v + " is not in " + std::to_string(lo) + ".." +
-                  std::to_string(hi));
+            usage(std::string(name) + ": " + v + " is not in " + std::to_string(lo) + ".." + std::to_string(hi));
         return static_cast<int>(n);
     };
     for (; i < argc; ++i) {
@@ -338,43 +329,29 @@ options parse(int argc, char** argv) {
             o.command.assign(argv + i + 1, argv + argc);
             break;
         }
-        if (a == "--url")
-            o.url = value("--url");
+        if (a == "--url") o.url = value("--url");
         else if (a == "--session") {
             const std::string s = value("--session");
             if (s != "stateless" && s != "stateful") usage("--session is stateless or stateful");
             o.stateful = s == "stateful", have_session = true;
-        } else if (a == "--concurrency")
-            o.concurrency = integer("--concurrency", 1, 1024);
-        else if (a == "--threads")
-            o.threads = integer("--threads", 1, 64);
-        else if (a == "--duration")
-            o.duration = integer("--duration", 1, 600);
-        else if (a == "--warmup")
-            o.warmup = integer("--warmup", 0, 60);
-        else if (a == "--tool")
-            o.tool = value("--tool");
-        else if (a == "--arg")
-            o.arg = value("--arg");
-        else if (a == "--payload")
-            o.payload = value("--payload");
-        else if (a == "--protocol-version")
-            o.protocol = value("--protocol-version");
-        else if (a == "--idle-s")
-            o.idle_s = std::atof(value("--idle-s").c_str());
-        else if (a == "--json")
-            o.json_path = value("--json");
-        else if (a == "--label")
-            o.label = value("--label");
+        } else if (a == "--concurrency") o.concurrency = integer("--concurrency", 1, 1024);
+        else if (a == "--threads") o.threads = integer("--threads", 1, 64);
+        else if (a == "--duration") o.duration = integer("--duration", 1, 600);
+        else if (a == "--warmup") o.warmup = integer("--warmup", 0, 60);
+        else if (a == "--tool") o.tool = value("--tool");
+        else if (a == "--arg") o.arg = value("--arg");
+        else if (a == "--payload") o.payload = value("--payload");
+        else if (a == "--protocol-version") o.protocol = value("--protocol-version");
+        else if (a == "--idle-s") o.idle_s = std::atof(value("--idle-s").c_str());
+        else if (a == "--json") o.json_path = value("--json");
+        else if (a == "--label") o.label = value("--label");
         else if (a == "--header") {
             const std::string h = value("--header");
             const auto colon = h.find(':');
             if (colon == std::string::npos || colon == 0) usage("--header is \"NAME: VALUE\"");
             const auto start = h.find_first_not_of(' ', colon + 1);
-            o.extra_headers.emplace_back(h.substr(0, colon),
-                                         start == std::string::npos ? "" : h.substr(start));
-        } else
-            usage("unknown option " + a);
+            o.extra_headers.emplace_back(h.substr(0, colon), start == std::string::npos ? "" : h.substr(start));
+        } else usage("unknown option " + a);
     }
     if (!have_session) usage("--session is required");
     // http://127.0.0.1:PORT/PATH only: the load never leaves this machine.
@@ -393,22 +370,16 @@ options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
     ::signal(SIGPIPE, SIG_IGN);
     const options o = parse(argc, argv);
-    json::object res{{"label", o.label},
-                     {"url", o.url},
-                     {"session", o.stateful ? "stateful" : "stateless"},
-                     {"protocol", o.protocol},
-                     {"concurrency", o.concurrency},
-                     {"threads", o.threads},
-                     {"duration_s", o.duration},
-                     {"ok", false}};
+    json::object res{{"label", o.label},       {"url", o.url},           {"session", o.stateful ? "stateful" : "stateless"},
+                     {"protocol", o.protocol}, {"concurrency", o.concurrency}, {"threads", o.threads},
+                     {"duration_s", o.duration}, {"ok", false}};
     auto finish = [&](const std::string& error) {
         if (!error.empty()) res["error"] = error;
         std::printf("%s: ", o.label.c_str());
         if (error.empty())
-            std::printf(
-                "%.0f req/s, p50 %.3f ms, p99 %.3f ms, server CPU %.1f us/req\n",
-                res["req_per_s"].as_double(), res["lat_p50_ms"].as_double(), res["lat_p99_ms"].as_double(),
-                res["server_cpu_us_per_req"].is_double() ? res["server_cpu_us_per_req"].as_double() : -1.0);
+            std::printf("%.0f req/s, p50 %.3f ms, p99 %.3f ms, server CPU %.1f us/req\n",
+                        res["req_per_s"].as_double(), res["lat_p50_ms"].as_double(), res["lat_p99_ms"].as_double(),
+                        res["server_cpu_us_per_req"].is_double() ? res["server_cpu_us_per_req"].as_double() : -1.0);
         else
             std::printf("FAILED: %s\n", error.c_str());
         if (!o.json_path.empty()) std::ofstream(o.json_path) << json::serialize(res);
@@ -421,8 +392,7 @@ int main(int argc, char** argv) {
     // Up when it answers: initialize (or, in the 2026-07-28 era, the tools/call itself).
     auto probe_ready = [&] {
         if (o.stateless_era()) {
-            json::object call{
-                {"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", call_params(o)}};
+            json::object call{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", call_params(o)}};
             auto r = post(o, json::serialize(call), call_headers(o, ""));
             return r && r->status == 200;
         }
@@ -453,10 +423,9 @@ int main(int argc, char** argv) {
     json::object call{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", call_params(o)}};
     auto probe = post(o, json::serialize(call), call_headers(o, session));
     if (!probe || probe->status != 200 || !echoed(message_of(*probe), o.payload))
-        return finish(
-            "the probe tools/call did not echo the payload: " +
-            (probe ? probe->head.substr(0, probe->head.find("\r\n")) + " " + probe->body.substr(0, 200)
-                   : std::string("no response")));
+        return finish("the probe tools/call did not echo the payload: " +
+                      (probe ? probe->head.substr(0, probe->head.find("\r\n")) + " " + probe->body.substr(0, 200)
+                             : std::string("no response")));
 
     char script_path[] = "/tmp/http_load-XXXXXX.lua";
     const int sfd = ::mkstemps(script_path, 4);
@@ -465,8 +434,8 @@ int main(int argc, char** argv) {
     std::ofstream(script_path) << lua_script(o, session);
     auto wrk = [&](int seconds) {
         return run_capture({"wrk", "-t" + std::to_string(o.threads), "-c" + std::to_string(o.concurrency),
-                            "-d" + std::to_string(seconds) + "s", "--latency", "--timeout", "10s", "-s",
-                            script_path, o.url});
+                            "-d" + std::to_string(seconds) + "s", "--latency", "--timeout", "10s", "-s", script_path,
+                            o.url});
     };
     if (o.warmup > 0) wrk(o.warmup);
     const double cpu_before = server ? cpu_seconds(server->pid()) : 0;
