@@ -14,6 +14,10 @@
 // BASKET_TOKENS="alice=TOKEN,bob=TOKEN" (HTTP only): accept these bearer tokens, each for the
 // principal before its "=", and refuse requests without one (401). Tokens come from the
 // environment, not the command line, which other users of the machine can read.
+//
+// Or, over HTTP, access tokens of an authorization server: --oauth-issuer URL
+// [--oauth-audience URL] [--oauth-scope SCOPE]... (each basket then belongs to the token's subject).
+#include <mcp/auth/oauth_flags.hpp>
 #include <mcp/http/bearer.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/server/handle_store.hpp>
@@ -88,7 +92,8 @@ contents summarise(const basket& b) {
 }
 
 int usage() {
-    std::cerr << "usage: basket_server [--http HOST:PORT] [--lifetime-ms N]\n"
+    std::cerr << "usage: basket_server [--http HOST:PORT] [--lifetime-ms N] " << mcp::auth::oauth_flags_usage
+              << "\n"
                  "  BASKET_TOKENS=\"alice=TOKEN,bob=TOKEN\": bearer tokens accepted over HTTP\n";
     return 2;
 }
@@ -128,8 +133,14 @@ int main(int argc, char** argv) {
                                             .noun = "basket",
                                             .recovery = "Call create_basket to start a new basket."};
     std::optional<mcp::http::server_options> http;
+    mcp::auth::oauth_flags oauth;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
+        try {
+            if (oauth.consume(argc, argv, i)) continue;
+        } catch (const std::invalid_argument&) {
+            return usage();
+        }
         if (arg == "--lifetime-ms" && i + 1 < argc) {
             long long ms = 0;
             if (!parse_number(argv[++i], ms) || ms <= 0) return usage();
@@ -180,11 +191,15 @@ int main(int argc, char** argv) {
                         for (const auto& i : c.items) n += i.quantity;
                         return {"order-" + a.basket.substr(a.basket.size() - 8), c.total, n};
                     });
-    if (!http) return mcp::serve_stdio(server);
+    if (!http) return oauth.enabled() ? usage() : mcp::serve_stdio(server); // OAuth is for HTTP
     // No sessions for any era: everything a call needs is in the call and the store.
     http->stateful = false;
     mcp::http::bearer_tokens tokens;
     if (const char* list = std::getenv("BASKET_TOKENS"); list && !load_tokens(list, tokens)) return 2;
+    if (!tokens.empty() && oauth.enabled()) {
+        std::cerr << "basket_server: BASKET_TOKENS and --oauth-issuer exclude each other\n";
+        return 2;
+    }
     if (!tokens.empty()) http->authenticate = tokens.authenticator("basket");
-    return mcp::http::serve(server, std::move(*http));
+    return mcp::auth::serve(server, std::move(*http), oauth);
 }

@@ -6,6 +6,9 @@
 //              [--stateful] [--threads N]               (sessions for initialize-era clients unless
 //              [--max-sessions N]                        --stateless; 2026-07-28 is always stateless)
 //              [--max-sessions-per-principal N]         (one client: its principal or address)
+//              [--oauth-issuer URL [--oauth-audience URL] [--oauth-scope S]...]
+//                                                       access tokens of that authorization server
+#include <mcp/auth/oauth_flags.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/server/server.hpp>
 
@@ -20,7 +23,8 @@ int usage() {
     // stdio rather than <iostream>: its static initialisation builds the C++ locale (about 256 KiB
     // of code touched at start, resident from then on; bench/stdio_throughput measures idle RSS).
     std::fputs("usage: echo_server [--stdio] | --http HOST:PORT [--stateless | --stateful] [--threads N] "
-               "[--max-sessions N] [--max-sessions-per-principal N]\n",
+               "[--max-sessions N] [--max-sessions-per-principal N]\n"
+               "       [--oauth-issuer URL [--oauth-audience URL] [--oauth-scope SCOPE]...]\n",
                stderr);
     return 2;
 }
@@ -38,9 +42,15 @@ int main(int argc, char** argv) {
     std::size_t threads = 1;
     std::size_t max_sessions = 10000;
     std::size_t max_per_principal = 1000;
+    mcp::auth::oauth_flags oauth;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--stdio") continue; // the default; accepted for symmetry
+        try {
+            if (oauth.consume(argc, argv, i)) continue;
+        } catch (const std::invalid_argument&) {
+            return usage();
+        }
         if (arg == "--http" && i + 1 < argc) {
             const std::string_view where = argv[++i];
             const auto colon = where.rfind(':');
@@ -81,10 +91,10 @@ int main(int argc, char** argv) {
         if (!text || !text->is_string()) return mcp::error_result("`text` must be a string");
         return mcp::call_tool_result{.content = {mcp::text(std::string(text->get_string()))}};
     });
-    if (!http) return mcp::serve_stdio(server);
+    if (!http) return oauth.enabled() ? usage() : mcp::serve_stdio(server); // OAuth is for HTTP
     http->stateful = !stateless;
     http->threads = threads;
     http->max_sessions = max_sessions;
     http->max_sessions_per_principal = max_per_principal;
-    return mcp::http::serve(server, std::move(*http));
+    return mcp::auth::serve(server, std::move(*http), oauth);
 }

@@ -12,6 +12,7 @@
 //              template weather://{city}/forecast{?days,unit} (query variables, JSON)
 //   prompts    simple_prompt, complex_prompt (temperature required, style completed),
 //              resource_prompt (embedded resource)
+#include <mcp/auth/oauth_flags.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/json/base64.hpp>
 #include <mcp/server/server.hpp>
@@ -495,15 +496,22 @@ void add_prompts(mcp::server& server) {
 } // namespace
 
 int main(int argc, char** argv) {
-    // --stdio (default) | --http HOST:PORT [--stateless] [--legacy-sse]
+    // --stdio (default) | --http HOST:PORT [--stateless] [--legacy-sse] [--oauth-issuer URL ...]
     std::optional<mcp::http::server_options> http;
+    mcp::auth::oauth_flags oauth;
     auto usage = [] {
-        std::cerr << "usage: everything_server [--stdio] | --http HOST:PORT [--stateless] [--legacy-sse]\n";
+        std::cerr << "usage: everything_server [--stdio] | --http HOST:PORT [--stateless] [--legacy-sse] "
+                  << mcp::auth::oauth_flags_usage << "\n";
         return 2;
     };
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
         if (arg == "--stdio") continue;
+        try {
+            if (oauth.consume(argc, argv, i)) continue;
+        } catch (const std::invalid_argument&) {
+            return usage();
+        }
         if (arg == "--http" && i + 1 < argc) {
             const std::string_view where = argv[++i];
             const auto colon = where.rfind(':');
@@ -537,6 +545,7 @@ int main(int argc, char** argv) {
     add_resources(server);
     add_prompts(server);
     add_typed_features(server);
-    if (http) return mcp::http::serve(server, std::move(*http));
+    if (http) return mcp::auth::serve(server, std::move(*http), oauth);
+    if (oauth.enabled()) return usage(); // OAuth is for HTTP
     return mcp::serve_stdio(server);
 }

@@ -1,7 +1,7 @@
 // `mcpxx gateway`: every configured server served as one Streamable HTTP MCP server (both
-// protocol eras) at http://HOST:PORT/mcp, with bearer-token authentication, per-token rate
-// limits, Origin validation, /healthz, /metrics (Prometheus text) and structured logs (one JSON
-// object per line on stderr). `--stdio` serves stdin/stdout instead.
+// protocol eras) at http://HOST:PORT/mcp, with bearer-token or OAuth (--oauth-issuer)
+// authentication, per-token rate limits, Origin validation, /healthz, /metrics (Prometheus text)
+// and structured logs (one JSON object per line on stderr). `--stdio` serves stdin/stdout instead.
 //
 // Tool calls cannot be approved at a terminal here: by default only read-only tools of trusted
 // servers run (--trust NAME, or `trust: true` in the config); --approve-all runs every call.
@@ -16,6 +16,7 @@
 #include "read_file.hpp"
 #include "timeout_option.hpp"
 
+#include <mcp/auth/oauth_flags.hpp>
 #include <mcp/host/catalogue.hpp>
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
@@ -45,6 +46,7 @@ struct gateway_cli {
     std::string path = "/mcp";
     bool stdio = false;
     std::string token_file;
+    mcp::auth::oauth_flags oauth;
     double rate = 0;
     double burst = 0;
     std::vector<std::string> trusted;
@@ -220,11 +222,24 @@ int run_gateway(const gateway_cli& o) {
         log("error", object{{"event", "config"}, {"message", e.what()}});
         return exit_usage;
     }
-    if (!o.stdio && tokens.empty() && !is_loopback(ep.address)) {
-        log("error", object{{"event", "config"},
-                            {"message",
-                             "listening on " + ep.address +
-                                 " (not loopback) needs tokens: --token-file FILE or MCPXX_GATEWAY_TOKENS"}});
+    const bool oauth = o.oauth.enabled();
+    try {
+        o.oauth.check();
+        if (oauth && !tokens.empty())
+            throw input_error(
+                "--oauth-issuer and bearer tokens (--token-file, MCPXX_GATEWAY_TOKENS) exclude each "
+                "other: choose one");
+        if (oauth && o.stdio) throw input_error("--oauth-issuer is for HTTP; over --stdio there is no token");
+    } catch (const std::exception& e) {
+        log("error", object{{"event", "config"}, {"message", e.what()}});
+        return exit_usage;
+    }
+    if (!o.stdio && tokens.empty() && !oauth && !is_loopback(ep.address)) {
+        log("error",
+            object{{"event", "config"},
+                   {"message", "listening on " + ep.address +
+                                   " (not loopback) needs tokens: --token-file FILE, MCPXX_GATEWAY_TOKENS "
+                                   "or --oauth-issuer URL"}});
         return exit_usage;
     }
 
@@ -340,7 +355,7 @@ int run_gateway(const gateway_cli& o) {
         }
     });
     srv.use(metrics.middleware([&gw](const mcp::incoming_call& call) { return gw.labels(call); }));
-    if (!tokens.empty() && !o.stdio) srv.use(mcp::middleware::require_principal());
+    if ((!tokens.empty() || oauth) && !o.stdio) srv.use(mcp::middleware::require_principal());
     bool own_rates = false;
     for (const auto& [principal, t] : tokens.principals()) own_rates |= t.rate.has_value();
     if (o.rate > 0 || own_rates) {
@@ -469,10 +484,43 @@ int run_gateway(const gateway_cli& o) {
                               {"target", path_of(r.target)},
                               {"reason", reason}});
     };
+    // OAuth: the resource is the gateway's own URL (named once it is bound) unless
+    // --oauth-audience gives the URL clients use.
+    std::unique_ptr<mcp::auth::resource_server> resource_server;
+    auto auth_options = o.oauth.options({});
+    if (oauth) {
+        auth_options.log = [log](std::string_view line) {
+            log("warning", object{{"event", "oauth"}, {"message", line}});
+        };
+        try {
+            resource_server = std::make_unique<mcp::auth::resource_server>(auth_options);
+        } catch (const std::invalid_argument& e) {
+            log("error", object{{"event", "config"}, {"message", e.what()}});
+            gw.close();
+            return exit_usage;
+        }
+        ho.authenticate = [check = resource_server->authenticator(),
+                           refused](const mcp::http::request_info& r) {
+            auto d = check(r);
+            // Counted and logged as the bearer tokens' refusals are (the message never holds the
+            // token); a 503 (keys not loaded) is the resource server's own log line, once.
+            if (!d.accepted && d.status != 503) refused(r, d.message);
+            return d;
+        };
+    }
     if (!tokens.empty()) ho.authenticate = tokens.bearer().authenticator("mcpxx-gateway", refused);
-    ho.extra_routes = [&gw, &metrics, authenticate = ho.authenticate, unauthorized,
-                       bearer = tokens.empty() ? std::optional<mcp::http::bearer_tokens>()
-                                               : std::optional<mcp::http::bearer_tokens>(tokens.bearer())](
+    // Whether a request carries good credentials, without counting or logging a refusal.
+    std::function<bool(const mcp::http::request_info&)> credentials_ok;
+    if (!tokens.empty())
+        credentials_ok = [bearer = tokens.bearer()](const mcp::http::request_info& r) {
+            const auto* authorization = r.header("Authorization");
+            return authorization && bearer.principal_of(*authorization).has_value();
+        };
+    else if (resource_server)
+        credentials_ok = [check = resource_server->authenticator()](const mcp::http::request_info& r) {
+            return r.header("Authorization") && check(r).accepted;
+        };
+    ho.extra_routes = [&gw, &metrics, authenticate = ho.authenticate, unauthorized, credentials_ok](
                           const mcp::http::request_info& r, int& status,
                           std::vector<std::pair<std::string, std::string>>& headers, std::string& body) {
         const auto p = path_of(r.target);
@@ -490,9 +538,7 @@ int run_gateway(const gateway_cli& o) {
             auto h = gw.health();
             status = mcp::find_string(h, "status").value_or("") == "down" ? 503 : 200;
             headers = {{"Content-Type", "application/json"}, {"Cache-Control", "no-store"}};
-            const auto* authorization = r.header("Authorization");
-            if (bearer && !(authorization && bearer->principal_of(*authorization)))
-                h = object{{"status", h.at("status")}};
+            if (credentials_ok && !credentials_ok(r)) h = object{{"status", h.at("status")}};
             body = mcp::to_json(mcp::json::value(std::move(h))) + "\n";
             return true;
         }
@@ -510,16 +556,25 @@ int run_gateway(const gateway_cli& o) {
         body = metrics.prometheus("mcp") + gateway_metrics(gw, unauthorized->load());
         return true;
     };
+    if (resource_server) resource_server->add_metadata_routes(ho);
     mcp::http::server http(srv, std::move(ho));
     try {
         http.start();
+        if (resource_server) {
+            if (auth_options.resource.empty()) resource_server->set_resource(http.url());
+            // Keys fetched in the background from here on; failing, the log says why.
+            resource_server->start();
+        }
     } catch (const std::exception& e) {
         log("error", object{{"event", "listen"}, {"message", e.what()}});
         gw.close();
         return exit_unavailable;
     }
     human << "mcpxx gateway: " << ready << " of " << counted(found.servers.size(), "server") << " ready\n"
-          << "  connect to " << http.url() << (tokens.empty() ? "" : "  (Authorization: Bearer <token>)")
+          << "  connect to " << http.url()
+          << (!tokens.empty() ? "  (Authorization: Bearer <token>)"
+              : oauth         ? "  (access tokens of " + o.oauth.issuer + ")"
+                              : std::string())
           << "\n"
           << "  health at http://"
           << (ep.address.find(':') != std::string::npos ? "[" + ep.address + "]" : ep.address) << ":"
@@ -527,7 +582,9 @@ int run_gateway(const gateway_cli& o) {
           << std::flush;
     log("info", object{{"event", "listening"},
                        {"url", http.url()},
-                       {"auth", tokens.empty() ? "none" : "bearer"},
+                       {"auth", oauth            ? "oauth"
+                                : tokens.empty() ? "none"
+                                                 : "bearer"},
                        {"tokens", tokens.size()},
                        {"servers", found.servers.size()},
                        {"ready", ready}});
@@ -558,6 +615,16 @@ void add_gateway_command(CLI::App& app, int& exit_code) {
         "tools and prompts a token sees (server__name); \"resources\": patterns of the resource URIs and "
         "templates it sees (mcpxx://server/...); without \"resources\", it sees the resources of the "
         "servers its \"tools\" patterns admit");
+    cmd->add_option("--oauth-issuer", o->oauth.issuer,
+                    "Accept access tokens of this OAuth authorization server (its metadata names its keys); "
+                    "the gateway becomes a resource server (RFC 9728 metadata, 401/403 challenges)")
+        ->type_name("URL");
+    cmd->add_option("--oauth-audience", o->oauth.audience,
+                    "What tokens must name in aud: the gateway's URL as clients see it (default: its own MCP "
+                    "URL)")
+        ->type_name("URL");
+    cmd->add_option("--oauth-scope", o->oauth.scopes, "A scope every request needs (repeatable)")
+        ->type_name("SCOPE");
     cmd->add_option("--rate", o->rate,
                     "Requests per second per token (per address without tokens); 0: unlimited");
     cmd->add_option("--burst", o->burst, "Requests allowed at once above the rate (default: the rate)");

@@ -9,6 +9,7 @@
 //     --protocol-version 2025-11-25  2026-07-28 switches to that revision's stateless requests:
 //                                    no initialize, per-request _meta, Mcp-Method / Mcp-Name
 //     --idle-s 1 --json FILE --label L
+//     --header "NAME: VALUE"         sent with every request (repeatable; e.g. Authorization)
 //
 // With SERVER (exec'd in its own process group, stopped with SIGTERM then SIGKILL at the end) it
 // measures the time to the first answered initialize (a tools/call for 2026-07-28), the idle RSS,
@@ -59,6 +60,7 @@ struct options {
     std::string tool = "echo", arg = "text", payload = "hello world", protocol = "2025-11-25";
     double idle_s = 1;
     std::string json_path, label;
+    std::vector<std::pair<std::string, std::string>> extra_headers;
     std::vector<std::string> command;
     bool stateless_era() const { return protocol >= "2026-07-28"; }
 };
@@ -68,6 +70,7 @@ struct options {
                  "http_load: %s\nusage: http_load --url http://127.0.0.1:PORT/PATH --session stateless|stateful\n"
                  "       [--concurrency N] [--threads N] [--duration S] [--warmup S] [--tool T] [--arg A]\n"
                  "       [--payload TEXT] [--protocol-version V] [--idle-s S] [--json FILE] [--label L]"
+                 " [--header \"NAME: VALUE\"]..."
                  " [-- SERVER...]\n",
                  why.c_str());
     std::exit(2);
@@ -209,6 +212,7 @@ json::object call_params(const options& o) {
 
 std::vector<std::pair<std::string, std::string>> call_headers(const options& o, const std::string& session) {
     std::vector<std::pair<std::string, std::string>> h{{"MCP-Protocol-Version", o.protocol}};
+    h.insert(h.end(), o.extra_headers.begin(), o.extra_headers.end());
     if (!session.empty()) h.emplace_back("Mcp-Session-Id", session);
     if (o.stateless_era()) h.emplace_back("Mcp-Method", "tools/call"), h.emplace_back("Mcp-Name", o.tool);
     return h;
@@ -341,7 +345,13 @@ options parse(int argc, char** argv) {
         else if (a == "--idle-s") o.idle_s = std::atof(value("--idle-s").c_str());
         else if (a == "--json") o.json_path = value("--json");
         else if (a == "--label") o.label = value("--label");
-        else usage("unknown option " + a);
+        else if (a == "--header") {
+            const std::string h = value("--header");
+            const auto colon = h.find(':');
+            if (colon == std::string::npos || colon == 0) usage("--header is \"NAME: VALUE\"");
+            const auto start = h.find_first_not_of(' ', colon + 1);
+            o.extra_headers.emplace_back(h.substr(0, colon), start == std::string::npos ? "" : h.substr(start));
+        } else usage("unknown option " + a);
     }
     if (!have_session) usage("--session is required");
     // http://127.0.0.1:PORT/PATH only: the load never leaves this machine.
@@ -386,7 +396,7 @@ int main(int argc, char** argv) {
             auto r = post(o, json::serialize(call), call_headers(o, ""));
             return r && r->status == 200;
         }
-        auto r = post(o, initialize_body(o), {});
+        auto r = post(o, initialize_body(o), o.extra_headers);
         const auto m = r ? message_of(*r) : std::nullopt;
         return r && r->status == 200 && m && m->contains("result");
     };
@@ -405,7 +415,7 @@ int main(int argc, char** argv) {
 
     std::string session;
     if (o.stateful) {
-        auto r = post(o, initialize_body(o), {});
+        auto r = post(o, initialize_body(o), o.extra_headers);
         session = r ? r->header("Mcp-Session-Id") : "";
         if (session.empty()) return finish("stateful: initialize gave no Mcp-Session-Id");
         post(o, R"({"jsonrpc":"2.0","method":"notifications/initialized"})", call_headers(o, session));

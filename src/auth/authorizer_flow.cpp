@@ -5,7 +5,7 @@
 
 #include <mcp/auth/pkce.hpp>
 
-#include "auth/base64url.hpp"
+#include "auth/jose.hpp"
 #include "crypto/crypto.hpp"
 
 namespace mcp::auth {
@@ -187,7 +187,7 @@ std::string client_authorizer::impl::authorize(const std::string& server, const 
     const std::string resource = d.prm ? d.prm->resource : server;
 
     const pkce_pair pkce = make_pkce_pair();
-    pending_authorization pending{.state = base64url(mcp::detail::random_bytes(32)),
+    pending_authorization pending{.state = base64url_encode(mcp::detail::random_bytes(32)),
                                   .code_verifier = pkce.verifier,
                                   .redirect_uri = redirect_uri,
                                   .scope = scope};

@@ -6,7 +6,7 @@
 #include <mcp/auth/client_authorizer.hpp>
 #include <mcp/auth/www_authenticate.hpp>
 
-#include "auth/dpop.hpp"
+#include "auth/dpop_signer.hpp"
 #include "auth/metadata.hpp"
 #include "auth/oauth_exchange.hpp"
 #include "auth/urls.hpp"

@@ -1,7 +1,7 @@
 // The HTTP exchanges of the OAuth client (see oauth_exchange.hpp).
 #include "auth/oauth_exchange.hpp"
 
-#include "auth/jws.hpp"
+#include "auth/jose.hpp"
 #include "crypto/crypto.hpp"
 
 #include <mcp/json/base64.hpp>
@@ -132,7 +132,7 @@ std::string oauth_exchange::client_assertion(const std::string& client_id,
     json::object claims{{"iss", client_id}, {"sub", client_id}, {"aud", audience},
                         {"iat", now},       {"exp", now + 300}, {"jti", mcp::detail::random_hex_id()}};
     try {
-        return sign_jwt(opts_.client_private_key_pem, opts_.client_signing_algorithm, to_json(claims));
+        return sign_jwt(opts_.client_private_key_pem, opts_.client_signing_algorithm, claims);
     } catch (const std::exception& e) {
         throw authorization_error(auth_failure::token_request, e.what());
     }

@@ -4,7 +4,7 @@
 // in messages whole: only an OAuth `error` code, which is a short token.
 #pragma once
 
-#include "auth/dpop.hpp"
+#include "auth/dpop_signer.hpp"
 #include "auth/metadata.hpp"
 #include "auth/urls.hpp"
 

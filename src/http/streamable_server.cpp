@@ -188,7 +188,7 @@ void server::impl::route(core::request&& req, const writer_ptr& w) {
                               std::nullopt, {{"Retry-After", std::to_string(*wait)}});
                 return;
             }
-        request_info info{req.method, req.target, req.headers, req.remote_address};
+        request_info info{req.method, req.target, req.headers, req.remote_address, req.body};
         if (host->opts.extra_routes) {
             int status = 200;
             core::header_list headers;

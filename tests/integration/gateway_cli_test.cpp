@@ -3,6 +3,7 @@
 // lines on stderr, SIGTERM. Real process, real sockets, real server processes behind it.
 #include "support/eventually.hpp"
 #include "support/gateway_fixture.hpp"
+#include "support/gateway_process.hpp"
 #include "support/raw_process.hpp"
 
 #include <gmock/gmock.h>
@@ -30,14 +31,7 @@ const std::string bob = "bob-token-9876543210";
 class gateway_cli : public testing::Test {
 protected:
     void SetUp() override {
-        dir_ = fs::temp_directory_path() / ("mcpxx-gateway-cli-" + std::to_string(::getpid()) + "-" +
-                                            testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(dir_);
-        fs::create_directories(dir_);
-        // What the gateway keeps of its own (the audit key) goes here, never in the real ~/.config.
-        ::setenv("XDG_CONFIG_HOME", (dir_ / "xdg-config").c_str(), 1);
-        std::ofstream(dir_ / "mcp.json")
-            << R"({"mcpServers": {"everything": {"command": ")" + built("everything_server") + R"("}}})";
+        dir_ = gateway_process::scratch_dir("mcpxx-gateway-cli-");
         // alice may see one tool and has a rate of her own; bob is a plain line.
         std::ofstream(dir_ / "tokens.json")
             << R"({"tokens": [{"token": ")" + alice +
@@ -56,29 +50,14 @@ protected:
 
     /// Start the gateway with `args`; its port is read from what it prints.
     void start(std::vector<std::string> args) {
-        std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
-                          "' --listen 127.0.0.1:0";
-        for (const auto& a : args) cmd += " '" + a + "'";
-        cmd += " 2>>'" + (dir_ / "log.jsonl").string() + "'";
-        proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
-        for (int i = 0; i < 20; ++i) {
-            auto line = proc_->read_line(std::chrono::seconds(20));
-            ASSERT_TRUE(line) << "the gateway did not start; log:\n" << log_text();
-            if (auto at = line->find("connect to http://127.0.0.1:"); at != std::string::npos) {
-                port_ = static_cast<unsigned short>(std::stoi(line->substr(at + 28)));
-                url_ = "http://127.0.0.1:" + std::to_string(port_) + "/mcp";
-                return;
-            }
-        }
-        FAIL() << "no URL printed";
+        auto g = gateway_process::start(dir_ / "mcp.json", args, dir_ / "log.jsonl");
+        ASSERT_TRUE(g.process);
+        proc_ = std::move(g.process);
+        port_ = g.port;
+        url_ = g.url;
     }
 
-    std::string log_text() const {
-        std::ifstream in(dir_ / "log.jsonl");
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    }
+    std::string log_text() const { return gateway_process::text_of_file(dir_ / "log.jsonl"); }
     std::vector<object> log_lines() const {
         std::vector<object> out;
         std::istringstream in(log_text());
@@ -512,8 +491,9 @@ TEST_F(gateway_cli, AServerThatPagesForeverIsRefusedAndTheOthersServed) {
 TEST_F(gateway_cli, SigtermWhileAServerStartsStopsTheGatewayAtOnce) {
     std::ofstream(dir_ / "mcp.json") << R"({"mcpServers": {"slow": {"command": ")" + built("rogue_server") +
                                             R"(", "args": ["silent"]}}})";
-    const std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" + (dir_ / "mcp.json").string() +
-                            "' --listen 127.0.0.1:0 --timeout 60 2>>'" + (dir_ / "log.jsonl").string() + "'";
+    const std::string cmd = "exec '" + built("mcpxx") + "' gateway --config '" +
+                            (dir_ / "mcp.json").string() + "' --listen 127.0.0.1:0 --timeout 60 2>>'" +
+                            (dir_ / "log.jsonl").string() + "'";
     proc_ = std::make_unique<raw_process>(std::vector<std::string>{"/bin/sh", "-c", cmd});
     // Signalled only once the gateway says it is starting its servers: its stop handlers are in
     // place by then (before that SIGTERM's default action would end it, which is not tested here).

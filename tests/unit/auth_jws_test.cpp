@@ -2,8 +2,8 @@
 // signature verifies with the public key (checked here with OpenSSL directly), and keys that
 // do not fit the algorithm refused without being quoted. DPoP proofs (RFC 9449): their header
 // carries the public key they verify with, their claims bind method, URL, nonce and token.
-#include "auth/dpop.hpp"
-#include "auth/jws.hpp"
+#include "auth/dpop_signer.hpp"
+#include "auth/jose.hpp"
 #include "crypto/crypto.hpp"
 
 #include <mcp/json/base64.hpp>
@@ -70,11 +70,11 @@ bool verifies(EVP_PKEY* key, const std::string& input, std::string sig) {
 
 void expect_signed(EVP_PKEY* key, const char* alg) {
     const std::string claims = R"({"iss":"client","sub":"client","aud":"https://as","jti":"1"})";
-    const std::string jws = mcp::auth::detail::sign_jwt(pem_of(key), alg, claims);
+    const std::string jws = mcp::auth::detail::sign_jwt(pem_of(key), alg, mcp::json::parse(claims).as_object());
     const auto p = parts(jws);
     ASSERT_EQ(p.size(), 3u);
     EXPECT_EQ(mcp::json::parse(unbase64url(p[0])),
-              mcp::json::parse(std::string(R"({"alg":")") + alg + R"(","typ":"JWT"})"));
+              mcp::json::parse(std::string(R"({"typ":"JWT","alg":")") + alg + R"("})"));
     EXPECT_EQ(unbase64url(p[1]), claims);
     const std::string sig = unbase64url(p[2]);
     if (std::string_view(alg) == "ES256") {
@@ -88,7 +88,7 @@ void expect_signed(EVP_PKEY* key, const char* alg) {
 
 std::string refusal(std::string_view pem, std::string_view alg) {
     try {
-        mcp::auth::detail::sign_jwt(pem, alg, "{}");
+        mcp::auth::detail::sign_jwt(pem, alg, {});
     } catch (const std::invalid_argument& e) {
         return e.what();
     }

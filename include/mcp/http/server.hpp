@@ -93,6 +93,9 @@ struct request_info {
     std::string target;
     std::vector<std::pair<std::string, std::string>> headers;
     std::string remote_address;
+    /// The request's body (a POST's JSON-RPC message), valid during the call: lets a hook
+    /// decide by what is asked (e.g. the scopes a tools/call of one tool needs).
+    std::string_view body;
     const std::string* header(std::string_view name) const noexcept;
     /// How many header lines are named `name` (ASCII case-insensitive).
     std::size_t header_count(std::string_view name) const noexcept;
