@@ -378,3 +378,24 @@ TEST(AuthClientFlow, AnAuthorizationServerWithoutMetadataIsAClearError) {
     EXPECT_EQ(tried[1].target, "/.well-known/openid-configuration/as");
     EXPECT_EQ(tried[2].target, "/as/.well-known/openid-configuration");
 }
+
+TEST(AuthClientFlow, LoginAndLogoutWithoutATransport) {
+    protected_servers s;
+    auto a = authorizer();
+    EXPECT_FALSE(a->authorization(s.mcp_url()).has_value());
+    a->login(s.mcp_url()); // discovery from the well-known URI, no challenge
+    EXPECT_EQ(a->authorization(s.mcp_url()), "Bearer " + std::string(access_token));
+    // The store keeps it per (server, issuer) under the canonical URI.
+    const auto found = a->store()->load_discovery(auth::canonical_resource_uri(s.mcp_url()));
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->issuer, s.issuer());
+    const auth::store_key key{auth::canonical_resource_uri(s.mcp_url()), found->issuer};
+    EXPECT_TRUE(a->store()->load_tokens(key).has_value());
+    EXPECT_EQ(a->store()->load_client(key)->client_id, "client-1");
+    a->logout(s.mcp_url());
+    EXPECT_FALSE(a->authorization(s.mcp_url()).has_value());
+    EXPECT_TRUE(a->store()->load_discovery(auth::canonical_resource_uri(s.mcp_url())).has_value());
+    a->logout(s.mcp_url(), true);
+    EXPECT_FALSE(a->store()->load_discovery(auth::canonical_resource_uri(s.mcp_url())).has_value());
+    EXPECT_FALSE(a->store()->load_client(key).has_value());
+}
