@@ -70,13 +70,18 @@ std::string browser_agent::authorize(const std::string& authorization_url, const
     }
 }
 
-std::string sign_in_needed_agent::redirect_uri() {
+void sign_in_needed_agent::give_up() {
     needed_ = true;
     throw std::runtime_error("sign in first: run \"mcpxx login " + name_ + "\"");
 }
 
+std::string sign_in_needed_agent::redirect_uri() {
+    if (pre_registered_) return "http://127.0.0.1/callback";
+    give_up(); // before a client is registered for a redirect nobody would receive
+}
+
 std::string sign_in_needed_agent::authorize(const std::string&, const mcp::cancellation_token&) {
-    return redirect_uri();
+    give_up();
 }
 
 mcp::auth::client_authorizer_options authorizer_options(const mcp::host::oauth_settings* settings,
@@ -105,7 +110,7 @@ std::shared_ptr<mcp::auth::client_authorizer> oauth_clients::for_server(const mc
         }
     }
     if (!store_) return nullptr;
-    auto agent = std::make_shared<sign_in_needed_agent>(server.name);
+    auto agent = std::make_shared<sign_in_needed_agent>(server.name, server.oauth && !server.oauth->client_id.empty());
     auto authorizer = std::make_shared<mcp::auth::client_authorizer>(
         authorizer_options(server.oauth ? &*server.oauth : nullptr, store_, agent));
     made_[server.name] = {agent, authorizer};

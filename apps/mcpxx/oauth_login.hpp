@@ -34,16 +34,22 @@ private:
 };
 
 /// The user step while connecting: notes that a sign-in is needed and gives up at once, before
-/// anything is registered, with a message naming the command that signs in.
+/// anything is registered, with a message naming the command that signs in. For a
+/// pre-registered client (`clientId`) the authorizer asks for the redirect URI when it only
+/// refreshes a token too, so then redirect_uri() answers (an address nobody is sent to) and
+/// authorize() gives up.
 class sign_in_needed_agent : public mcp::auth::user_agent {
 public:
-    explicit sign_in_needed_agent(std::string server_name) : name_(std::move(server_name)) {}
+    sign_in_needed_agent(std::string server_name, bool pre_registered)
+        : name_(std::move(server_name)), pre_registered_(pre_registered) {}
     std::string redirect_uri() override;
     std::string authorize(const std::string&, const mcp::cancellation_token&) override;
     bool needed() const noexcept { return needed_; }
 
 private:
+    [[noreturn]] void give_up();
     std::string name_;
+    bool pre_registered_;
     std::atomic<bool> needed_{false};
 };
 

@@ -269,6 +269,27 @@ TEST_F(cli_auth_flow, a_command_on_a_terminal_offers_to_sign_in) {
     EXPECT_EQ(r.exit_code, 3) << r.err;
 }
 
+TEST_F(cli_auth_flow, an_expired_token_of_a_pre_registered_client_is_renewed_without_the_user) {
+    dirs.write(config, R"({"mcpServers": {"up": {"type": "http", "url": ")" + origin +
+                           R"(/mcp", "oauth": {"clientId": "pre-registered"}}}})");
+    // Signed in earlier: discovery kept, the token expired, a refresh token at hand.
+    const mcp::auth::store_key stored{origin + "/mcp", origin};
+    ASSERT_EQ(mcp::test::run_program(with_browser({"login", "up", "--config", config.string()})).exit_code, 0);
+    auto t = *store.load_tokens(stored);
+    t.access_token = "SECRET-OLD";
+    t.expires_at = std::chrono::system_clock::now() - std::chrono::hours(1);
+    store.save_tokens(stored, t);
+    const auto before = as.requests([](const auto& q) { return q.target == "/token"; }).size();
+
+    const auto r = run({"tools", "up", "--config", config.string()}); // no terminal, no browser
+    EXPECT_EQ(r.err.find("sign in first"), std::string::npos) << r.err;
+    const auto token_requests = as.requests([](const auto& q) { return q.target == "/token"; });
+    ASSERT_EQ(token_requests.size(), before + 1) << r.err;
+    EXPECT_NE(token_requests.back().body.find("grant_type=refresh_token"), std::string::npos);
+    EXPECT_EQ(store.load_tokens(stored)->access_token, "SECRET-ACCESS");
+    expect_no_secret(r);
+}
+
 TEST_F(cli_auth_flow, a_command_without_a_terminal_says_how_to_sign_in) {
     auto r = run({"tools", "up", "--config", config.string()});
     EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
