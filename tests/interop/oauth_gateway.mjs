@@ -9,12 +9,12 @@
 // Prints one line per check and "N passed, N failed" at the end; exits 77 (skipped) when the
 // package is not installed (scripts/install-deps installs it).
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { jwtResourceIndicators, signingKeys } from './oidc_provider_settings.mjs';
 
 let Provider;
 try {
@@ -38,8 +38,6 @@ const scopes = 'mcp:tools other';
 const http = createServer();
 await new Promise((resolve) => http.listen(0, '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${http.address().port}`;
-const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: 'test-rs256', alg: 'RS256', use: 'sig' };
 const provider = new Provider(issuer, {
   clients: [
     {
@@ -51,24 +49,13 @@ const provider = new Provider(issuer, {
       scope: scopes,
     },
   ],
-  jwks: { keys: [signingKey] },
+  jwks: signingKeys(),
   scopes: ['openid', ...scopes.split(' ')],
   ttl: { ClientCredentials: 300 },
   features: {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
-    resourceIndicators: {
-      enabled: true,
-      defaultResource: () => undefined,
-      useGrantedResource: () => true,
-      getResourceServerInfo: (ctx, resource) => ({
-        scope: scopes,
-        audience: resource,
-        accessTokenTTL: 300,
-        accessTokenFormat: 'jwt',
-        jwt: { sign: { alg: 'RS256' } },
-      }),
-    },
+    resourceIndicators: jwtResourceIndicators(scopes),
   },
 });
 http.on('request', provider.callback());
