@@ -40,7 +40,9 @@ release) are held to PASS (or NOCHECK) too when named in HELD_SERVER_SCENARIOS; 
 runner stops running fails the run instead of vanishing. The client's authorization extensions
 (the runner's never-scored "extension" client scenarios named auth/*: client credentials,
 enterprise-managed authorization, DPoP, workload identity) are run one by one after the required
-client scenarios and held to PASS the same way.
+client scenarios and held to PASS the same way, and so are the two 2025-03-26 authorization
+back-compatibility scenarios (HELD_CLIENT_2025_03_26), run with --spec-version 2025-03-26 since
+the runner has no requirement set for that revision.
 
 Exit: 0 everything as expected, 1 a failure, 2 usage or a bad baseline file, 77 a prerequisite is
 missing (CTest counts it as skipped; CI counts a skip as a failure).
@@ -78,6 +80,9 @@ HELD_SERVER_SCENARIOS = {
 }
 # Never-scored client scenarios of this kind and prefix that mcpxx must pass anyway.
 HELD_CLIENT_EXTENSION_PREFIX = "auth/"
+# Client scenarios of 2025-03-26 (no requirement set of their own) that mcpxx must pass: the
+# authorization fallbacks of that revision (metadata at the server's root, default endpoints).
+HELD_CLIENT_2025_03_26 = ["auth/2025-03-26-oauth-metadata-backcompat", "auth/2025-03-26-oauth-endpoint-fallback"]
 INSTALL_HINT = "run scripts/install-deps (it installs the npm peers into tests/interop/node_modules)"
 
 
@@ -305,14 +310,15 @@ def run_client(runner, args, revision, req, out):
         print("conformance: 'unshare -n' is not available: the runner's mock servers listen on "
               "every interface during the client scenarios", file=sys.stderr)
     results = {}
-    for scenario in req["client"] + held_client_extensions(req):
+    held_old = [(s, "2025-03-26") for s in HELD_CLIENT_2025_03_26]
+    for scenario, spec in [(s, revision) for s in req["client"] + held_client_extensions(req)] + held_old:
         safe = scenario.replace("/", "_")
         raw = os.path.join(out, "raw", safe)
         os.makedirs(raw, exist_ok=True)
         with open(os.path.join(out, "logs", safe + ".log"), "w") as log:
             try:
                 rc = subprocess.run(netns + runner + [
-                    "client", "--command", command, "--scenario", scenario, "--spec-version", revision,
+                    "client", "--command", command, "--scenario", scenario, "--spec-version", spec,
                     "--force", "--timeout", str(args.timeout), "-o", raw],
                     stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                     timeout=args.timeout / 1000 * 4 + 60).returncode
@@ -447,6 +453,13 @@ def run_one(runner, args, mode, revision, baseline):
                 problems.append(f"{name} (extension): {r['result']} {r['note']}")
         if shown:
             print("authorization extensions (held, not scored by the runner): " + ", ".join(shown))
+        shown = []
+        for name in HELD_CLIENT_2025_03_26:
+            r = score(mode, name, *results.get(name, (None, None)))
+            shown.append(f"{name} {r['result']}")
+            if not r["passed"]:
+                problems.append(f"{name} (2025-03-26): {r['result']} {r['note']}")
+        print("2025-03-26 back-compatibility (held, run at 2025-03-26): " + ", ".join(shown))
         if problems:
             print(f"held scenarios failed: {'; '.join(problems)}")
             ok = False
