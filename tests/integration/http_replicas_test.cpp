@@ -117,6 +117,13 @@ struct replicas_fixture : ::testing::Test {
         return *sid;
     }
 
+    /// Open the standalone GET stream of session `sid` on `c` (which keeps the session busy).
+    static void listen_on(raw_client& c, const std::string& sid) {
+        ASSERT_TRUE(c.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(sid))));
+        auto head = c.read_head();
+        ASSERT_TRUE(head && head->status == 200);
+    }
+
     static std::string echo_on(unsigned short port, const std::string& sid, std::string_view text,
                                int id = 2) {
         auto r = exchange(port, http_post(call_body(id, "echo", R"({"text":")" + std::string(text) + R"("})"),
@@ -392,10 +399,7 @@ TEST_F(replicas_fixture, restoring_counts_against_the_session_cap) {
     // b's table is full with a busy session (a client listens on its standalone stream): the
     // restore is refused.
     raw_client listener(b->port());
-    ASSERT_TRUE(
-        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(on_b))));
-    auto head = listener.read_head();
-    ASSERT_TRUE(head && head->status == 200);
+    listen_on(listener, on_b);
     auto r = exchange(b->port(), http_post(call_body(2, "echo", R"({"text":"x"})"), session_headers(from_a)));
     EXPECT_EQ(r.status, 503);
     EXPECT_TRUE(r.header("Retry-After").has_value());
@@ -410,10 +414,7 @@ TEST_F(replicas_fixture, restoring_at_the_clients_own_cap_is_429_not_503) {
     const auto from_a = open_session(a->port());
     const auto on_b = open_session(b->port());
     raw_client listener(b->port());
-    ASSERT_TRUE(
-        listener.send(http_request("GET", "/mcp", "Accept: text/event-stream\r\n" + session_headers(on_b))));
-    auto head = listener.read_head();
-    ASSERT_TRUE(head && head->status == 200);
+    listen_on(listener, on_b);
     auto r = exchange(b->port(), http_post(call_body(2, "echo", R"({"text":"x"})"), session_headers(from_a)));
     EXPECT_EQ(r.status, 429) << r.body;
     EXPECT_TRUE(r.header("Retry-After").has_value());
