@@ -39,6 +39,7 @@
 #pragma once
 
 #include <mcp/auth/client_store.hpp>
+#include <mcp/http/request_authorizer.hpp>
 #include <mcp/session/cancellation.hpp>
 
 #include <chrono>
@@ -162,34 +163,35 @@ struct client_authorizer_options {
     bool dpop = false;
 };
 
-class client_authorizer {
+class client_authorizer : public http::request_authorizer {
 public:
     explicit client_authorizer(client_authorizer_options options = {});
-    ~client_authorizer();
+    ~client_authorizer() override;
     client_authorizer(const client_authorizer&) = delete;
     client_authorizer& operator=(const client_authorizer&) = delete;
 
     /// The Authorization field value ("Bearer <token>") for a request to `server_url`,
     /// refreshing an expired token first (a network exchange); nullopt when there is no token.
     std::optional<std::string> authorization(std::string_view server_url,
-                                             const cancellation_token& cancel = {});
+                                             const cancellation_token& cancel = {}) override;
 
     /// The server answered `status` (401, or 403) with `www_authenticate` (may be empty).
     /// Runs what is needed (discovery, registration, the user step, the token request) and
     /// returns the Authorization field value to repeat the request with. Blocks; never call
     /// it on an I/O thread. Throws authorization_error.
     std::string handle_challenge(std::string_view server_url, int status, std::string_view www_authenticate,
-                                 const cancellation_token& cancel = {});
+                                 const cancellation_token& cancel = {}) override;
 
     /// A request with the current token succeeded: the step-up count starts again.
-    void note_success(std::string_view server_url);
+    void note_success(std::string_view server_url) override;
 
     /// For an Authorization value of the DPoP scheme ("DPoP <token>"): a fresh DPoP proof for
     /// a `method` request to `url`; "" for any other value. Signs, never touches the network:
     /// the transport calls it for every request.
-    std::string dpop_proof(std::string_view method, std::string_view url, std::string_view authorization);
+    std::string dpop_proof(std::string_view method, std::string_view url,
+                           std::string_view authorization) override;
     /// A DPoP-Nonce the server at `url` sent (RFC 9449 section 9): later proofs carry it.
-    void note_dpop_nonce(std::string_view url, std::string_view nonce);
+    void note_dpop_nonce(std::string_view url, std::string_view nonce) override;
 
     /// Logs in without waiting for a challenge (discovery from the well-known URIs).
     /// Throws authorization_error.

@@ -27,6 +27,7 @@
 #include <mcp/host/audit.hpp>
 #include <mcp/host/config.hpp>
 #include <mcp/host/providers.hpp>
+#include <mcp/http/request_authorizer.hpp>
 
 #include <chrono>
 #include <filesystem>
@@ -35,10 +36,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-namespace mcp::auth {
-class client_authorizer;
-}
 
 namespace mcp::host {
 
@@ -153,7 +150,7 @@ struct manager_options {
     std::function<void(const std::string& server, std::string_view line)> on_server_stderr;
     /// OAuth for remote servers: the client that logs in to `server` when it answers 401 (null:
     /// none), asked at each connection; transport_options::authorizer says which entries use it.
-    std::function<std::shared_ptr<mcp::auth::client_authorizer>(const server_config& server)> authorizer;
+    std::function<std::shared_ptr<http::request_authorizer>(const server_config& server)> authorizer;
     std::function<void(const std::string& server, const logging_message_notification&)> on_log;
     /// Ask each server that declares logging for messages from this level up (logging/setLevel
     /// after each connect). Unset: the server's own default.

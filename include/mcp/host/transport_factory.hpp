@@ -12,6 +12,7 @@
 #pragma once
 
 #include <mcp/host/config.hpp>
+#include <mcp/http/request_authorizer.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -20,10 +21,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-
-namespace mcp::auth {
-class client_authorizer;
-}
 
 namespace mcp::host {
 
@@ -45,7 +42,7 @@ struct transport_options {
     /// Remote servers: the OAuth client that logs in to this one when it answers 401
     /// (mcp/auth/client_authorizer.hpp); null, or an entry with its own Authorization header:
     /// none.
-    std::shared_ptr<mcp::auth::client_authorizer> authorizer;
+    std::shared_ptr<http::request_authorizer> authorizer;
 };
 
 /// A transport for the server, not yet started. Throws mcp::error (connection_closed) when the

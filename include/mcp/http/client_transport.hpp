@@ -38,6 +38,7 @@
 //     carry) is not sent: it is answered -32602 naming the argument.
 #pragma once
 
+#include <mcp/http/request_authorizer.hpp>
 #include <mcp/transport/transport.hpp>
 
 #include <chrono>
@@ -49,10 +50,6 @@
 #include <string_view>
 #include <utility>
 #include <vector>
-
-namespace mcp::auth {
-class client_authorizer;
-}
 
 namespace mcp::http {
 
@@ -109,10 +106,10 @@ struct client_transport_options {
     std::function<void(std::string_view)> log;
     /// OAuth: when set, every request carries the authorizer's Authorization field, and a 401
     /// (or 403 insufficient_scope) runs its flow off the I/O thread and repeats the request
-    /// once with the new token (mcp/auth/client_authorizer.hpp). A failed flow completes the
+    /// once with the new token (mcp::auth::client_authorizer implements it). A failed flow completes the
     /// request with the synthesized -32010 error, the reason in its message. Do not also give
     /// an Authorization header in `headers`.
-    std::shared_ptr<mcp::auth::client_authorizer> authorizer;
+    std::shared_ptr<request_authorizer> authorizer;
 };
 
 /// Streamable HTTP / HTTP+SSE client transport. Created by make_client_transport.

@@ -4,9 +4,8 @@
 // transport_legacy.cpp, incoming messages in transport_deliver.cpp.
 #include "transport_impl.hpp"
 
-#include "http/response_format.hpp" // valid_field_name / valid_field_value
+#include "http/core/response_format.hpp" // valid_field_name / valid_field_value
 
-#include <mcp/auth/client_authorizer.hpp>
 
 #include <fstream>
 #include <iostream>

@@ -5,7 +5,6 @@
 // error, its reason in the message.
 #include "transport_impl.hpp"
 
-#include <mcp/auth/client_authorizer.hpp>
 
 namespace mcp::http {
 
