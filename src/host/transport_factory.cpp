@@ -4,7 +4,7 @@
 #include <mcp/jsonrpc/error.hpp>
 #include <mcp/transport/child_process.hpp>
 
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 
 #include <boost/url/parse.hpp>
 
@@ -15,32 +15,6 @@
 
 namespace mcp::host {
 namespace {
-
-bool executable_file(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
-
-// The same search the child process transport does, so that "found" here means it will start.
-bool on_path(const std::string& command, const std::map<std::string, std::string>& env) {
-    std::string path;
-    if (auto it = env.find("PATH"); it != env.end())
-        path = it->second;
-    else if (const char* p = std::getenv("PATH"))
-        path = p;
-    else
-        path = "/usr/local/bin:/usr/bin:/bin";
-    std::size_t start = 0;
-    while (start <= path.size()) {
-        auto end = path.find(':', start);
-        if (end == std::string::npos) end = path.size();
-        std::string dir = path.substr(start, end - start);
-        if (dir.empty()) dir = ".";
-        if (executable_file(dir + "/" + command)) return true;
-        start = end + 1;
-    }
-    return false;
-}
 
 /// What is wrong with a server's URL, in words a person can act on (Boost.URL's own reasons,
 /// such as "mismatch", say nothing to them); nullopt when it is a usable http(s) URL.
@@ -78,8 +52,9 @@ std::optional<std::string> check_startable(const server_config& s) {
     if (s.transport == transport_kind::stdio) {
         if (s.command.find('/') != std::string::npos) {
             if (::access(s.command.c_str(), F_OK) != 0) return "command not found: " + s.command;
-            if (!executable_file(s.command)) return s.command + " is not an executable file";
-        } else if (!on_path(s.command, s.env)) {
+            if (!child_process_transport::find_executable(s.command, s.env))
+                return s.command + " is not an executable file";
+        } else if (!child_process_transport::find_executable(s.command, s.env)) {
             return "command not found on PATH: " + s.command;
         }
         if (s.cwd) {

@@ -190,8 +190,11 @@ bool executable_file(const std::string& path) {
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
 }
 
-std::optional<std::string> find_on_path(const std::string& command,
-                                        const std::map<std::string, std::string>& env, bool inherit) {
+} // namespace
+
+std::optional<std::string>
+child_process_transport::find_executable(const std::string& command,
+                                         const std::map<std::string, std::string>& env, bool inherit) {
     if (command.empty()) return std::nullopt;
     if (command.find('/') != std::string::npos)
         return executable_file(command) ? std::optional(command) : std::nullopt;
@@ -214,6 +217,8 @@ std::optional<std::string> find_on_path(const std::string& command,
     }
     return std::nullopt;
 }
+
+namespace {
 
 [[noreturn]] void fail(const std::string& what) {
     throw error(error_code::connection_closed, what);
@@ -280,7 +285,7 @@ void read_stderr(const std::shared_ptr<child_process_transport::child>& c, int f
 } // namespace
 
 std::shared_ptr<child_process_transport> child_process_transport::spawn(options o) {
-    auto exe = find_on_path(o.command, o.env, o.inherit_environment);
+    auto exe = find_executable(o.command, o.env, o.inherit_environment);
     if (!exe) {
         if (o.command.find('/') != std::string::npos && ::access(o.command.c_str(), F_OK) == 0)
             fail("cannot start " + o.command + ": not an executable file");

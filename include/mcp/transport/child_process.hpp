@@ -49,6 +49,14 @@ public:
     /// the command is not found, not executable, or the working directory does not exist.
     static std::shared_ptr<child_process_transport> spawn(options o);
 
+    /// The executable spawn() would start for `command`: a path with a '/' as it is, else the
+    /// first executable regular file of that name in the directories of PATH (taken from `env`,
+    /// else, with `inherit_environment`, from ours, else /usr/local/bin:/usr/bin:/bin).
+    /// nullopt when there is none.
+    static std::optional<std::string> find_executable(const std::string& command,
+                                                      const std::map<std::string, std::string>& env,
+                                                      bool inherit_environment = true);
+
     ~child_process_transport() override;
     /// As fd_stream_transport::start; when the child ends on its own, on_close comes after its
     /// last stdout line, and (normally) after the child was reaped, so exit_status() is known.
