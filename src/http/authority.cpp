@@ -4,7 +4,7 @@
 // when the whole host is not an address).
 #include "http/authority.hpp"
 
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 
 #include <boost/url/ipv4_address.hpp>
 #include <boost/url/ipv6_address.hpp>

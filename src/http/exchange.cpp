@@ -1,7 +1,7 @@
 // http/exchange.cpp - response_writer state machine, formatting and queue bound.
 #include "exchange.hpp"
 
-#include "response_format.hpp"
+#include "http/core/response_format.hpp"
 
 #include <stdexcept>
 

@@ -6,7 +6,7 @@
 // intermediaries route on the headers, the server acts on the body, and the two must agree.
 #pragma once
 
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 #include "protocol/header_annotations.hpp"
 
 #include <mcp/json/json.hpp>

@@ -21,7 +21,7 @@
 #include "exchange.hpp"
 #include "input_buffer.hpp"
 #include "request_reader.hpp"
-#include "response_format.hpp"
+#include "http/core/response_format.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>

@@ -43,7 +43,7 @@
 //     to max_header_bytes + 8 KiB) in order to notice this.
 #pragma once
 
-#include "request.hpp"
+#include "http/core/request.hpp"
 #include "response_writer.hpp"
 
 #include <chrono>

@@ -1,7 +1,7 @@
 // Content-Type and Accept matching (see media_type.hpp).
 #include "http/media_type.hpp"
 
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 
 #include <algorithm>
 #include <optional>

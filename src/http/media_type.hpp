@@ -2,7 +2,7 @@
 // parameters, RFC 9110 8.3) and Accept (a list of media ranges with weights, RFC 9110 12.5.1).
 #pragma once
 
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 
 #include <string_view>
 

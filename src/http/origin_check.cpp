@@ -2,7 +2,7 @@
 #include "http/origin_check.hpp"
 
 #include "http/authority.hpp"
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 
 namespace mcp::http::detail {
 namespace {

@@ -10,7 +10,7 @@
 // and it tells a well-formed version other than 1.0 / 1.1 (505) from a malformed line (400).
 #pragma once
 
-#include "request.hpp"
+#include "http/core/request.hpp"
 
 #include <cstddef>
 #include <memory>

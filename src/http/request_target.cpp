@@ -1,7 +1,7 @@
 // Request-target forms (see request_target.hpp).
 #include "http/request_target.hpp"
 
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 
 namespace mcp::http::detail {
 namespace {

@@ -20,7 +20,7 @@
 // The class is abstract so that the layer above can be unit-tested with a fake writer.
 #pragma once
 
-#include "request.hpp"
+#include "http/core/request.hpp"
 
 #include <functional>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include "support/eventually.hpp"
 
-#include "http/request.hpp"
+#include "http/core/request.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

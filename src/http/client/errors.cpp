@@ -1,7 +1,7 @@
 // http/client/errors.cpp - see errors.hpp.
 #include "errors.hpp"
 
-#include "http/response_format.hpp" // reason_phrase
+#include "http/core/response_format.hpp" // reason_phrase
 
 namespace mcp::http::detail {
 

@@ -2,7 +2,7 @@
 // connection code (io.hpp).
 #include <mcp/http/fetch.hpp>
 
-#include "http/response_format.hpp" // valid_field_name / valid_field_value
+#include "http/core/response_format.hpp" // valid_field_name / valid_field_value
 #include "io.hpp"
 #include "url.hpp"
 

@@ -7,7 +7,7 @@
 // loop thread, one at a time, so the layers above need no locks for their per-exchange state.
 #pragma once
 
-#include "http/request.hpp" // core::header_list
+#include "http/core/request.hpp" // core::header_list
 #include "url.hpp"
 
 #include <chrono>

@@ -6,7 +6,7 @@
 // last for hours. Interim 1xx responses are skipped.
 #pragma once
 
-#include "http/request.hpp" // core::header_list
+#include "http/core/request.hpp" // core::header_list
 
 #include <cstddef>
 #include <functional>

@@ -1,4 +1,4 @@
-// http/request.cpp - header lookup for mcp::http::core::request.
+// http/core/request.cpp - header lookup for mcp::http::core::request.
 #include "request.hpp"
 
 namespace mcp::http::core {

@@ -1,4 +1,4 @@
-// http/request.hpp - one HTTP request as the server hands it to the layer above.
+// http/core/request.hpp - one HTTP request as the server hands it to the layer above.
 //
 // Plain data with no Boost type in it: the Streamable HTTP transport (and its tests) see only
 // this, never the parser. Header names keep the case they arrived in; lookups ignore case.

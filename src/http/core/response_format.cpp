@@ -1,4 +1,4 @@
-// http/response_format.cpp - response heads, chunks and the server's own error responses.
+// http/core/response_format.cpp - response heads, chunks and the server's own error responses.
 #include "response_format.hpp"
 
 #include <charconv>

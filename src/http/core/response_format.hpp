@@ -1,4 +1,4 @@
-// http/response_format.hpp - the bytes of HTTP/1.1 response heads and chunks.
+// http/core/response_format.hpp - the bytes of HTTP/1.1 response heads and chunks.
 //
 // Serialised by hand rather than with Beast's serializer: a response head is a few appends to a
 // buffer the connection reuses, which is both faster and keeps Beast in one translation unit.
