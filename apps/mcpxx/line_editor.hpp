@@ -16,7 +16,7 @@
 // (abandon the line), Enter.
 #pragma once
 
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 
 #include <condition_variable>
 #include <cstddef>

@@ -23,7 +23,7 @@
 #include <mcp/host/approval.hpp>
 #include <mcp/host/providers.hpp>
 #include <mcp/host/sampling_review.hpp>
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 #include <mcp/session/session.hpp>
 
 #include <atomic>

@@ -7,7 +7,7 @@
 
 #include "auth/jose.hpp"
 
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 
 #include <chrono>
 #include <condition_variable>

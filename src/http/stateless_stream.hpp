@@ -9,7 +9,7 @@
 #include "http/sse.hpp"
 #include "http/streamable_host.hpp"
 
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 #include <mcp/session/request_stream.hpp>
 
 #include <chrono>

@@ -40,7 +40,7 @@
 
 #include <mcp/auth/client_store.hpp>
 #include <mcp/http/request_authorizer.hpp>
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 
 #include <chrono>
 #include <cstddef>

@@ -14,7 +14,7 @@
 
 #include <mcp/protocol/elicitation.hpp>
 #include <mcp/protocol/sampling.hpp>
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 #include <mcp/session/session.hpp>
 
 #include <chrono>

@@ -22,7 +22,7 @@
 
 #include <mcp/http/client_transport.hpp> // header_list
 #include <mcp/jsonrpc/error.hpp>
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 
 #include <chrono>
 #include <cstddef>

@@ -3,7 +3,7 @@
 // sits below the OAuth layer; mcp::auth::client_authorizer implements this interface.
 #pragma once
 
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 
 #include <optional>
 #include <string>

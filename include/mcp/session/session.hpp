@@ -15,7 +15,7 @@
 #include <mcp/json/json.hpp>
 #include <mcp/jsonrpc/message.hpp>
 #include <mcp/protocol/revision.hpp>
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 #include <mcp/session/executor.hpp>
 #include <mcp/session/request_stream.hpp>
 #include <mcp/transport/transport.hpp>

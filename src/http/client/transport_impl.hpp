@@ -16,7 +16,7 @@
 
 #include <mcp/http/client_transport.hpp>
 #include <mcp/jsonrpc/message.hpp>
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 
 #include "errors.hpp"
 #include "io.hpp"

@@ -1,4 +1,4 @@
-// mcp/session/cancellation.hpp - cooperative cancellation: a source that cancels and the tokens
+// mcp/jsonrpc/cancellation.hpp - cooperative cancellation: a source that cancels and the tokens
 // handlers poll or subscribe to. Fired by an incoming notifications/cancelled, a closed
 // connection, or a timeout.
 #pragma once

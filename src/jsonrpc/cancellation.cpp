@@ -1,5 +1,5 @@
 // Cancellation state shared by a source and its tokens.
-#include <mcp/session/cancellation.hpp>
+#include <mcp/jsonrpc/cancellation.hpp>
 
 #include <atomic>
 #include <mutex>
