@@ -119,7 +119,4 @@ const json::value* builtin_metaschema(std::string_view uri);
 /// JSON equality as JSON Schema defines it (1 == 1.0, objects unordered).
 bool json_equal(const json::value& a, const json::value& b) noexcept;
 
-/// Number of Unicode code points in UTF-8 text (invalid bytes count one each).
-std::size_t utf8_length(std::string_view s) noexcept;
-
 } // namespace mcp::schema::detail
