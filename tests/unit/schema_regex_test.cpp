@@ -134,6 +134,11 @@ TEST(SchemaRegex, HostileInputsFinishAndAnswerExactly) {
     const std::string words = std::string(5000, 'x') + " y";
     EXPECT_TRUE(evil.search(words));
     EXPECT_FALSE(evil.search(words + "!"));
+    const compiled_regex classic("^(a+)+$"), star_star("(a*)*b"), lookahead("^(?:(?=a)a)*$");
+    EXPECT_FALSE(classic.search(std::string(40, 'a') + "!"));
+    EXPECT_FALSE(star_star.search(std::string(100000, 'a')));
+    EXPECT_TRUE(lookahead.search(std::string(100000, 'a')));
+    EXPECT_FALSE(lookahead.search(std::string(100000, 'a') + "b"));
     // A repeated group over 1 MB needs more JIT stack than there is: the DFA matcher again.
     const compiled_regex groups("^(ab|c)+$");
     std::string big;
