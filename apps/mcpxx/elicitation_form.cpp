@@ -1,6 +1,7 @@
 #include "elicitation_form.hpp"
 
 #include <mcp/json/text.hpp>
+#include <mcp/json/utf8.hpp>
 #include <mcp/schema/validator.hpp>
 
 #include <algorithm>
@@ -61,8 +62,7 @@ std::string_view trim(std::string_view s) {
 
 /// minLength and maxLength count characters (code points), not bytes.
 std::int64_t code_points(std::string_view s) {
-    return std::count_if(s.begin(), s.end(),
-                         [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+    return static_cast<std::int64_t>(mcp::utf8::length(s));
 }
 
 // ------------------------------------------------------------------ choices

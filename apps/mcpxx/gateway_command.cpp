@@ -21,6 +21,7 @@
 #include <mcp/host/gateway.hpp>
 #include <mcp/http/server.hpp>
 #include <mcp/json/text.hpp>
+#include <mcp/json/utf8.hpp>
 #include <mcp/server/middleware.hpp>
 
 #include <CLI/CLI.hpp>
@@ -140,8 +141,7 @@ std::string gateway_metrics(mcp::host::gateway& gw, std::uint64_t unauthorized) 
 std::string clipped(std::string_view text) {
     constexpr std::size_t limit = 200;
     if (text.size() <= limit) return std::string(text);
-    std::size_t cut = limit;
-    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    const std::size_t cut = mcp::utf8::boundary_before(text, limit);
     return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size() - cut) + " more bytes)";
 }
 

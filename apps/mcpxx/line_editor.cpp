@@ -1,6 +1,7 @@
 #include "line_editor.hpp"
 
 #include <mcp/json/text.hpp>
+#include <mcp/json/utf8.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -14,14 +15,11 @@ namespace mcpxx_cli {
 namespace {
 
 bool continuation(char c) {
-    return (static_cast<unsigned char>(c) & 0xC0) == 0x80;
+    return mcp::utf8::is_continuation(static_cast<unsigned char>(c));
 }
 
 std::size_t prev_boundary(const std::string& s, std::size_t pos) {
-    if (pos == 0) return 0;
-    --pos;
-    while (pos > 0 && continuation(s[pos])) --pos;
-    return pos;
+    return pos == 0 ? 0 : mcp::utf8::boundary_before(s, pos - 1);
 }
 
 std::size_t next_boundary(const std::string& s, std::size_t pos) {

@@ -1,5 +1,6 @@
 // json/text.cpp - see mcp/json/text.hpp.
 #include <mcp/json/text.hpp>
+#include <mcp/json/utf8.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -61,35 +62,12 @@ std::string escape_controls(std::string_view text, bool keep_layout) {
 std::string utf8_prefix(std::string_view s, std::size_t max) {
     std::string out;
     out.reserve(std::min(s.size(), max));
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t len = 0;
-        std::uint32_t cp = 0;
-        if (c < 0x80)
-            len = 1, cp = c;
-        else if ((c & 0xE0) == 0xC0)
-            len = 2, cp = c & 0x1F;
-        else if ((c & 0xF0) == 0xE0)
-            len = 3, cp = c & 0x0F;
-        else if ((c & 0xF8) == 0xF0)
-            len = 4, cp = c & 0x07;
-        bool ok = len > 0 && i + len <= s.size();
-        for (std::size_t k = 1; ok && k < len; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xC0) != 0x80)
-                ok = false;
-            else
-                cp = (cp << 6) | (cc & 0x3F);
-        }
-        // Overlong forms, surrogates and values past U+10FFFF are not UTF-8 either.
-        if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-                   (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF))
-            ok = false;
-        const std::string_view piece = ok ? s.substr(i, len) : std::string_view("\xEF\xBF\xBD");
+    for (std::size_t i = 0; i < s.size();) {
+        const auto d = utf8::decode(s, i);
+        const std::string_view piece = d.valid ? s.substr(i, d.length) : std::string_view("\xEF\xBF\xBD");
         if (out.size() + piece.size() > max) break;
         out.append(piece);
-        i += ok ? len : 1;
+        i += d.length;
     }
     return out;
 }

@@ -1,6 +1,8 @@
 // Character classes and operator rules of RFC 6570 shared by parsing, expansion and matching.
 #pragma once
 
+#include <mcp/json/utf8.hpp>
+
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -123,7 +125,7 @@ inline void append_decoded(std::string& out, std::string_view s) {
 
 /// True for a byte that starts a UTF-8 code point (anything but a continuation byte).
 constexpr bool starts_code_point(unsigned char b) noexcept {
-    return (b & 0xC0) != 0x80;
+    return !utf8::is_continuation(b);
 }
 
 /// The first `n` code points of UTF-8 text `s` (RFC 6570 counts prefix lengths in characters).

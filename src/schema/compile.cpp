@@ -53,17 +53,6 @@ bool is_older_or_other_draft(std::string_view uri) {
            uri.find("json-schema.org/draft/next") != std::string_view::npos;
 }
 
-// Why a pattern was refused, for the compile_error message.
-std::string regex_refusal(const std::regex_error& e) {
-    if (e.code() == std::regex_constants::error_backref)
-        return "uses back-references, which mcpxx refuses: only a backtracking matcher has them, and hostile "
-               "input makes that exponential";
-    if (e.code() == std::regex_constants::error_complexity) return "nests groups more than 128 deep";
-    if (e.code() == std::regex_constants::error_space)
-        return "is too big: a repetition count over 100000, or an automaton of more than 100000 states";
-    return "is not a regular expression std::regex supports";
-}
-
 class compiler {
 public:
     compiler(compiled_schema& out, const compile_options& opt) : out_(out), opt_(opt) {}
@@ -475,8 +464,8 @@ private:
                 if (!val.is_string()) fail(where, "pattern must be a string");
                 try {
                     n.pattern = compile_regex(val.get_string());
-                } catch (const std::regex_error& e) {
-                    fail(where, "pattern '" + std::string(val.get_string()) + "' " + regex_refusal(e));
+                } catch (const regex_error& e) {
+                    fail(where, "pattern '" + std::string(val.get_string()) + "' " + e.what());
                 }
                 n.has_string_kw = true;
             } else if (voc.validation && (k == "minItems" || k == "maxItems")) {
@@ -548,8 +537,8 @@ private:
                     std::unique_ptr<compiled_regex> re;
                     try {
                         re = compile_regex(p);
-                    } catch (const std::regex_error& e) {
-                        fail(where, "patternProperties key '" + std::string(p) + "' " + regex_refusal(e));
+                    } catch (const regex_error& e) {
+                        fail(where, "patternProperties key '" + std::string(p) + "' " + e.what());
                     }
                     n.pattern_properties.emplace_back(std::move(re), child_node(s, si, depth));
                 }

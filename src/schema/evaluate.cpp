@@ -21,6 +21,7 @@
 #include "schema/values.hpp"
 
 #include <mcp/json/type_codec.hpp>
+#include <mcp/json/utf8.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -388,7 +389,7 @@ bool evaluator::eval_string(const node& n, const json::string& str) {
         std::size_t len = s.size();
         bool need_exact = (n.min_length && len >= *n.min_length && len / 4 < *n.min_length) ||
                           (n.max_length && len > *n.max_length);
-        if (need_exact || (n.min_length && len < *n.min_length)) len = utf8_length(s);
+        if (need_exact || (n.min_length && len < *n.min_length)) len = utf8::length(s);
         if (n.min_length && len < *n.min_length) {
             ok = false;
             if (!fail(n, "minLength", [&] {

@@ -1,12 +1,16 @@
 // schema/formats.cpp - the `format` checks applied when format assertion is on. Written from
 // the RFCs each format names (3339 dates, 5321 email, 1123 hostnames, 2673/4291 IPs, 3986 URIs,
-// 4122 UUIDs, 6901 JSON pointers, 6570 URI templates, 5890-5893 internationalized host names in
-// idna.cpp); deliberately lenient where the RFCs are baroque (quoted local parts).
+// 4122 UUIDs, 6901 JSON pointers, 6570 URI templates; 5890-5893 internationalized host names
+// through libidn2); deliberately lenient where the RFCs are baroque (quoted local parts).
 #include <mcp/schema/validator.hpp>
 
-#include "schema/idna.hpp"
 #include "schema/regex.hpp"
 
+#include <mcp/json/utf8.hpp>
+
+#include <idn2.h>
+
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <optional>
@@ -35,21 +39,6 @@ bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) noexce
         out = out * 10 + (s[pos + i] - '0');
     }
     return true;
-}
-
-// Decodes the UTF-8 code point at s[i] and advances i; nullopt when malformed.
-std::optional<char32_t> next_code_point(std::string_view s, std::size_t& i) noexcept {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    std::size_t len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return std::nullopt;
-    char32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1Fu) : len == 3 ? (b0 & 0x0Fu) : (b0 & 0x07u);
-    for (std::size_t k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if ((b & 0xC0) != 0x80) return std::nullopt;
-        cp = (cp << 6) | (b & 0x3Fu);
-    }
-    i += len;
-    return cp;
 }
 
 bool check_date(std::string_view s) {
@@ -150,62 +139,91 @@ bool check_duration(std::string_view s) {
     return n > 0 && i == s.size();
 }
 
-// hostname: RFC 1123 labels of letters, digits and hyphens; a label starting "xn--" must be an
-// A-label (RFC 5890: Punycode that decodes to a valid U-label and encodes back to itself).
-// idn-hostname (RFC 5890): labels may also be U-labels, and U+3002, U+FF0E, U+FF61 separate
-// labels like '.'. Lengths (63 per label, 253 in all) count the A-label form.
+// One label as libidn2 checks it (IDNA2008 without UTS #46 mapping: RFC 5891 5.4 - NFC, no
+// "--" in positions 3-4, no leading combining mark, PVALID or CONTEXTJ / CONTEXTO with its
+// rule - and the RFC 5893 Bidi rule): its A-label, or nullopt when it is not a valid U-label.
+std::optional<std::string> a_label_of(const std::string& u_label) {
+    std::uint8_t* out = nullptr;
+    if (u_label.find('\0') != std::string::npos ||
+        idn2_register_u8(reinterpret_cast<const std::uint8_t*>(u_label.c_str()), nullptr, &out, IDN2_NFC_INPUT) !=
+            IDN2_OK)
+        return std::nullopt;
+    std::string a_label(reinterpret_cast<const char*>(out));
+    idn2_free(out);
+    return a_label;
+}
+
+// An A-label ("xn--" and Punycode, any case) decodes to a U-label with a non-ASCII character
+// ("xn--abc-" hides an all-ASCII one) that is valid and encodes back to itself: that U-label.
+std::optional<std::string> u_label_of(std::string label) {
+    for (char& c : label) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    char* decoded = nullptr;
+    if (idn2_to_unicode_8z8z(label.c_str(), &decoded, 0) != IDN2_OK) return std::nullopt;
+    std::string u_label(decoded);
+    idn2_free(decoded);
+    const bool any_unicode = std::any_of(u_label.begin(), u_label.end(), [](char c) { return c & 0x80; });
+    if (!any_unicode || a_label_of(u_label) != label) return std::nullopt;
+    return u_label;
+}
+
+// RFC 5893: once a label has a right-to-left character (R, AL, AN), every label must satisfy
+// the Bidi rule; libidn2 checks only the labels that have one, and not rule 4 (EN and AN never
+// together). Bidi classes from PCRE2's Unicode tables.
+bool satisfies_bidi_rule(const std::vector<std::string>& labels) {
+    using detail::compiled_regex;
+    static const compiled_regex right_to_left("[\\p{bc=R}\\p{bc=AL}\\p{bc=AN}]");
+    static const compiled_regex rtl_label( // rules 1-4
+        "^(?!.*\\p{bc=EN}.*\\p{bc=AN})(?!.*\\p{bc=AN}.*\\p{bc=EN})[\\p{bc=R}\\p{bc=AL}]"
+        "[\\p{bc=R}\\p{bc=AL}\\p{bc=AN}\\p{bc=EN}\\p{bc=ES}\\p{bc=CS}\\p{bc=ET}\\p{bc=ON}\\p{bc=BN}\\p{bc=NSM}]*"
+        "(?<=[\\p{bc=R}\\p{bc=AL}\\p{bc=EN}\\p{bc=AN}])\\p{bc=NSM}*$");
+    static const compiled_regex ltr_label( // rules 1, 5, 6
+        "^\\p{bc=L}[\\p{bc=L}\\p{bc=EN}\\p{bc=ES}\\p{bc=CS}\\p{bc=ET}\\p{bc=ON}\\p{bc=BN}\\p{bc=NSM}]*"
+        "(?<=[\\p{bc=L}\\p{bc=EN}])\\p{bc=NSM}*$");
+    if (std::none_of(labels.begin(), labels.end(), [](const auto& l) { return right_to_left.search(l); }))
+        return true;
+    return std::all_of(labels.begin(), labels.end(),
+                       [](const auto& l) { return rtl_label.search(l) || ltr_label.search(l); });
+}
+
+// hostname: RFC 1123 labels of letters, digits and hyphens; a label starting "??--" must be an
+// A-label. idn-hostname (RFC 5890): labels may also be U-labels, and U+3002, U+FF0E, U+FF61
+// separate labels like '.'. Lengths (63 per label, 253 in all) count the A-label form.
 bool check_hostname(std::string_view s, bool idn) {
     if (s.empty()) return false;
-    std::vector<std::u32string> labels(1); // as code points, A-labels decoded, for the Bidi rule
-    std::vector<bool> ascii(1, true);
+    std::vector<std::string> labels(1); // UTF-8
     for (std::size_t i = 0; i < s.size();) {
-        auto cp = next_code_point(s, i);
-        if (!cp) return false;
-        if (*cp == '.' || (idn && (*cp == 0x3002 || *cp == 0xFF0E || *cp == 0xFF61))) {
+        const auto d = utf8::decode(s, i);
+        if (!d.valid || (d.code_point >= 0x80 && !idn)) return false;
+        const char32_t cp = d.code_point;
+        if (cp == '.' || (idn && (cp == 0x3002 || cp == 0xFF0E || cp == 0xFF61)))
             labels.emplace_back();
-            ascii.push_back(true);
-            continue;
-        }
-        if (*cp >= 0x80) {
-            if (!idn) return false;
-            ascii.back() = false;
-        }
-        labels.back().push_back(*cp);
+        else
+            labels.back().append(s.substr(i, d.length));
+        i += d.length;
     }
     std::size_t total = labels.size() - 1; // the dots
-    for (std::size_t k = 0; k < labels.size(); ++k) {
-        auto& label = labels[k];
+    for (auto& label : labels) {
         if (label.empty()) return false;
         std::size_t length = label.size();
-        if (ascii[k]) {
-            for (char32_t c : label)
-                if (!(c < 0x80 && (std::isalnum(static_cast<int>(c)) || c == '-'))) return false;
+        if (std::all_of(label.begin(), label.end(), [](char c) { return !(c & 0x80); })) {
+            for (char c : label)
+                if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-') return false;
             if (label.front() == '-' || label.back() == '-') return false;
-            if (label.size() >= 4 && label[2] == '-' && label[3] == '-') {
-                // "??--" is reserved for A-labels (RFC 5891 4.2.3.1)
-                if ((label[0] | 0x20) != 'x' || (label[1] | 0x20) != 'n') return false;
-                std::string encoded(label.begin() + 4, label.end());
-                auto decoded = detail::punycode_decode(encoded);
-                if (!decoded || !detail::is_valid_u_label(*decoded)) return false;
-                bool any_unicode = false;
-                for (char32_t c : *decoded) any_unicode |= c >= 0x80;
-                if (!any_unicode) return false; // "xn--abc-" hides an all-ASCII label
-                auto again = detail::punycode_encode(*decoded);
-                if (!again || again->size() != encoded.size()) return false;
-                for (std::size_t j = 0; j < encoded.size(); ++j) // canonical: re-encodes to itself
-                    if (((*again)[j] | 0x20) != (encoded[j] | 0x20)) return false;
-                label = std::move(*decoded);
+            // "??--" is reserved for A-labels (RFC 5891 4.2.3.1)
+            if (label.size() >= 4 && label.compare(2, 2, "--") == 0) {
+                auto u_label = u_label_of(label);
+                if (!u_label) return false;
+                label = std::move(*u_label); // for the Bidi rule
             }
         } else {
-            if (!detail::is_valid_u_label(label)) return false;
-            auto encoded = detail::punycode_encode(label);
-            if (!encoded) return false;
-            length = 4 + encoded->size();
+            const auto a_label = a_label_of(label);
+            if (!a_label) return false;
+            length = a_label->size();
         }
         if (length > 63) return false;
         total += length;
     }
-    return total <= 253 && detail::satisfies_bidi_rule(labels);
+    return total <= 253 && satisfies_bidi_rule(labels);
 }
 
 bool check_ipv4(std::string_view s) {

@@ -4,13 +4,12 @@
 
 #include <mcp/schema/validator.hpp>
 
-#include "schema/simple_regex.hpp"
+#include "schema/regex.hpp"
 
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,19 +25,6 @@ enum type_bit : std::uint8_t {
     t_string = 16,
     t_array = 32,
     t_object = 64,
-};
-
-/// A precompiled `pattern`. A simple pattern (a chain of atoms with quantifiers) has its own
-/// linear-time matcher; others go to std::regex: ASCII strings to the byte regex, other strings
-/// widened to UTF-32 so that '.', classes and quantifiers count code points like ECMAScript's
-/// unicode mode.
-struct compiled_regex {
-    std::string source;
-    std::optional<simple_regex> simple;
-    std::regex narrow;
-    std::wregex wide;
-    bool narrow_ok = false; // the byte automaton exists: used for ASCII input
-    bool search(std::string_view s) const;
 };
 
 struct resource;
@@ -132,8 +118,5 @@ const json::value* builtin_metaschema(std::string_view uri);
 
 /// JSON equality as JSON Schema defines it (1 == 1.0, objects unordered).
 bool json_equal(const json::value& a, const json::value& b) noexcept;
-
-/// Number of Unicode code points in UTF-8 text (invalid bytes count one each).
-std::size_t utf8_length(std::string_view s) noexcept;
 
 } // namespace mcp::schema::detail

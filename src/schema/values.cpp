@@ -217,10 +217,4 @@ bool json_equal(const json::value& a, const json::value& b) noexcept {
     return json_equal_at(a, b, 0);
 }
 
-std::size_t utf8_length(std::string_view s) noexcept {
-    std::size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80; // count every byte that starts a code point
-    return n;
-}
-
 } // namespace mcp::schema::detail

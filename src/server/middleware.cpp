@@ -2,6 +2,7 @@
 // checks, tool filtering.
 #include <mcp/server/middleware.hpp>
 #include <mcp/server/server.hpp>
+#include <mcp/json/utf8.hpp>
 
 #include <algorithm>
 #include <array>
@@ -107,9 +108,7 @@ struct server_metrics::impl {
     /// seen. Under `mu`.
     std::string bounded(std::set<std::string>& seen, std::string value) const {
         if (value.size() > max_label_bytes) {
-            std::size_t cut = max_label_bytes;
-            while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut; // UTF-8
-            value.resize(cut);
+            value.resize(utf8::boundary_before(value, max_label_bytes));
             value += "...";
         }
         if (value.empty() || seen.count(value)) return value;

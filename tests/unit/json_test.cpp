@@ -1,6 +1,7 @@
 #include <mcp/json/base64.hpp>
 #include <mcp/json/json.hpp>
 #include <mcp/json/text.hpp>
+#include <mcp/json/utf8.hpp>
 
 #include <gtest/gtest.h>
 
@@ -71,6 +72,25 @@ TEST(text, utf8_prefix_repairs_and_cuts_at_a_character) {
               "b");
     EXPECT_EQ(mcp::utf8_prefix("\xC0\xAF", 10), "\xEF\xBF\xBD\xEF\xBF\xBD");                 // overlong
     EXPECT_EQ(mcp::utf8_prefix("\xED\xA0\x80", 10), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"); // surrogate
+}
+
+TEST(utf8, decode_is_strict_and_boundaries_never_split_a_code_point) {
+    using mcp::utf8::decode;
+    const std::string_view euro = "\xE2\x82\xAC", emoji = "\xF0\x9F\x98\x80";
+    EXPECT_EQ(decode(euro, 0).code_point, U'\u20AC');
+    EXPECT_EQ(decode(euro, 0).length, 3u);
+    EXPECT_EQ(decode(emoji, 0).code_point, U'\U0001F600');
+    for (std::string_view bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE2\x82", "\x80", "\xFF"}) {
+        const auto d = decode(bad, 0); // overlong, surrogate, past U+10FFFF, truncated, stray, never UTF-8
+        EXPECT_FALSE(d.valid);
+        EXPECT_EQ(d.length, 1u);
+        EXPECT_EQ(d.code_point, U'\uFFFD');
+    }
+    const std::string text = "a\xE2\x82\xAC" "b";
+    EXPECT_EQ(mcp::utf8::boundary_before(text, 2), 1u);
+    EXPECT_EQ(mcp::utf8::boundary_before(text, 4), 4u);
+    EXPECT_EQ(mcp::utf8::boundary_before(text, 5), 5u);
+    EXPECT_EQ(mcp::utf8::length(text), 3u);
 }
 
 TEST(text, printable_escapes_every_control_and_is_one_line) {

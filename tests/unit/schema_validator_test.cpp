@@ -693,7 +693,7 @@ TEST(SchemaValidator, HugeRegexNumbersAreRefused) {
         auto v = compile(R"({"pattern":"^a{4294967297}$"})");
         FAIL() << "accepted; \"a\" valid: " << v.is_valid(json::value("a"));
     } catch (const compile_error& e) {
-        EXPECT_NE(std::string(e.what()).find("repetition count over 100000"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("repetition count over 65535"), std::string::npos) << e.what();
     }
     EXPECT_THROW(compile(R"({"pattern":"^(ab){2,99999999999999999999}$"})"), compile_error);
     EXPECT_FALSE(mcp::schema::check_format("regex", "x{1,4294967296}"));

@@ -19,12 +19,9 @@
 // decimal values (19.99 is a multiple of 0.01). Integers beyond 64 bits reach us from Boost.JSON
 // as doubles and keep only double precision.
 //
-// Known limitations: `pattern` uses std::regex (ECMAScript grammar) with its linear-time matcher:
-// no lookbehind, and back-references are refused with a compile_error (a backtracking matcher
-// would let hostile input take exponential time); named groups are supported, \p{...} only for
-// the common categories (L, Lu, Ll, N, Nd, P, White_Space). Strings that are not ASCII are matched
-// code point by code point (std::wregex) with ECMA-262's meaning of \d \w (ASCII) and \s
-// (Unicode white space).
+// `pattern` is ECMA-262 (unicode mode) on PCRE2, matched code point by code point, never taking
+// exponential time; back-references and variable-width lookbehind are refused with a
+// compile_error (docs/design.md lists every difference from ECMA-262).
 #pragma once
 
 #include <mcp/json/json.hpp>
