@@ -55,8 +55,7 @@ void add_features(mcp::server& s) {
                        .content = {mcp::text(std::string(a.at("text").as_string()))}};
                });
     s.add_tool({.name = "greet", .input_schema = obj_schema()}, [](const object&, mcp::context& ctx) {
-        auto r =
-            ctx.elicit(mcp::form_elicitation("What is your name?", name_schema), std::nullopt, "user_name");
+        auto r = ctx.elicit(mcp::form_elicitation("What is your name?", name_schema), {.key = "user_name"});
         std::string name = r.content ? std::string(r.content->at("name").as_string()) : "nobody";
         return mcp::call_tool_result{.content = {mcp::text("Hello, " + name + "!")}};
     });
@@ -87,7 +86,7 @@ void add_features(mcp::server& s) {
     });
     s.add_prompt({.name = "review", .arguments = {}}, [](const std::map<std::string, std::string>&,
                                                          mcp::context& ctx) {
-        auto r = ctx.elicit(mcp::form_elicitation("Context?", name_schema), std::nullopt, "user_context");
+        auto r = ctx.elicit(mcp::form_elicitation("Context?", name_schema), {.key = "user_context"});
         return mcp::get_prompt_result{
             .messages = {
                 {mcp::role::user, mcp::text("review " + std::string(r.content->at("name").as_string()))}}};
