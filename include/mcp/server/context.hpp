@@ -187,7 +187,8 @@ public:
     input_responses ask(const input_requests& requests, const ask_options& options = {}) const;
 
     /// One input at a time (see input_options), e.g. `ctx.sample(req, {.timeout = 30s})`.
-    create_message_result sample(const create_message_request& request, const input_options& options = {}) const;
+    create_message_result sample(const create_message_request& request,
+                                 const input_options& options = {}) const;
     elicit_result elicit(const elicit_request& request, const input_options& options = {}) const;
     /// Form-mode elicitation: a message and a flat object schema.
     elicit_result elicit(std::string message, json::object requested_schema) const;
