@@ -52,7 +52,7 @@ void add_mrtr_tools(mcp::server& server) {
                      .input_schema = no_arguments()},
                     [](const object&, mcp::context& ctx) {
                         auto r = ctx.elicit(mcp::form_elicitation("What is your name?", string_form("name")),
-                                            std::nullopt, "user_name");
+                                            {.key = "user_name"});
                         return text_result("Hello, " + field(r, "name") + "!");
                     });
     server.add_tool(
@@ -60,8 +60,7 @@ void add_mrtr_tools(mcp::server& server) {
          .description = "Asks the client's LLM a question (sampling input request 'capital_question')",
          .input_schema = no_arguments()},
         [](const object&, mcp::context& ctx) {
-            auto r =
-                ctx.sample(question("What is the capital of France?", 100), std::nullopt, "capital_question");
+            auto r = ctx.sample(question("What is the capital of France?", 100), {.key = "capital_question"});
             return text_result("The model said: " + text_of(r));
         });
     server.add_tool({.name = "test_input_required_result_list_roots",
@@ -69,7 +68,7 @@ void add_mrtr_tools(mcp::server& server) {
                      .input_schema = no_arguments()},
                     [](const object&, mcp::context& ctx) {
                         std::string uris;
-                        for (const auto& r : ctx.roots("client_roots"))
+                        for (const auto& r : ctx.roots({.key = "client_roots"}))
                             uris += (uris.empty() ? "" : ", ") + r.uri;
                         return text_result("Client roots: " + uris);
                     });
@@ -85,7 +84,7 @@ void add_mrtr_tools(mcp::server& server) {
                                                   object{{"type", "object"},
                                                          {"properties", {{"ok", {{"type", "boolean"}}}}},
                                                          {"required", mcp::json::array{"ok"}}}),
-                            std::nullopt, "confirm");
+                            {.key = "confirm"});
                         const bool state_ok = ctx.request_state().is_object() || !ctx.stateless();
                         return text_result(std::string(state_ok ? "state-ok" : "state-missing") +
                                            ": confirmed=" + field(r, "ok"));
@@ -110,10 +109,10 @@ void add_mrtr_tools(mcp::server& server) {
          .input_schema = no_arguments()},
         [](const object&, mcp::context& ctx) {
             auto step1 = ctx.elicit(mcp::form_elicitation("Step 1: What is your name?", string_form("name")),
-                                    std::nullopt, "step1");
+                                    {.key = "step1"});
             auto step2 = ctx.elicit(
                 mcp::form_elicitation("Step 2: What is your favorite color?", string_form("color")),
-                std::nullopt, "step2");
+                {.key = "step2"});
             return text_result(field(step1, "name") + " likes " + field(step2, "color"));
         });
     server.add_tool({.name = "test_input_required_result_tampered_state",
@@ -122,7 +121,7 @@ void add_mrtr_tools(mcp::server& server) {
                     [](const object&, mcp::context& ctx) {
                         ctx.set_request_state(object{{"issued", true}});
                         auto r = ctx.elicit(mcp::form_elicitation("Please confirm", string_form("answer")),
-                                            std::nullopt, "confirm");
+                                            {.key = "confirm"});
                         return text_result("answer: " + field(r, "answer"));
                     });
     // input-required-result-capability-check: asks only for what the client can answer.
@@ -147,7 +146,7 @@ void add_mrtr_tools(mcp::server& server) {
         [](const std::map<std::string, std::string>&, mcp::context& ctx) {
             auto r = ctx.elicit(
                 mcp::form_elicitation("What context should the prompt use?", string_form("context")),
-                std::nullopt, "user_context");
+                {.key = "user_context"});
             return mcp::get_prompt_result{
                 .messages = {{mcp::role::user, mcp::text("Use this context: " + field(r, "context"))}}};
         });

@@ -18,35 +18,35 @@ client::~client() {
 
 // ------------------------------------------------------------------ handlers and callbacks
 
-void client::set_sampling_handler(sampling_handler handler, bool supports_tools, bool supports_context) {
+void client::set_sampling_handler(sampling_handler handler, sampling_support support) {
     std::lock_guard lock(impl_->mu);
     impl_->sampling = std::move(handler);
-    impl_->sampling_tools = supports_tools;
-    impl_->sampling_context = supports_context;
+    impl_->sampling_tools = support.tools;
+    impl_->sampling_context = support.context;
 }
 
-void client::set_elicitation_handler(elicitation_handler handler, bool form, bool url) {
+void client::set_elicitation_handler(elicitation_handler handler, elicitation_modes modes) {
     std::lock_guard lock(impl_->mu);
     impl_->elicitation = std::move(handler);
-    impl_->elicitation_form = form;
-    impl_->elicitation_url = url;
+    impl_->elicitation_form = modes.form;
+    impl_->elicitation_url = modes.url;
 }
 
-void client::set_roots_handler(roots_handler handler, bool list_changed) {
+void client::set_roots_handler(roots_handler handler, roots_support support) {
     roots_request_handler h;
     if (handler) h = [handler = std::move(handler)](request_context&) { return handler(); };
-    set_roots_request_handler(std::move(h), list_changed);
+    set_roots_request_handler(std::move(h), support);
 }
 
-void client::set_roots_request_handler(roots_request_handler handler, bool list_changed) {
+void client::set_roots_request_handler(roots_request_handler handler, roots_support support) {
     std::lock_guard lock(impl_->mu);
     impl_->roots = std::move(handler);
-    impl_->roots_list_changed = list_changed;
+    impl_->roots_list_changed = support.list_changed;
 }
 
 void client::set_roots(std::vector<root> roots) {
     auto shared = std::make_shared<const std::vector<root>>(std::move(roots));
-    set_roots_handler([shared] { return *shared; }, true);
+    set_roots_handler([shared] { return *shared; });
 }
 
 void client::notify_roots_changed() {

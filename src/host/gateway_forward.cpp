@@ -228,7 +228,7 @@ bool gateway::impl::ask_approval(context& ctx, const approval_request& request, 
         {"required", json::array{"run"}}};
     try {
         const auto answer = ctx.elicit({.message = std::move(message), .requested_schema = schema},
-                                       std::nullopt, std::string(approval_input_key));
+                                       {.key = std::string(approval_input_key)});
         const auto* run = answer.action == elicit_action::accept && answer.content
                               ? answer.content->if_contains("run")
                               : nullptr;

@@ -428,27 +428,25 @@ bool managed_server::connect_once(std::string& error_out, bool restart) {
     }
     auto c = std::make_shared<mcp::client>(co);
     const std::string name = config_.name;
-    c->set_roots_request_handler(
-        [shared = shared_, name](request_context& request) {
-            if (shared->options.roots_provider)
-                if (auto r = shared->options.roots_provider(name, request)) return std::move(*r);
-            return shared->current_roots();
-        },
-        true);
+    c->set_roots_request_handler([shared = shared_, name](request_context& request) {
+        if (shared->options.roots_provider)
+            if (auto r = shared->options.roots_provider(name, request)) return std::move(*r);
+        return shared->current_roots();
+    });
     if (auto p = opts.sampling)
         c->set_sampling_handler(
             [p, name](const create_message_request& r, request_context& request) {
                 const control_of_request control(request);
                 return p->create_message(name, r, control.get());
             },
-            p->supports_tools(), false);
+            {.tools = p->supports_tools()});
     if (auto p = opts.elicitation)
         c->set_elicitation_handler(
             [p, name](const elicit_request& r, request_context& request) {
                 const control_of_request control(request);
                 return p->elicit(name, r, control.get());
             },
-            true, p->supports_url());
+            {.url = p->supports_url()});
     const auto on = [self, gen](unsigned ev) {
         return [self, gen, ev] {
             if (auto s = self.lock()) s->signal(gen, ev);

@@ -9,8 +9,11 @@
 #include "http/stateless_stream.hpp"
 
 #include "server/request_state.hpp"
+#include "server/server_access.hpp"
 
 namespace mcp::http {
+
+using mcp::detail::server_access;
 
 void server::impl::serve_sessionless(core::request& req, json::value&& message, revision era,
                                      const writer_ptr& w, std::string principal) {
@@ -26,7 +29,8 @@ void server::impl::serve_sessionless(core::request& req, json::value&& message, 
     auto* request = std::get_if<jsonrpc::request>(&*c.msg);
     if (!request) { // notifications and responses need no answer without a session
         if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg))
-            host->mcp->handle_notification(std::move(*n), origin_of(req, std::move(principal)), era);
+            server_access::handle_notification(*host->mcp, std::move(*n),
+                                               origin_of(req, std::move(principal)), era);
         w->respond(202, {}, {});
         return;
     }
@@ -50,7 +54,7 @@ void server::impl::serve_sessionless_batch(core::request& req, json::array&& ele
         if (auto* r = std::get_if<jsonrpc::request>(&*c.msg))
             requests.push_back(std::move(*r));
         else if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg))
-            host->mcp->handle_notification(std::move(*n), origin, era);
+            server_access::handle_notification(*host->mcp, std::move(*n), origin, era);
         // responses need no answer without a session
     }
     auto& replies = sorted.replies; // errors for the elements that cannot run
@@ -64,7 +68,7 @@ void server::impl::serve_sessionless_batch(core::request& req, json::array&& ele
     cancellation_source closed;
     w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
     for (auto& r : requests)
-        host->mcp->handle_request(std::move(r), batch->member(), closed.token(), origin, era);
+        server_access::handle_request(*host->mcp, std::move(r), batch->member(), closed.token(), origin, era);
     batch->finish_if_done();
 }
 
@@ -84,7 +88,7 @@ void server::impl::post_stateless(core::request& req, json::value&& message,
     }
     if (auto* n = std::get_if<jsonrpc::notification>(&*c.msg)) {
         // Nothing for the server to do with one over HTTP; its middleware still see it.
-        host->mcp->handle_notification(std::move(*n), origin_of(req, std::move(principal)));
+        server_access::handle_notification(*host->mcp, std::move(*n), origin_of(req, std::move(principal)));
         w->respond(202, {}, {});
         return;
     }
@@ -113,7 +117,8 @@ void server::impl::run_request(jsonrpc::request&& request, const writer_ptr& w,
     // Closing the response stream cancels the request (2026-07-28); once it is answered the
     // callback finds nothing left to cancel.
     w->on_close([closed]() mutable { closed.cancel("the client closed the stream"); });
-    host->mcp->handle_request(std::move(request), std::move(stream), closed.token(), std::move(origin), era);
+    server_access::handle_request(*host->mcp, std::move(request), std::move(stream), closed.token(),
+                                  std::move(origin), era);
 }
 
 std::shared_ptr<const std::vector<mcp::detail::header_parameter>>

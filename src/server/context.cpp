@@ -318,17 +318,15 @@ std::string next_key(std::map<std::string, int>& uses, const char* base) {
 } // namespace
 
 create_message_result context::sample(const create_message_request& request,
-                                      std::optional<std::chrono::milliseconds> timeout,
-                                      std::optional<std::string> key) const {
-    auto k = key ? std::move(*key) : next_key(state_.key_uses, "sampling");
-    auto answers = ask({{k, request}}, {.timeout = timeout});
+                                      const input_options& options) const {
+    auto k = options.key ? *options.key : next_key(state_.key_uses, "sampling");
+    auto answers = ask({{k, request}}, {.timeout = options.timeout});
     return std::get<create_message_result>(answers.at(k));
 }
 
-elicit_result context::elicit(const elicit_request& request, std::optional<std::chrono::milliseconds> timeout,
-                              std::optional<std::string> key) const {
-    auto k = key ? std::move(*key) : next_key(state_.key_uses, "elicitation");
-    auto answers = ask({{k, request}}, {.timeout = timeout});
+elicit_result context::elicit(const elicit_request& request, const input_options& options) const {
+    auto k = options.key ? *options.key : next_key(state_.key_uses, "elicitation");
+    auto answers = ask({{k, request}}, {.timeout = options.timeout});
     return std::get<elicit_result>(answers.at(k));
 }
 
@@ -336,9 +334,9 @@ elicit_result context::elicit(std::string message, json::object requested_schema
     return elicit(form_elicitation(std::move(message), std::move(requested_schema)));
 }
 
-std::vector<root> context::roots(std::optional<std::string> key) const {
-    auto k = key ? std::move(*key) : next_key(state_.key_uses, "roots");
-    auto answers = ask({{k, roots_request{}}});
+std::vector<root> context::roots(const input_options& options) const {
+    auto k = options.key ? *options.key : next_key(state_.key_uses, "roots");
+    auto answers = ask({{k, roots_request{}}}, {.timeout = options.timeout});
     return std::get<list_roots_result>(answers.at(k)).roots;
 }
 

@@ -295,14 +295,7 @@ json::value subscriptions_listen(impl& srv, request_context& rpc, detail::call_s
     return srv.listen(rpc, call);
 }
 
-struct method_entry {
-    std::string_view name;
-    impl::method fn;
-    bool initialize_era;
-    bool stateless_era;
-};
-
-constexpr method_entry method_table[] = {
+constexpr impl::method_entry method_table[] = {
     {"tools/list", tools_list, true, true},
     {"tools/call", tools_call, true, true},
     {"resources/list", resources_list, true, true},
@@ -320,9 +313,13 @@ constexpr method_entry method_table[] = {
 
 } // namespace
 
-server::impl::method server::impl::find_method(std::string_view name, bool stateless) {
+std::span<const server::impl::method_entry> server::impl::methods() {
+    return method_table;
+}
+
+const server::impl::method_entry* server::impl::find_method(std::string_view name, bool stateless) {
     for (const auto& m : method_table)
-        if (m.name == name && (stateless ? m.stateless_era : m.initialize_era)) return m.fn;
+        if (m.name == name && (stateless ? m.stateless_era : m.initialize_era)) return &m;
     return nullptr;
 }
 

@@ -2,6 +2,7 @@
 // mcp/server/middleware.hpp): adding them, and running a call through them.
 #include <mcp/server/server.hpp>
 
+#include "server/server_access.hpp"
 #include "server/server_state.hpp"
 
 namespace mcp {
@@ -57,12 +58,12 @@ void server::impl::receive_notification(std::string_view method, json::object& p
     step(0, n);
 }
 
-void server::handle_notification(jsonrpc::notification notification,
-                                 std::shared_ptr<const message_origin> origin,
-                                 std::optional<revision> initialize_era) {
+void detail::server_access::handle_notification(server& s, jsonrpc::notification notification,
+                                                std::shared_ptr<const message_origin> origin,
+                                                std::optional<revision> initialize_era) {
     if (!notification.params.is_object()) notification.params = json::object{};
-    impl_->receive_notification(notification.method, notification.params.get_object(), origin.get(),
-                                !initialize_era, [] {});
+    s.impl_->receive_notification(notification.method, notification.params.get_object(), origin.get(),
+                                  !initialize_era, [] {});
 }
 
 json::value server::impl::receive(request_context& rpc, bool stateless,

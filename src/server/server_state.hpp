@@ -1,14 +1,15 @@
 // Internal state of a server and of each of its peers, shared by the files of src/server.
 //
 // How a request is served, whatever carried it:
-//   session (initialize era)   server.cpp installs one handler per method on the session; the
-//                              handler snapshots the peer's caller_info into a call_state and
-//                              runs the method (server_methods.cpp).
+//   session (initialize era)   lifecycle.cpp installs the method table's handlers on the session;
+//                              serve_on_session snapshots the peer's caller_info into a
+//                              call_state and runs the method (server_methods.cpp).
 //   session (stateless era)    the same handlers see _meta["io.modelcontextprotocol/
 //                              protocolVersion"] on an uninitialized session and serve the
 //                              request statelessly (stateless.cpp) with a caller_info from _meta.
-//   no session                 server::handle_request (stateless.cpp) does the same for a
-//                              request_stream, on the handler executor.
+//   no session                 server_access::handle_request (stateless.cpp) does the same for
+//                              a request_stream, on the handler executor, answering through
+//                              the engine's run_request (src/session/run_request.hpp).
 #pragma once
 
 #include <mcp/protocol/uri_template.hpp>
@@ -18,6 +19,7 @@
 #include <mutex>
 #include <set>
 #include <shared_mutex>
+#include <span>
 #include <unordered_map>
 
 namespace mcp {
@@ -178,11 +180,22 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
 
     // --- methods (server_methods.cpp): one function per MCP method, era-independent ---
     using method = json::value (*)(impl&, request_context&, detail::call_state&);
-    /// The method named `name`, or null. `stateless`: the table of the 2026-07-28 era.
-    static method find_method(std::string_view name, bool stateless);
+    struct method_entry {
+        std::string_view name;
+        method fn;
+        bool initialize_era; ///< served on an initialized session (and sessionless, initialize era)
+        bool stateless_era;  ///< served in the 2026-07-28 era
+    };
+    /// Every MCP method past the lifecycle (initialize, ping): the one table all paths use.
+    static std::span<const method_entry> methods();
+    /// The method named `name` in the era's table (`stateless`: 2026-07-28), or null.
+    static const method_entry* find_method(std::string_view name, bool stateless);
     /// Which declared capability a client->server method needs; nullptr for none.
     static const char* capability_needed(std::string_view method);
     static bool declares(const declared_features& d, std::string_view capability);
+    /// Serve `m` for the peer of session `peer` (its handler on the engine; lifecycle.cpp).
+    json::value serve_on_session(request_context& ctx, const method_entry& m,
+                                 std::shared_ptr<server_session> peer);
 
     // --- the stateless era (stateless.cpp) ---
     /// Serve `rpc` as a stateless request: check its _meta, route, run, decorate the result.
@@ -190,6 +203,10 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     json::value serve_stateless(request_context& rpc);
     /// Serve `rpc` as initialize-era revision `r` with no session behind it.
     json::value serve_sessionless(request_context& rpc, revision r);
+    /// See detail::server_access::handle_request.
+    void handle_request(jsonrpc::request request, std::shared_ptr<request_stream> stream,
+                        cancellation_token cancel, std::shared_ptr<const message_origin> origin,
+                        std::optional<revision> initialize_era);
 
     // --- subscriptions/listen (listen.cpp) ---
     json::value listen(request_context& rpc, detail::call_state& call);

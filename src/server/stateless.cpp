@@ -1,10 +1,12 @@
 // The stateless era (2026-07-28) and sessionless serving: per-request _meta instead of a
 // session, routing with the era's method set, multi-round-trip requests (MRTR) with a sealed
 // requestState, and the decoration every result of the era carries (resultType, caching hints,
-// serverInfo). Also server::handle_request, which serves a request that arrived without a
-// session (Streamable HTTP) on the handler executor.
+// serverInfo). Also handle_request, which serves a request that arrived without a session
+// (Streamable HTTP) on the handler executor, through the engine's run_request.
 #include "server/request_state.hpp"
+#include "server/server_access.hpp"
 #include "server/server_state.hpp"
+#include "session/run_request.hpp"
 
 #include <chrono>
 
@@ -172,8 +174,8 @@ json::value server::impl::serve_stateless(request_context& rpc) {
     call.owner = this;
     call.caller = caller_from_meta(rpc.meta(), opts, call.level);
     const std::string method(rpc.method());
-    auto fn = find_method(method, true);
-    if (!fn)
+    const auto* m = find_method(method, true);
+    if (!m)
         throw error(
             error_code::method_not_found,
             "Method not found: " + method +
@@ -189,12 +191,12 @@ json::value server::impl::serve_stateless(request_context& rpc) {
         open_round(round, rpc, *this, principal);
         call.round = &round;
         try {
-            result = fn(*this, rpc, call);
+            result = m->fn(*this, rpc, call);
         } catch (const input_required& need) {
             result = input_required_result(need, round, rpc, *this, principal, call.caller->protocol_version);
         }
     } else {
-        result = fn(*this, rpc, call);
+        result = m->fn(*this, rpc, call);
     }
     if (!rpc.deferred()) decorate(result, method, *this, call.caller->protocol_version);
     return result;
@@ -209,8 +211,8 @@ json::value server::impl::serve_sessionless(request_context& rpc, revision r) {
         return initialize_result_json(*this, rpc.params(), declared, who);
     }
     if (method == "ping") return json::object();
-    auto fn = find_method(method, false);
-    if (!fn) throw error(error_code::method_not_found, "Method not found: " + method);
+    const auto* m = find_method(method, false);
+    if (!m) throw error(error_code::method_not_found, "Method not found: " + method);
     if (const char* cap = capability_needed(method); cap && !offers(cap))
         throw error(error_code::method_not_found,
                     "Method not found: " + method + " (the server does not offer '" + cap + "')");
@@ -226,40 +228,38 @@ json::value server::impl::serve_sessionless(request_context& rpc, revision r) {
     auto who = std::make_shared<caller_info>();
     who->protocol_version = r;
     call.caller = std::move(who);
-    return fn(*this, rpc, call);
+    return m->fn(*this, rpc, call);
 }
 
-void server::handle_request(jsonrpc::request request, std::shared_ptr<request_stream> stream,
-                            cancellation_token cancel, std::shared_ptr<const message_origin> origin,
-                            std::optional<revision> initialize_era) {
-    auto self = impl_;
-    self->exec->post([self, request = std::move(request), stream = std::move(stream),
-                      cancel = std::move(cancel), origin = std::move(origin), initialize_era]() mutable {
+void server::impl::handle_request(jsonrpc::request request, std::shared_ptr<request_stream> stream,
+                                  cancellation_token cancel, std::shared_ptr<const message_origin> origin,
+                                  std::optional<revision> initialize_era) {
+    exec->post([self = shared_from_this(), request = std::move(request), stream = std::move(stream),
+                cancel = std::move(cancel), origin = std::move(origin), initialize_era]() mutable {
         const revision r = initialize_era.value_or(revision::v2026_07_28);
         json::object params =
             request.params.is_object() ? std::move(request.params.get_object()) : json::object();
-        request_context rpc(stream, r, request.id, std::move(request.method), std::move(params), cancel,
-                            std::move(origin));
-        std::string out;
-        try {
-            json::value result = self->receive(rpc, !initialize_era, [&]() -> json::value {
-                return initialize_era ? self->serve_sessionless(rpc, *initialize_era)
-                                      : self->serve_stateless(rpc);
-            });
-            if (rpc.deferred()) return; // answered by its deferred_reply (subscriptions/listen)
-            jsonrpc::serialize_result(out, request.id, result);
-            stream->respond(std::move(out), nullptr);
-        } catch (const error& e) {
-            if (rpc.deferred()) return;
-            jsonrpc::serialize_error(out, request.id, e);
-            stream->respond(std::move(out), &e);
-        } catch (...) {
-            if (rpc.deferred()) return;
-            const error internal(error_code::internal_error, "Internal error");
-            jsonrpc::serialize_error(out, request.id, internal);
-            stream->respond(std::move(out), &internal);
-        }
+        request_context rpc(stream, r, std::move(request.id), std::move(request.method), std::move(params),
+                            cancel, std::move(origin));
+        auto reply = detail::run_request(
+            rpc,
+            [&](request_context& ctx) {
+                return self->receive(ctx, !initialize_era, [&]() -> json::value {
+                    return initialize_era ? self->serve_sessionless(ctx, *initialize_era)
+                                          : self->serve_stateless(ctx);
+                });
+            },
+            [](const std::string&) {}); // nowhere to report it but the reply
+        if (reply) stream->respond(std::move(reply->message), reply->error ? &*reply->error : nullptr);
     });
+}
+
+void detail::server_access::handle_request(server& s, jsonrpc::request request,
+                                           std::shared_ptr<request_stream> stream, cancellation_token cancel,
+                                           std::shared_ptr<const message_origin> origin,
+                                           std::optional<revision> initialize_era) {
+    s.impl_->handle_request(std::move(request), std::move(stream), std::move(cancel), std::move(origin),
+                            initialize_era);
 }
 
 } // namespace mcp

@@ -5,6 +5,7 @@
 #include <mcp/jsonrpc/envelope_scan.hpp>
 #include <mcp/session/session.hpp>
 
+#include "session/run_request.hpp"
 #include "session/serial_queue.hpp"
 #include "session/stall_watchdog.hpp"
 #include "session/timer_service.hpp"
@@ -382,7 +383,7 @@ struct session::impl {
                      const std::shared_ptr<batch_collector>& batch, const request_handler& handler,
                      cancellation_source& source, const std::shared_ptr<const message_origin>& origin) {
         json::object params = req.params.is_object() ? std::move(req.params.get_object()) : json::object();
-        std::string out;
+        std::optional<detail::request_reply> out;
         {
             request_context ctx(s, req.id, std::move(req.method), std::move(params), source.token(), origin);
             std::weak_ptr<session> weak = s;
@@ -391,25 +392,10 @@ struct session::impl {
                     if (auto live = weak.lock())
                         live->impl_->finish_request(id, batch, source, std::move(message));
                 });
-            try {
-                json::value result = handler(ctx);
-                if (ctx.deferred()) return; // answered later through the deferred_reply
-                jsonrpc::serialize_result(out, req.id, result);
-            } catch (const mcp::error& e) {
-                if (ctx.deferred()) return; // the deferred reply answers (or its destructor does)
-                jsonrpc::serialize_error(out, req.id, e);
-            } catch (const std::exception& e) {
-                log_internal("handler for " + std::string(ctx.method()) + " threw: " + e.what());
-                if (ctx.deferred()) return;
-                jsonrpc::serialize_error(out, req.id,
-                                         mcp::error(error_code::internal_error, "Internal error"));
-            } catch (...) {
-                if (ctx.deferred()) return;
-                jsonrpc::serialize_error(out, req.id,
-                                         mcp::error(error_code::internal_error, "Internal error"));
-            }
+            out = detail::run_request(ctx, handler, [this](const std::string& what) { log_internal(what); });
+            if (!out) return; // answered later through the deferred_reply
         }
-        finish_request(req.id, batch, source, std::move(out));
+        finish_request(req.id, batch, source, std::move(out->message));
     }
 
     void log_internal(const std::string& what) {

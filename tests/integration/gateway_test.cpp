@@ -542,7 +542,7 @@ TEST(Gateway, TheClientsUserApprovesWhatThePolicyDoesNot) {
                 return mcp::elicit_result{.action = mcp::elicit_action::accept,
                                           .content = object{{"run", true}}};
             },
-            true, false);
+            {.form = true});
     });
     auto ran = c->call_tool("everything__echo", {{"text", "approved"}});
     EXPECT_FALSE(ran.is_error.value_or(false)) << text_of(ran);

@@ -109,7 +109,7 @@ TEST_F(handlers, sampling_with_tools_needs_the_tools_capability) {
     make();
     c->set_sampling_handler([](const mcp::create_message_request&,
                                mcp::request_context&) { return mcp::create_message_result{}; },
-                            false);
+                            {.tools = false});
     connect();
     wire->inject(
         R"({"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":5,"tools":[{"name":"t","inputSchema":{"type":"object"}}]}})");
@@ -140,7 +140,7 @@ TEST_F(handlers, url_elicitation_when_declared) {
             EXPECT_EQ(r.elicitation_id, "el-1");
             return mcp::elicit_result{.action = mcp::elicit_action::accept};
         },
-        false, true);
+        {.form = false, .url = true});
     connect();
     wire->inject(url_elicit_request);
     EXPECT_EQ(wire->next().value_or(""), R"({"jsonrpc":"2.0","id":"e2","result":{"action":"accept"}})");
@@ -241,7 +241,7 @@ TEST_F(handlers, roots_list_changed_is_sent_when_declared) {
 
 TEST_F(handlers, roots_list_changed_is_not_sent_when_not_declared) {
     make();
-    c->set_roots_handler([] { return std::vector<mcp::root>{}; }, false);
+    c->set_roots_handler([] { return std::vector<mcp::root>{}; }, {.list_changed = false});
     connect();
     c->notify_roots_changed();
     EXPECT_FALSE(wire->next(30ms));

@@ -56,8 +56,8 @@ TEST_F(handshake, capabilities_follow_handlers_and_revision) {
         opts.experimental = {{"x.y/z", mcp::json::object{}}};
         make();
         c->set_roots({{.uri = "file:///tmp"}});
-        c->set_sampling_handler(sample_nothing, true, true);
-        c->set_elicitation_handler(elicit_nothing, true, true);
+        c->set_sampling_handler(sample_nothing, {.tools = true, .context = true});
+        c->set_elicitation_handler(elicit_nothing, {.form = true, .url = true});
         EXPECT_EQ(connect(), init_request(mcp::to_string(r), caps)) << mcp::to_string(r);
         c->close();
     }
@@ -65,7 +65,7 @@ TEST_F(handshake, capabilities_follow_handlers_and_revision) {
 
 TEST_F(handshake, default_handler_flags) {
     make();
-    c->set_roots_handler([] { return std::vector<mcp::root>{}; }, false);
+    c->set_roots_handler([] { return std::vector<mcp::root>{}; }, {.list_changed = false});
     c->set_sampling_handler(sample_nothing);    // tools yes, context no
     c->set_elicitation_handler(elicit_nothing); // form only
     EXPECT_EQ(
@@ -77,7 +77,7 @@ TEST_F(handshake, default_handler_flags) {
 TEST_F(handshake, url_only_elicitation_is_not_declared_where_modes_cannot_be_named) {
     opts.protocol_version = revision::v2025_06_18;
     make();
-    c->set_elicitation_handler(elicit_nothing, false, true);
+    c->set_elicitation_handler(elicit_nothing, {.form = false, .url = true});
     EXPECT_EQ(connect(), init_request("2025-06-18", "{}"));
 }
 

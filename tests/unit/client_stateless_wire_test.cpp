@@ -53,8 +53,8 @@ TEST_F(stateless_wire, a_server_info_outside_meta_is_read_too) {
 TEST_F(stateless_wire, every_request_carries_meta_with_the_handlers_capabilities) {
     make();
     c->set_roots({{.uri = "file:///tmp"}});
-    c->set_sampling_handler(sample_nothing, true, false);
-    c->set_elicitation_handler(elicit_nothing, true, true);
+    c->set_sampling_handler(sample_nothing, {.tools = true});
+    c->set_elicitation_handler(elicit_nothing, {.form = true, .url = true});
     auto probe = connect();
     const std::string caps = R"({"roots":{},"sampling":{"tools":{}},"elicitation":{"form":{},"url":{}}})";
     EXPECT_EQ(mcp::to_json(meta_of(probe).at("io.modelcontextprotocol/clientCapabilities")), caps);
@@ -68,7 +68,7 @@ TEST_F(stateless_wire, every_request_carries_meta_with_the_handlers_capabilities
     reply(req, R"({"resultType":"complete","tools":[],"ttlMs":0,"cacheScope":"private"})");
     call.get();
     // A handler set later is declared from the next request on.
-    c->set_elicitation_handler(elicit_nothing, true, false);
+    c->set_elicitation_handler(elicit_nothing, {.form = true});
     auto again = start([this] { return c->list_prompts(); });
     req = expect_request("prompts/list");
     EXPECT_EQ(mcp::to_json(meta_of(req).at("io.modelcontextprotocol/clientCapabilities").at("elicitation")),

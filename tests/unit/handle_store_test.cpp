@@ -6,6 +6,8 @@
 #include <mcp/server/handle_store.hpp>
 #include <mcp/server/server.hpp>
 
+#include "server/server_access.hpp"
+
 #include <gtest/gtest.h>
 
 #include <condition_variable>
@@ -436,7 +438,8 @@ struct replica {
         origin->principal = principal;
         const mcp::json::object meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
                                      {"io.modelcontextprotocol/clientCapabilities", mcp::json::object{}}};
-        server.handle_request(
+        mcp::detail::server_access::handle_request(
+            server,
             {std::int64_t{1}, "tools/call",
              mcp::json::object{{"name", tool}, {"arguments", std::move(args)}, {"_meta", meta}}},
             s, {}, origin);

@@ -1,9 +1,11 @@
 // The stateless era (2026-07-28) of mcp::server, at the wire: per-request _meta, server/discover,
 // resultType and caching hints, removed methods, MRTR (InputRequiredResult, sealed requestState),
 // logLevel, subscriptions/listen. Over a session without initialize (stdio) and through
-// server::handle_request (what Streamable HTTP uses). Every message is checked against the
+// server_access::handle_request (what Streamable HTTP uses). Every message is checked against the
 // official 2026-07-28 schema.
 #include <mcp/server/server.hpp>
+
+#include "server/server_access.hpp"
 
 #include "support/wire_peer.hpp"
 #include "support/wire_schema.hpp"
@@ -14,6 +16,7 @@
 #include <mutex>
 
 using namespace std::chrono_literals;
+using mcp::detail::server_access;
 using mcp::json::object;
 using mcp::json::value;
 
@@ -52,8 +55,7 @@ void add_features(mcp::server& s) {
                        .content = {mcp::text(std::string(a.at("text").as_string()))}};
                });
     s.add_tool({.name = "greet", .input_schema = obj_schema()}, [](const object&, mcp::context& ctx) {
-        auto r =
-            ctx.elicit(mcp::form_elicitation("What is your name?", name_schema), std::nullopt, "user_name");
+        auto r = ctx.elicit(mcp::form_elicitation("What is your name?", name_schema), {.key = "user_name"});
         std::string name = r.content ? std::string(r.content->at("name").as_string()) : "nobody";
         return mcp::call_tool_result{.content = {mcp::text("Hello, " + name + "!")}};
     });
@@ -84,7 +86,7 @@ void add_features(mcp::server& s) {
     });
     s.add_prompt({.name = "review", .arguments = {}}, [](const std::map<std::string, std::string>&,
                                                          mcp::context& ctx) {
-        auto r = ctx.elicit(mcp::form_elicitation("Context?", name_schema), std::nullopt, "user_context");
+        auto r = ctx.elicit(mcp::form_elicitation("Context?", name_schema), {.key = "user_context"});
         return mcp::get_prompt_result{
             .messages = {
                 {mcp::role::user, mcp::text("review " + std::string(r.content->at("name").as_string()))}}};
@@ -508,8 +510,9 @@ TEST(server_handle_request, serves_a_stateless_request_with_progress_on_its_stre
     auto st = std::make_shared<collecting_stream>();
     object m = meta({}, "debug");
     m["progressToken"] = "p1";
-    s.handle_request(
-        make_request(5, "tools/call", with_meta({{"name", "echo"}, {"arguments", {{"text", "x"}}}}, m)), st);
+    server_access::handle_request(
+        s, make_request(5, "tools/call", with_meta({{"name", "echo"}, {"arguments", {{"text", "x"}}}}, m)),
+        st);
     ASSERT_TRUE(st->wait());
     EXPECT_FALSE(st->code.has_value());
     EXPECT_EQ(st->parsed().at("id"), 5);
@@ -527,13 +530,13 @@ TEST(server_handle_request, reports_error_codes_to_the_transport) {
     mcp::server s;
     add_features(s);
     auto no_meta = std::make_shared<collecting_stream>();
-    s.handle_request(make_request(1, "server/discover", {}), no_meta);
+    server_access::handle_request(s, make_request(1, "server/discover", {}), no_meta);
     ASSERT_TRUE(no_meta->wait());
     EXPECT_EQ(no_meta->code, -32602);
     EXPECT_EQ(no_meta->parsed().at("id"), 1); // errors keep the request's id
 
     auto removed = std::make_shared<collecting_stream>();
-    s.handle_request(make_request(2, "ping", with_meta({})), removed);
+    server_access::handle_request(s, make_request(2, "ping", with_meta({})), removed);
     ASSERT_TRUE(removed->wait());
     EXPECT_EQ(removed->code, -32601);
 }
@@ -542,25 +545,27 @@ TEST(server_handle_request, serves_initialize_era_clients_without_a_session) {
     mcp::server s;
     add_features(s);
     auto init = std::make_shared<collecting_stream>();
-    s.handle_request(make_request(1, "initialize",
-                                  {{"protocolVersion", "2025-06-18"},
-                                   {"capabilities", object{}},
-                                   {"clientInfo", {{"name", "old"}, {"version", "1"}}}}),
-                     init, {}, nullptr, mcp::revision::v2025_06_18);
+    server_access::handle_request(s,
+                                  make_request(1, "initialize",
+                                               {{"protocolVersion", "2025-06-18"},
+                                                {"capabilities", object{}},
+                                                {"clientInfo", {{"name", "old"}, {"version", "1"}}}}),
+                                  init, {}, nullptr, mcp::revision::v2025_06_18);
     ASSERT_TRUE(init->wait());
     EXPECT_EQ(init->parsed().at("result").at("protocolVersion"), "2025-06-18");
     EXPECT_EQ(init->parsed().at("result").at("capabilities").at("resources").at("subscribe"), false);
 
     auto call = std::make_shared<collecting_stream>();
-    s.handle_request(make_request(2, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "old"}}}}),
-                     call, {}, nullptr, mcp::revision::v2025_06_18);
+    server_access::handle_request(
+        s, make_request(2, "tools/call", {{"name", "echo"}, {"arguments", {{"text", "old"}}}}), call, {},
+        nullptr, mcp::revision::v2025_06_18);
     ASSERT_TRUE(call->wait());
     EXPECT_EQ(call->parsed().at("result").at("content").at(0).at("text"), "old");
     EXPECT_FALSE(call->parsed().at("result").as_object().contains("resultType"));
 
     auto greet = std::make_shared<collecting_stream>(); // no session: no way to ask the client
-    s.handle_request(make_request(3, "tools/call", {{"name", "greet"}}), greet, {}, nullptr,
-                     mcp::revision::v2025_06_18);
+    server_access::handle_request(s, make_request(3, "tools/call", {{"name", "greet"}}), greet, {}, nullptr,
+                                  mcp::revision::v2025_06_18);
     ASSERT_TRUE(greet->wait());
     EXPECT_EQ(greet->parsed().at("result").at("isError"), true);
 }
@@ -570,7 +575,8 @@ TEST(server_handle_request, cancelling_a_listen_stream_removes_it) {
     add_features(s);
     auto st = std::make_shared<collecting_stream>();
     mcp::cancellation_source closed;
-    s.handle_request(
+    server_access::handle_request(
+        s,
         make_request(9, "subscriptions/listen", with_meta({{"notifications", {{"toolsListChanged", true}}}})),
         st, closed.token());
     for (int i = 0; i < 200 && s.listeners() == 0; ++i) std::this_thread::sleep_for(10ms);

@@ -63,6 +63,21 @@ using roots_handler = std::function<std::vector<root>()>;
 /// differently depending on what the server is doing (a gateway asking its own client).
 using roots_request_handler = std::function<std::vector<root>(request_context&)>;
 
+/// What a sampling handler supports, declared as sampling.tools / sampling.context.
+struct sampling_support {
+    bool tools = true;
+    bool context = false;
+};
+/// The elicitation modes a handler answers, declared as elicitation.form / elicitation.url.
+struct elicitation_modes {
+    bool form = true;
+    bool url = false;
+};
+/// What a roots handler declares: roots.listChanged (then call notify_roots_changed() after a change).
+struct roots_support {
+    bool list_changed = true;
+};
+
 /// Bounds of the walks over a server's pages (list_all_tools, list_all_resources,
 /// list_all_resource_templates, list_all_prompts, and the walks the client makes by itself).
 /// Each page is bounded by the message size limit (session_options::max_message_size), but a
@@ -146,12 +161,12 @@ public:
     // --- handlers for the server's requests for input; they decide the capabilities declared
     // (in initialize, or in every request's _meta in the stateless era). Set them before
     // connect() for the initialize era; in the stateless era a change applies from the next call.
-    void set_sampling_handler(sampling_handler handler, bool supports_tools = true,
-                              bool supports_context = false);
-    void set_elicitation_handler(elicitation_handler handler, bool form = true, bool url = false);
-    /// Offer roots. `list_changed` declares roots.listChanged; call notify_roots_changed() after a change.
-    void set_roots_handler(roots_handler handler, bool list_changed = true);
-    void set_roots_request_handler(roots_request_handler handler, bool list_changed = true);
+    /// e.g. `set_sampling_handler(h, {.tools = false})`, `set_elicitation_handler(h, {.url = true})`.
+    void set_sampling_handler(sampling_handler handler, sampling_support support = {});
+    void set_elicitation_handler(elicitation_handler handler, elicitation_modes modes = {});
+    /// Offer roots (see roots_support).
+    void set_roots_handler(roots_handler handler, roots_support support = {});
+    void set_roots_request_handler(roots_request_handler handler, roots_support support = {});
     void set_roots(std::vector<root> roots);
     /// notifications/roots/list_changed (initialize era). The stateless era has no such
     /// notification (a server asks for the roots each time it needs them): nothing is sent.

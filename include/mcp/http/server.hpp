@@ -8,7 +8,7 @@
 // One endpoint, both eras:
 //   * a POST whose request carries _meta["io.modelcontextprotocol/protocolVersion"] (or whose
 //     MCP-Protocol-Version header names a stateless revision) is a 2026-07-28 request: served
-//     with no session (mcp::server::handle_request); its headers are checked against its body
+//     with no session (through the server's internal entry point); its headers are checked against its body
 //     (MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-*: 400 + -32020 on a mismatch);
 //     the response is JSON, or SSE when the request sends notifications first; closing the
 //     stream cancels the request; GET and DELETE are for the older era only;

@@ -111,6 +111,15 @@ struct ask_options {
     std::function<void(const std::string& key, const progress_update&)> on_progress;
 };
 
+/// How context::sample / elicit / roots put one question to the client.
+struct input_options {
+    /// How long the request to the client may take (initialize era); unset: the session's default.
+    std::optional<std::chrono::milliseconds> timeout;
+    /// The input's key (stateless era: its key in inputRequests); unset: "sampling",
+    /// "elicitation" or "roots", numbered from the second use on in one run ("sampling-2").
+    std::optional<std::string> key;
+};
+
 /// Who sent the request being handled.
 struct caller_info {
     revision protocol_version = latest_initialize_revision;
@@ -177,28 +186,23 @@ public:
     /// (see ask_options), e.g. `ctx.ask(inputs, {.timeout = 30s})`.
     input_responses ask(const input_requests& requests, const ask_options& options = {}) const;
 
-    /// One input at a time. The key defaults to "elicitation", "sampling" or "roots", numbered
-    /// from the second use on within one run of the handler ("sampling-2").
+    /// One input at a time (see input_options), e.g. `ctx.sample(req, {.timeout = 30s})`.
     create_message_result sample(const create_message_request& request,
-                                 std::optional<std::chrono::milliseconds> timeout = std::nullopt,
-                                 std::optional<std::string> key = std::nullopt) const;
-    elicit_result elicit(const elicit_request& request,
-                         std::optional<std::chrono::milliseconds> timeout = std::nullopt,
-                         std::optional<std::string> key = std::nullopt) const;
+                                 const input_options& options = {}) const;
+    elicit_result elicit(const elicit_request& request, const input_options& options = {}) const;
     /// Form-mode elicitation: a message and a flat object schema.
     elicit_result elicit(std::string message, json::object requested_schema) const;
-    std::vector<root> roots(std::optional<std::string> key = std::nullopt) const;
+    std::vector<root> roots(const input_options& options = {}) const;
 
     /// Typed form-mode elicitation: the requestedSchema is built from T (once per type; T must
     /// be flat: booleans, numbers, strings, enums), the answer is validated against it and
     /// converted to a T. An answer that does not fit throws client_request_failed.
     template <schema::elicitable T>
-    elicitation<T> elicit(std::string message,
-                          std::optional<std::chrono::milliseconds> timeout = std::nullopt) const {
+    elicitation<T> elicit(std::string message, const input_options& options = {}) const {
         elicit_request request;
         request.message = std::move(message);
         request.requested_schema = schema::elicitation_schema_of<T>();
-        const elicit_result r = elicit(request, timeout);
+        const elicit_result r = elicit(request, options);
         elicitation<T> out{r.action, std::nullopt};
         if (r.action != elicit_action::accept) return out;
         const json::value content = r.content ? json::value(*r.content) : json::value(json::object{});

@@ -14,7 +14,7 @@
 // Both protocol eras are served by the same object: a peer that sends initialize gets a session
 // of the initialize era (2024-11-05 .. 2025-11-25); a request carrying
 // _meta["io.modelcontextprotocol/protocolVersion"] is served statelessly (2026-07-28), on a
-// session (stdio) or without one (handle_request, which the Streamable HTTP transport uses).
+// session (stdio) or without one (what the Streamable HTTP transport does).
 #pragma once
 
 #include <mcp/protocol/types.hpp>
@@ -35,6 +35,10 @@
 #include <vector>
 
 namespace mcp {
+
+namespace detail {
+struct server_access;
+}
 
 // tool_handler (raw JSON arguments in, result out), prompt_handler and completion_handler are
 // declared in mcp/server/typed.hpp. A handler throwing mcp::error gives a JSON-RPC error; any
@@ -191,23 +195,6 @@ public:
     /// revision this server offers, or its client capabilities do not parse.
     std::shared_ptr<server_session> restore_session(transport_ptr transport,
                                                     const session_snapshot& snapshot);
-    /// Serve one request without a session and return at once; its notifications and response
-    /// go to `stream` (from a handler thread). Without `initialize_era` it is a request of the
-    /// stateless era: its _meta is checked (-32602 when missing, -32022 for an unsupported
-    /// version), removed methods get -32601, input comes through MRTR. With `initialize_era`
-    /// it is served as that revision with no session behind it (a stateless HTTP server for
-    /// clients of the initialize era): initialize is answered, nothing is remembered, and input
-    /// from the client is not available. Cancelling `cancel` cancels the request.
-    void handle_request(jsonrpc::request request, std::shared_ptr<request_stream> stream,
-                        cancellation_token cancel = {},
-                        std::shared_ptr<const message_origin> origin = nullptr,
-                        std::optional<revision> initialize_era = std::nullopt);
-    /// Take a notification that arrived without a session (an HTTP POST with no session):
-    /// notification middleware see it, and then nothing is done with it, as there is no peer
-    /// state for it to change. `initialize_era` as for handle_request.
-    void handle_notification(jsonrpc::notification notification,
-                             std::shared_ptr<const message_origin> origin = nullptr,
-                             std::optional<revision> initialize_era = std::nullopt);
     /// End every subscriptions/listen stream gracefully (each gets its result) and close every
     /// session. The server stays usable (registries, new connections).
     void shutdown();
@@ -226,6 +213,7 @@ public:
     struct impl;
 
 private:
+    friend struct detail::server_access; // the HTTP transport's entry points (src/server)
     /// connect() and restore_session(): start serving `rpc` with the peer state `st`.
     std::shared_ptr<server_session> attach(std::shared_ptr<mcp::session> rpc,
                                            std::shared_ptr<server_session::state> st);
