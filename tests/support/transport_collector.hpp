@@ -39,7 +39,8 @@ struct collector {
             if (message_delay.count()) std::this_thread::sleep_for(message_delay);
             {
                 std::lock_guard lock(mu);
-                lines.emplace_back(m.text);
+                // A transport that parsed more than one message at once delivers values only.
+                lines.push_back(m.text.empty() ? json::serialize(m.value) : std::string(m.text));
                 threads.push_back(std::this_thread::get_id());
             }
             in_message = false;
