@@ -19,8 +19,8 @@ namespace {
 class counting_transport : public mcp::transport {
 public:
     void start(mcp::transport_handler h) override { handler = std::move(h); }
-    void send(std::string message) override {
-        bytes += message.size();
+    void send(mcp::jsonrpc::outgoing_message message) override {
+        bytes += message.text.size();
         std::lock_guard lock(mu);
         ++replies;
         cv.notify_all();
@@ -59,10 +59,12 @@ int main(int argc, char** argv) {
     });
     auto wire = std::make_shared<counting_transport>();
     auto peer = server.connect(wire);
-    wire->handler.on_message(
-        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})");
+    using mcp::jsonrpc::incoming_message;
+    wire->handler.on_message(incoming_message::parse(
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}})"));
     wire->wait_for(1);
-    wire->handler.on_message(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    wire->handler.on_message(
+        incoming_message::parse(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
 
     std::vector<std::string> msgs;
     msgs.reserve(n);
@@ -73,8 +75,8 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const double c0 = cpu_seconds();
     for (std::size_t i = 0; i < n; ++i) {
-        if (i >= window) wire->wait_for(i + 1 - window + 1); // keep at most `window` in flight
-        wire->handler.on_message(msgs[i]);
+        if (i >= window) wire->wait_for(i + 1 - window + 1);        // keep at most `window` in flight
+        wire->handler.on_message(incoming_message::parse(msgs[i])); // what a transport does
     }
     wire->wait_for(n + 1);
     const double cpu = cpu_seconds() - c0;

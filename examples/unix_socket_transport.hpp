@@ -3,7 +3,9 @@
 // This is the whole of it: a connected socket is a readable and writable descriptor, and
 // fd_stream_transport already knows how to speak newline-delimited JSON-RPC over one. A transport
 // over anything else (a serial port, a WebSocket, a message queue) implements the three
-// functions of mcp::transport (start, send, close) in the same spirit.
+// functions of mcp::transport in the same spirit: start(handler) reads frames and hands each to
+// handler.on_message(mcp::jsonrpc::incoming_message::parse(frame)); send(message) writes
+// message.text in a frame; close() stops and calls handler.on_close once.
 #pragma once
 
 #include <mcp/jsonrpc/error.hpp>

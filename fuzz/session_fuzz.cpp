@@ -11,7 +11,7 @@ namespace {
 class sink_transport : public mcp::transport {
 public:
     void start(mcp::transport_handler h) override { handler = std::move(h); }
-    void send(std::string message) override { bytes += message.size(); }
+    void send(mcp::jsonrpc::outgoing_message message) override { bytes += message.text.size(); }
     void close() override {}
     mcp::transport_handler handler;
     std::size_t bytes = 0;
@@ -39,6 +39,7 @@ struct harness {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static harness h;
-    h.wire->handler.on_message(std::string_view(reinterpret_cast<const char*>(data), size));
+    h.wire->handler.on_message(
+        mcp::jsonrpc::incoming_message::parse(std::string_view(reinterpret_cast<const char*>(data), size)));
     return 0;
 }

@@ -26,9 +26,7 @@ std::optional<jsonrpc::request_id> subscription_of(const json::object& params) {
     if (!meta) return std::nullopt;
     const auto* v = meta->if_contains(meta_subscription_id);
     if (!v) return std::nullopt;
-    if (v->is_string()) return jsonrpc::request_id(std::string(v->get_string()));
-    if (v->is_int64()) return jsonrpc::request_id(v->get_int64());
-    if (v->is_uint64()) return jsonrpc::request_id(static_cast<std::int64_t>(v->get_uint64()));
+    if (auto id = jsonrpc::read_id(*v)) return id;
     return jsonrpc::request_id(std::string("<unreadable>"));
 }
 

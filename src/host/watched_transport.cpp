@@ -2,19 +2,16 @@
 #include "host/watched_transport.hpp"
 
 #include <mcp/jsonrpc/error.hpp>
+#include <mcp/jsonrpc/wire_message.hpp>
 
 namespace mcp::host::detail {
 
 watched_transport::watched_transport(transport_ptr inner, lost_handler on_lost)
     : transport_decorator(std::move(inner)), on_lost_(std::move(on_lost)) {}
 
-std::string watched_transport::unreachable_error(std::string_view text) {
-    // Most messages are not errors at all: look closer only when the code is in the text.
-    if (text.find("-32010") == std::string_view::npos) return {};
-    boost::system::error_code ec;
-    auto v = parse_json(text, ec);
-    if (!v || !v->is_object()) return {};
-    const auto* err = find_object(v->get_object(), "error");
+std::string watched_transport::unreachable_error(const jsonrpc::incoming_message& m) {
+    if (m.kind != jsonrpc::kind::error) return {};
+    const auto* err = find_object(m.value.get_object(), "error");
     if (!err || find_int(*err, "code") != error_code::http_error) return {};
     if (const auto* data = find_object(*err, "data"); data && data->contains("httpStatus")) return {};
     const auto message = find_string(*err, "message");
@@ -63,49 +60,28 @@ bool watched_transport::stray(std::string_view message) {
     return false;
 }
 
-void watched_transport::look(std::string_view message) {
-    auto why = unreachable_error(message);
-    if (why.empty()) return;
-    remember(why);
-    if (on_lost_) on_lost_(why);
-}
-
 void watched_transport::start(transport_handler h) {
     // The message goes to the session first: the request that failed gets its answer either way.
     // Stray output is noted before the session sees it: what the session does with it (answer
     // with a parse error to a server that is gone) may end the connection at once.
-    const auto wrap =
-        [this](std::function<void(std::string_view)> f) -> std::function<void(std::string_view)> {
-        if (!f) return {};
-        return [this, f = std::move(f)](std::string_view m) {
-            const bool not_json = stray(m);
-            f(m);
-            if (!not_json) look(m);
+    if (h.on_message)
+        h.on_message = [this, f = std::move(h.on_message)](jsonrpc::incoming_message&& m) {
+            if (m.text.empty() && m.error && !m.unusable_response) remember(m.error->what()); // oversize
+            const bool not_json = !m.text.empty() && stray(m.text);
+            const auto why = not_json ? std::string() : unreachable_error(m);
+            f(std::move(m));
+            if (why.empty()) return;
+            remember(why);
+            if (on_lost_) on_lost_(why);
         };
-    };
-    h.on_message = wrap(std::move(h.on_message));
-    h.on_last_message = wrap(std::move(h.on_last_message));
-    if (h.on_message_from)
-        h.on_message_from = [this, f = std::move(h.on_message_from)](
-                                std::string_view m, std::shared_ptr<const message_origin> o) {
-            const bool not_json = stray(m);
-            f(m, std::move(o));
-            if (!not_json) look(m);
-        };
-    h.on_error = [this, f = std::move(h.on_error)](std::string_view what) {
-        remember(std::string(what));
-        if (f) f(what);
-    };
-    // Always set, so that the failure is known here; unset by the user, it goes to on_error.
-    h.on_failure = [this, f = std::move(h.on_failure), on_error = h.on_error](std::string_view why) {
-        {
+    h.on_error = [this, f = std::move(h.on_error)](std::string_view what, transport_handler::severity level) {
+        if (level == transport_handler::severity::failure) {
             std::lock_guard lock(mu_);
-            failure_ = std::string(why);
+            failure_ = std::string(what);
+        } else {
+            remember(std::string(what));
         }
-        if (f)
-            f(why);
-        else if (on_error)
-            on_error(why);
+        if (f) f(what, level);
     };
     transport_decorator::start(std::move(h));
 }

@@ -11,7 +11,7 @@
 // through on_close; the
 // wrapper keeps the last problem reported (on_error, or the message of the failed request) so
 // that the manager can say why the connection was lost, and the reason the transport gave up
-// on the server (on_failure: it stopped reading what was sent to it).
+// on the server (on_error with severity::failure: it stopped reading what was sent to it).
 #pragma once
 
 #include <mcp/transport/transport_decorator.hpp>
@@ -34,19 +34,18 @@ public:
 
     /// The last problem seen: an on_error text, or the message of a request nothing answered.
     std::string last_problem() const;
-    /// Why the transport closed on its own initiative (transport_handler::on_failure), or empty.
+    /// Why the transport closed on its own initiative (on_error, severity::failure), or empty.
     std::string failure() const;
     /// The start (at most 200 bytes, control characters escaped) of the first incoming message
     /// that is not JSON at all: what a stdio server printed on stdout besides the protocol (a
     /// banner, a log line). Empty when there was none.
     std::string first_stray_output() const;
 
-    /// The message of `text` when it is an error response meaning that nothing answered the
+    /// The message of `m` when it is an error response meaning that nothing answered the
     /// request (code -32010 without data.httpStatus); else empty.
-    static std::string unreachable_error(std::string_view text);
+    static std::string unreachable_error(const jsonrpc::incoming_message& m);
 
 private:
-    void look(std::string_view message);
     /// Note `message` if it is not JSON (see first_stray_output); true when it is not.
     bool stray(std::string_view message);
     void remember(std::string problem);

@@ -112,12 +112,9 @@ core::header_list http_session::sse_headers() const {
             {"Mcp-Session-Id", id_}};
 }
 
-void http_session::deliver(std::string_view text, const std::shared_ptr<const message_origin>& origin) {
+void http_session::deliver(jsonrpc::incoming_message&& message) {
     std::lock_guard lock(deliver_mu_);
-    if (handler_.on_message_from)
-        handler_.on_message_from(text, origin);
-    else if (handler_.on_message)
-        handler_.on_message(text);
+    if (handler_.on_message) handler_.on_message(std::move(message));
 }
 
 void http_session::watch(const std::shared_ptr<stream>& s, const writer_ptr& w) {
@@ -212,7 +209,19 @@ void http_session::forget_ended_streams_locked(std::chrono::steady_clock::time_p
     }
 }
 
-void http_session::send(std::string message) {
+void http_session::send(jsonrpc::outgoing_message message) {
+    using jsonrpc::kind;
+    const bool reply =
+        message.kind == kind::response || message.kind == kind::error || message.kind == kind::batch;
+    if (reply && message.id)
+        send_reply(std::move(message.text), *message.id);
+    else if (message.related)
+        send_related(std::move(message.text), *message.related);
+    else
+        send_standalone(std::move(message.text));
+}
+
+void http_session::send_standalone(std::string message) {
     graveyard_t graveyard;
     std::lock_guard lock(mu_);
     if (closed_) return;
@@ -293,32 +302,15 @@ bool http_session::close_request_stream(const jsonrpc::request_id& id) {
     return true;
 }
 
-void http_session::post(const std::string& text, const json::value& parsed,
-                        std::shared_ptr<const message_origin> origin, writer_ptr writer,
+void http_session::post(jsonrpc::incoming_message&& message, writer_ptr writer,
                         std::vector<std::string> early_replies) {
-    std::vector<jsonrpc::request_id> ids;
-    auto collect = [&ids](const json::value& m) {
-        const auto* o = m.if_object();
-        if (!o || !o->contains("method")) return;
-        const auto* id = o->if_contains("id");
-        if (!id) return;
-        if (id->is_string())
-            ids.emplace_back(std::string(id->get_string()));
-        else if (id->is_int64())
-            ids.emplace_back(id->get_int64());
-        else if (id->is_uint64() && id->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
-            ids.emplace_back(static_cast<std::int64_t>(id->get_uint64()));
-    };
-    if (const auto* a = parsed.if_array())
-        for (const auto& m : *a) collect(m);
-    else
-        collect(parsed);
-
+    const auto ids = jsonrpc::request_ids(message);
+    const bool nothing = message.kind == jsonrpc::kind::batch && message.value.get_array().empty();
     if (ids.empty()) {
         // Notifications and responses: accepted, nothing to stream back but the errors for the
         // elements of a batch the router refused.
         touch();
-        if (!text.empty()) deliver(text, origin);
+        if (!nothing) deliver(std::move(message));
         if (early_replies.empty())
             writer->respond(202, {{"Mcp-Session-Id", id_}}, {});
         else
@@ -364,7 +356,7 @@ void http_session::post(const std::string& text, const json::value& parsed,
         }
     }
     watch(s, writer);
-    deliver(text, origin);
+    deliver(std::move(message));
 }
 
 void http_session::get(const std::optional<std::string>& last_event_id, writer_ptr writer) {

@@ -2,12 +2,13 @@
 // engine as a transport, and by the HTTP router as the place POSTs and GETs of its session id go.
 //
 // Streams. Every POST that carries a request opens a logical stream; GET opens the standalone
-// stream ("0"). A message goes to the stream of the request it belongs to (send_reply /
-// send_related), anything else to the standalone stream. A stream is logical because the HTTP
-// connection under it may break and be replaced: each event gets an id "<stream>-<n>" and, when
-// resumable, is kept in the event store; a GET with Last-Event-ID replays what followed and, if
-// the stream is still open, carries the rest. A broken connection does not cancel anything
-// (2025-11-25: disconnection is not cancellation). A stream ends with its request's response.
+// stream ("0"). A message goes to the stream of the request it belongs to (the request a
+// response answers, or its `related` request), anything else to the standalone stream. A stream
+// is logical because the HTTP connection under it may break and be replaced: each event gets an
+// id "<stream>-<n>" and, when resumable, is kept in the event store; a GET with Last-Event-ID
+// replays what followed and, if the stream is still open, carries the rest. A broken connection
+// does not cancel anything (2025-11-25: disconnection is not cancellation). A stream ends with
+// its request's response.
 //
 // Revisions. Priming events (an id with empty data) and ending a request's connection before
 // its response (context::close_sse_stream) are SSE polling, which only 2025-11-25 clients know
@@ -61,19 +62,17 @@ public:
 
     // ---- mcp::transport (the engine's side) ----
     void start(transport_handler handler) override;
-    void send(std::string message) override;
-    void send_reply(std::string message, const jsonrpc::request_id& id) override;
-    void send_related(std::string message, const jsonrpc::request_id& related) override;
+    void send(jsonrpc::outgoing_message message) override;
     void close() override;
     bool close_request_stream(const jsonrpc::request_id& id) override;
 
     // ---- the HTTP router's side (I/O threads) ----
-    /// A POST of this session: `text` parsed as `parsed` (one message or a 2025-03-26 batch).
-    /// Requests get a stream (JSON or SSE); notifications and responses alone get 202.
-    /// `early_replies`: for a batch, the error responses to elements the router refused before
-    /// it ran (they are not in `text`); they join the batch's reply array.
-    void post(const std::string& text, const json::value& parsed,
-              std::shared_ptr<const message_origin> origin, std::shared_ptr<core::response_writer> writer,
+    /// A POST of this session: `message`, as the router parsed it (one message or a 2025-03-26
+    /// batch; kind::invalid with an empty batch: nothing to deliver). Requests get a stream
+    /// (JSON or SSE); notifications and responses alone get 202. `early_replies`: for a batch,
+    /// the error responses to elements the router refused before it ran (they are not in
+    /// `message`); they join the batch's reply array.
+    void post(jsonrpc::incoming_message&& message, std::shared_ptr<core::response_writer> writer,
               std::vector<std::string> early_replies = {});
     /// The first POST of a new session carries initialize request `id`. Should it be answered
     /// with an error, the session never began: `refused` runs (the router drops the session)
@@ -137,7 +136,10 @@ private:
     void watch(const std::shared_ptr<stream>& s, const std::shared_ptr<core::response_writer>& w);
     core::header_list json_headers() const;
     core::header_list sse_headers() const;
-    void deliver(std::string_view text, const std::shared_ptr<const message_origin>& origin);
+    void deliver(jsonrpc::incoming_message&& message);
+    void send_standalone(std::string message);
+    void send_reply(std::string message, const jsonrpc::request_id& id);
+    void send_related(std::string message, const jsonrpc::request_id& related);
     void touch();
     /// Tell the event store to forget the streams that ended more than replay_window ago.
     void forget_ended_streams_locked(std::chrono::steady_clock::time_point now);

@@ -8,7 +8,7 @@
 
 #include "server/request_state.hpp"
 
-#include <mcp/jsonrpc/message.hpp>
+#include <mcp/jsonrpc/wire_message.hpp>
 #include <mcp/server/server.hpp>
 
 namespace mcp::http::detail {
@@ -27,9 +27,9 @@ public:
         std::lock_guard lock(mu_);
         handler_ = std::move(h);
     }
-    void send(std::string message) override {
+    void send(jsonrpc::outgoing_message message) override {
         std::lock_guard lock(mu_);
-        if (writer_ && !writer_->write(sse_event({}, message))) writer_->end();
+        if (writer_ && !writer_->write(sse_event({}, message.text))) writer_->end();
     }
     void close() override {
         std::function<void()> on_close;
@@ -63,7 +63,7 @@ public:
         std::lock_guard lock(mu_);
         return peer_;
     }
-    void deliver(std::string_view text, const std::shared_ptr<const message_origin>& origin) {
+    void deliver(jsonrpc::incoming_message&& message) {
         transport_handler h;
         {
             std::lock_guard lock(mu_);
@@ -71,10 +71,7 @@ public:
             h = handler_;
         }
         std::lock_guard lock(deliver_mu_);
-        if (h.on_message_from)
-            h.on_message_from(text, origin);
-        else if (h.on_message)
-            h.on_message(text);
+        if (h.on_message) h.on_message(std::move(message));
     }
     void keep_alive() {
         std::lock_guard lock(mu_);
@@ -217,7 +214,9 @@ void legacy_sse_endpoint::post(core::request&& req, const std::shared_ptr<core::
     origin->principal = std::move(principal);
     // Accepted at once: the answer, if any, travels on the SSE stream.
     w->respond(202, {{"Content-Type", "text/plain"}}, "Accepted");
-    session->deliver(req.body, origin);
+    auto message = jsonrpc::incoming_message::parse(req.body);
+    message.origin = std::move(origin);
+    session->deliver(std::move(message));
 }
 
 void legacy_sse_endpoint::forget(const std::string& id) {

@@ -18,7 +18,7 @@
 #include "session/timer_service.hpp"
 
 #include <mcp/http/server.hpp>
-#include <mcp/jsonrpc/message.hpp>
+#include <mcp/jsonrpc/wire_message.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -56,12 +56,8 @@ inline void respond_error(const std::shared_ptr<core::response_writer>& w, int s
 /// The id of a message, when it has one this server can echo (a string or an integer).
 inline std::optional<jsonrpc::request_id> readable_id(const json::value& v) {
     const auto* o = v.if_object();
-    if (!o) return std::nullopt;
-    const auto* id = o->if_contains("id");
-    if (!id) return std::nullopt;
-    if (id->is_string()) return jsonrpc::request_id(std::string(id->get_string()));
-    if (id->is_int64()) return jsonrpc::request_id(id->get_int64());
-    return std::nullopt;
+    const auto* id = o ? o->if_contains("id") : nullptr;
+    return id ? jsonrpc::read_id(*id) : std::nullopt;
 }
 
 } // namespace detail
@@ -208,8 +204,8 @@ struct server::impl : std::enable_shared_from_this<server::impl> {
     /// A new session for `parsed`, a valid initialize request with id `id`. Should initialize
     /// be answered with an error, the session is dropped at once (end_session) and the answer
     /// goes without Mcp-Session-Id: a failed initialize leaves nothing behind.
-    void start_session(core::request& req, const json::value& parsed, jsonrpc::request_id id,
-                       const writer_ptr& w, std::string principal);
+    void start_session(core::request& req, json::value&& parsed, jsonrpc::request_id id, const writer_ptr& w,
+                       std::string principal);
 
     /// 503 (every session busy) or 429 (every session of this client busy), with Retry-After.
     void respond_at_capacity(const writer_ptr& w, const std::optional<jsonrpc::request_id>& id,

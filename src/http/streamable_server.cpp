@@ -333,7 +333,7 @@ void server::impl::post(core::request&& req, const writer_ptr& w, std::string pr
             return;
         }
         if (host->opts.stateful) {
-            start_session(req, *parsed, *id, w, std::move(principal));
+            start_session(req, std::move(*parsed), *id, w, std::move(principal));
             return;
         }
     }
@@ -389,18 +389,18 @@ void server::impl::post_on_session(core::request& req, json::value&& parsed, std
     }
     auto origin = origin_of(req, std::move(principal));
     if (!parsed.is_array()) {
-        entry->transport->post(req.body, parsed, std::move(origin), w);
+        auto message = jsonrpc::incoming_message::from_value(std::move(parsed));
+        message.text = req.body;
+        message.origin = std::move(origin);
+        entry->transport->post(std::move(message), w);
         return;
     }
     // A batch: what cannot run is answered here, element by element; the rest goes to the session.
     auto sorted = detail::triage_batch(std::move(parsed.get_array()));
-    std::string text;
-    if (sorted.replies.empty())
-        text = std::move(req.body);
-    else if (!sorted.kept.empty())
-        text = json::serialize(sorted.kept);
-    const json::value kept(std::move(sorted.kept));
-    entry->transport->post(text, kept, std::move(origin), w, std::move(sorted.replies));
+    auto message = jsonrpc::incoming_message::from_value(json::value(std::move(sorted.kept)));
+    if (sorted.replies.empty()) message.text = req.body;
+    message.origin = std::move(origin);
+    entry->transport->post(std::move(message), w, std::move(sorted.replies));
 }
 
 // ------------------------------------------------------------------ GET, DELETE

@@ -159,7 +159,7 @@ void server::impl::watch_peer(const std::shared_ptr<mcp::server_session>& peer,
     });
 }
 
-void server::impl::start_session(core::request& req, const json::value& parsed, jsonrpc::request_id request,
+void server::impl::start_session(core::request& req, json::value&& parsed, jsonrpc::request_id request,
                                  const writer_ptr& w, std::string principal) {
     std::string id = mcp::detail::random_hex_id(); // 128 bits from the OS CSPRNG
     auto transport = std::make_shared<http_session>(id, host);
@@ -194,7 +194,10 @@ void server::impl::start_session(core::request& req, const json::value& parsed, 
     transport->expect_initialize(std::move(request), [weak, id] {
         if (auto self = weak.lock()) self->end_session(id); // its record goes with it
     });
-    transport->post(req.body, parsed, origin_of(req, std::move(principal)), w);
+    auto message = jsonrpc::incoming_message::from_value(std::move(parsed));
+    message.text = req.body;
+    message.origin = origin_of(req, std::move(principal));
+    transport->post(std::move(message), w);
     // The initialize is the engine's now (its stream keeps the copy busy while it runs): from
     // here the session is like any other.
     std::lock_guard lock(sessions_mu);

@@ -1,5 +1,6 @@
 // JSON-RPC 2.0 message classification and serialization.
 #include <mcp/jsonrpc/message.hpp>
+#include <mcp/jsonrpc/wire_message.hpp>
 
 namespace mcp {
 
@@ -37,9 +38,6 @@ std::string id_to_string(const request_id& id) {
     return out;
 }
 
-namespace {
-
-// Reads an id member: string or integer. Null, fractional numbers, objects... are not ids.
 std::optional<request_id> read_id(const json::value& v) {
     switch (v.kind()) {
     case json::kind::string:
@@ -55,11 +53,11 @@ std::optional<request_id> read_id(const json::value& v) {
     }
 }
 
-enum class shape { request, notification, result, error };
+namespace {
 
 // What kind of message `v` is, or why it is none: every check of classify(), moving nothing.
 struct inspection {
-    shape kind = shape::request;
+    jsonrpc::kind kind = kind::invalid;
     std::optional<request_id> id; ///< when it could be read, valid or not
     std::optional<mcp::error> err;
 };
@@ -73,6 +71,7 @@ inspection failed(std::string message, std::optional<request_id> id = std::nullo
 }
 
 inspection inspect(const json::value& v) {
+    if (v.is_array()) return {kind::batch, std::nullopt, std::nullopt};
     const auto* o = v.if_object();
     if (!o) return failed("Invalid Request: a JSON-RPC message must be a JSON object");
 
@@ -92,12 +91,12 @@ inspection inspect(const json::value& v) {
             if (!p->is_object() && !p->is_null())
                 return failed("Invalid Request: \"params\" must be an object", id);
         }
-        if (!id_v) return {shape::notification, std::nullopt, std::nullopt};
+        if (!id_v) return {kind::notification, std::nullopt, std::nullopt};
         if (!id) {
             if (id_v->is_null()) return failed("Invalid Request: \"id\" must not be null");
             return failed("Invalid Request: \"id\" must be a string or an integer");
         }
-        return {shape::request, std::move(id), std::nullopt};
+        return {kind::request, std::move(id), std::nullopt};
     }
 
     // A response: result or error, with the id of the request it answers.
@@ -109,46 +108,63 @@ inspection inspect(const json::value& v) {
         return failed("Invalid Request: message has neither \"method\", \"result\" nor \"error\"", id);
     if (has_result && !id)
         return failed("Invalid Request: a result response needs a string or integer \"id\"");
-    return {has_result ? shape::result : shape::error, std::move(id), std::nullopt};
+    return {has_result ? kind::response : kind::error, std::move(id), std::nullopt};
 }
 
 } // namespace
 
+incoming_message incoming_message::from_value(json::value v) {
+    auto looked = inspect(v);
+    incoming_message m;
+    m.value = std::move(v);
+    m.kind = looked.kind;
+    m.id = std::move(looked.id);
+    m.error = std::move(looked.err);
+    return m;
+}
+
 std::optional<mcp::error> check(const json::value& v, std::optional<request_id>* id) {
     auto r = inspect(v);
     if (id) *id = std::move(r.id);
+    if (r.kind == kind::batch)
+        return mcp::error(error_code::invalid_request,
+                          "Invalid Request: a JSON-RPC message must be a JSON object");
     return std::move(r.err);
 }
 
-classify_result classify(json::value&& v) {
-    auto shape_of = inspect(v);
+classify_result classify(incoming_message&& m) {
     classify_result r;
-    r.id = shape_of.id;
-    if (shape_of.err) {
-        r.err = std::move(shape_of.err);
+    r.id = m.id;
+    if (m.kind == kind::invalid || m.kind == kind::batch) {
+        r.err = m.error ? std::move(m.error)
+                        : mcp::error(error_code::invalid_request,
+                                     "Invalid Request: a JSON-RPC message must be a JSON object");
         return r;
     }
-    auto& o = v.get_object();
-    switch (shape_of.kind) {
-    case shape::request:
-    case shape::notification: {
+    auto& o = m.value.get_object();
+    switch (m.kind) {
+    case kind::request:
+    case kind::notification: {
         std::string method(o.at("method").get_string());
         json::value params;
         if (auto* p = o.if_contains("params")) params = std::move(*p);
-        if (shape_of.kind == shape::notification)
+        if (m.kind == kind::notification)
             r.msg = notification{std::move(method), std::move(params)};
         else
-            r.msg = request{std::move(*shape_of.id), std::move(method), std::move(params)};
+            r.msg = request{std::move(*m.id), std::move(method), std::move(params)};
         return r;
     }
-    case shape::result:
-        r.msg = response{std::move(*shape_of.id), std::move(o.at("result"))};
+    case kind::response:
+        r.msg = response{std::move(*m.id), std::move(o.at("result"))};
         return r;
-    case shape::error:
-        r.msg = error_response{std::move(shape_of.id), mcp::error::from_json(o.at("error"))};
+    default:
+        r.msg = error_response{std::move(m.id), mcp::error::from_json(o.at("error"))};
         return r;
     }
-    return r;
+}
+
+classify_result classify(json::value&& v) {
+    return classify(incoming_message::from_value(std::move(v)));
 }
 
 namespace {

@@ -207,33 +207,28 @@ void session::start() {
     std::weak_ptr<session> weak = shared_from_this();
     impl_->transport->set_max_message_size(impl_->opts.max_message_size);
     transport_handler h;
-    h.on_message = [weak](std::string_view text) {
-        if (auto s = weak.lock()) s->impl_->on_message(text);
+    // Inline handling needs a transport that can hand reading over (see mcp::inline_reader).
+    if (impl_->opts.inline_stall_threshold.count() > 0)
+        if (auto* reader = dynamic_cast<inline_reader*>(impl_->transport.get())) {
+            impl_->inline_dispatch = true;
+            reader->read_inline();
+        }
+    h.on_message = [weak](jsonrpc::incoming_message&& m) {
+        if (auto s = weak.lock()) s->impl_->on_message(std::move(m));
     };
-    h.on_message_from = [weak](std::string_view text, std::shared_ptr<const message_origin> origin) {
-        if (auto s = weak.lock()) s->impl_->on_message(text, false, origin);
-    };
-    if (impl_->opts.inline_stall_threshold.count() > 0) {
-        impl_->inline_dispatch = true;
-        h.on_last_message = [weak](std::string_view text) {
-            if (auto s = weak.lock()) s->impl_->on_message(text, true);
-        };
-    }
-    h.on_error = [weak](std::string_view what) {
+    h.on_error = [weak](std::string_view what, transport_handler::severity level) {
         auto s = weak.lock();
         if (!s) return;
-        // A framing problem (oversize or truncated message): the id cannot be read, so the
-        // peer gets an id-less error and the session goes on.
+        // A transport closing on its own (a peer that stopped reading): nobody on the wire can
+        // be told, so it is a diagnostic.
+        if (level == transport_handler::severity::failure) {
+            s->impl_->log_internal(std::string(what));
+            return;
+        }
+        // A problem with the stream (input that ended inside a message, an I/O error): the id
+        // cannot be read, so the peer gets an id-less error and the session goes on.
         s->impl_->reply_error(nullptr, std::nullopt,
                               mcp::error(error_code::invalid_request, std::string(what)));
-    };
-    h.on_unusable_response = [weak](std::string_view what, std::int64_t id) {
-        if (auto s = weak.lock()) s->impl_->fail_unusable_response(id, std::string(what));
-    };
-    h.on_failure = [weak](std::string_view why) {
-        // The transport is closing (a peer that stopped reading): nobody on the wire can be
-        // told, so it is a diagnostic.
-        if (auto s = weak.lock()) s->impl_->log_internal(std::string(why));
     };
     h.on_close = [weak] {
         if (auto s = weak.lock()) s->impl_->on_transport_closed();
@@ -284,15 +279,11 @@ json::value session::call(std::string method, json::value params, request_option
 }
 
 void session::notify(std::string method, json::value params) {
-    std::string out;
-    jsonrpc::serialize_notification(out, method, params);
-    impl_->send_raw(std::move(out));
+    impl_->send(jsonrpc::notification_message(std::move(method), std::move(params)));
 }
 
 void session::notify_related(const jsonrpc::request_id& related, std::string method, json::value params) {
-    std::string out;
-    jsonrpc::serialize_notification(out, method, params);
-    impl_->send_raw(std::move(out), impl::route::related, &related);
+    impl_->send(jsonrpc::notification_message(std::move(method), std::move(params), related));
 }
 
 bool session::close_request_stream(const jsonrpc::request_id& id) {

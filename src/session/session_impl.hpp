@@ -2,7 +2,6 @@
 // API) and session_outgoing.cpp (our own requests: ids, timeouts, cancellation).
 #pragma once
 
-#include <mcp/jsonrpc/envelope_scan.hpp>
 #include <mcp/session/session.hpp>
 
 #include "session/run_request.hpp"
@@ -113,25 +112,27 @@ struct session::impl {
             detail::trace_to_stderr(opts.name, ev);
     }
 
-    // How a message relates to incoming requests decides which transport entry point sends it
-    // (multi-channel transports route by it; see transport::send_reply / send_related).
-    enum class route { plain, reply, related };
-
-    void send_raw(std::string text, route how = route::plain, const request_id* id = nullptr) {
+    void send(jsonrpc::outgoing_message m) {
         if (closed.load(std::memory_order_acquire)) return;
-        if (tracing) trace(trace_event::direction::out, text);
-        if (how == route::reply && id)
-            transport->send_reply(std::move(text), *id);
-        else if (how == route::related && id)
-            transport->send_related(std::move(text), *id);
-        else
-            transport->send(std::move(text));
+        if (tracing) trace(trace_event::direction::out, m.text);
+        transport->send(std::move(m));
+    }
+
+    // A reply (`k`: response, error or batch) to the request `id` (null for an error to a message
+    // whose id could not be read). A handler's error reply goes out as kind::response.
+    void send_reply(std::string text, const request_id* id, jsonrpc::kind k) {
+        jsonrpc::outgoing_message m;
+        m.text = std::move(text);
+        m.kind = k;
+        if (id) m.id = *id;
+        send(std::move(m));
     }
 
     // `id`: the request answered (null for an error to an unreadable message).
-    void reply(const std::shared_ptr<batch_collector>& batch, std::string text, const request_id* id) {
+    void reply(const std::shared_ptr<batch_collector>& batch, std::string text, const request_id* id,
+               jsonrpc::kind k = jsonrpc::kind::response) {
         if (!batch) {
-            send_raw(std::move(text), route::reply, id);
+            send_reply(std::move(text), id, k);
             return;
         }
         std::string joined;
@@ -143,7 +144,7 @@ struct session::impl {
             joined = join_batch(batch->replies);
             first = batch->first_id;
         }
-        send_raw(std::move(joined), route::reply, first ? &*first : nullptr);
+        send_reply(std::move(joined), first ? &*first : nullptr, jsonrpc::kind::batch);
     }
 
     static std::string join_batch(const std::vector<std::string>& replies) {
@@ -160,33 +161,28 @@ struct session::impl {
                      const mcp::error& e) {
         std::string out;
         jsonrpc::serialize_error(out, id, e, id_style.load(std::memory_order_relaxed));
-        reply(batch, std::move(out), id ? &*id : nullptr);
+        reply(batch, std::move(out), id ? &*id : nullptr, jsonrpc::kind::error);
     }
 
     // ---------------------------------------------------------------- input
-    void on_message(std::string_view text, bool may_inline = false,
-                    const std::shared_ptr<const message_origin>& origin = nullptr) {
-        if (tracing) trace(trace_event::direction::in, text);
-        boost::system::error_code ec;
-        auto parsed = parse_json(text, ec);
-        if (!parsed) {
-            // A response that cannot be used (invalid UTF-8, nested too deep, not JSON) still
-            // ends the request it answers, when a shallow scan can tell which one that is.
-            jsonrpc::envelope_scan scan;
-            scan.feed(text);
-            if (const auto id = scan.response_id()) {
-                fail_unusable_response(*id, "it is not valid JSON text (" + ec.message() + ")");
-                return;
-            }
-            reply_error(nullptr, std::nullopt,
-                        mcp::error(error_code::parse_error, "Parse error: " + ec.message()));
+    void on_message(jsonrpc::incoming_message&& m) {
+        if (tracing) {
+            if (!m.text.empty())
+                trace(trace_event::direction::in, m.text);
+            else if (!m.value.is_null())
+                trace(trace_event::direction::in, json::serialize(m.value));
+        }
+        if (m.unusable_response) {
+            fail_unusable_response(*m.unusable_response, m.error->what());
             return;
         }
-        if (parsed->is_array()) {
-            on_batch(std::move(parsed->get_array()), origin);
+        if (m.kind == jsonrpc::kind::batch) {
+            on_batch(std::move(m.value.get_array()), m.origin);
             return;
         }
-        dispatch(jsonrpc::classify(std::move(*parsed)), nullptr, may_inline, origin);
+        const bool may_inline = m.reader_idle;
+        auto origin = std::move(m.origin);
+        dispatch(jsonrpc::classify(std::move(m)), nullptr, may_inline, origin);
     }
 
     void on_batch(json::array&& elements, const std::shared_ptr<const message_origin>& origin) {
@@ -230,7 +226,7 @@ struct session::impl {
             if (batch->outstanding != 0) return;
             joined = join_batch(batch->replies);
         }
-        send_raw(std::move(joined), route::reply, batch->first_id ? &*batch->first_id : nullptr);
+        send_reply(std::move(joined), batch->first_id ? &*batch->first_id : nullptr, jsonrpc::kind::batch);
     }
 
     void dispatch(jsonrpc::classify_result&& c, const std::shared_ptr<batch_collector>& batch,
@@ -318,7 +314,8 @@ struct session::impl {
                 std::lock_guard lock(slot.mu);
                 std::weak_ptr<mcp::transport> weak_transport = transport;
                 slot.hand_off = [weak_transport] {
-                    if (auto t = weak_transport.lock()) t->hand_off_reading();
+                    if (auto t = weak_transport.lock())
+                        if (auto* reader = dynamic_cast<inline_reader*>(t.get())) reader->hand_off_reading();
                 };
                 slot.owner = transport;
             }

@@ -52,12 +52,14 @@ std::int64_t session::impl::start_request(std::string method, json::value params
             options.cancel.remove_callback(registration);
         }
     }
-    std::string out;
-    jsonrpc::serialize_request(out, request_id(id), method, params);
-    if (options.related_request)
-        send_raw(std::move(out), route::related, &*options.related_request);
-    else
-        send_raw(std::move(out));
+    jsonrpc::outgoing_message m;
+    m.kind = jsonrpc::kind::request;
+    m.id = request_id(id);
+    jsonrpc::serialize_request(m.text, *m.id, method, params);
+    m.method = std::move(method);
+    m.params = std::move(params);
+    m.related = std::move(options.related_request);
+    send(std::move(m));
     // A close that raced with the insertion above must still fail the request.
     if (closed.load(std::memory_order_acquire))
         abandon(id, error_code::connection_closed, "Connection closed");
@@ -110,10 +112,8 @@ void session::impl::abandon(std::int64_t id, int code, std::string reason) {
     if (p.timer) detail::timer_service::instance().cancel(p.timer);
     p.cancel.remove_callback(p.cancel_registration);
     if (code != error_code::connection_closed) {
-        json::object params{{"requestId", id}, {"reason", reason}};
-        std::string out;
-        jsonrpc::serialize_notification(out, "notifications/cancelled", params);
-        send_raw(std::move(out));
+        send(jsonrpc::notification_message("notifications/cancelled",
+                                           json::object{{"requestId", id}, {"reason", reason}}));
     }
     p.done({nullptr, mcp::error(code, std::move(reason))});
 }

@@ -81,10 +81,11 @@ struct fd_stream_transport::impl {
     std::mutex reader_mu;
     std::condition_variable reader_cv;
     std::uint64_t generation = 0;
-    bool inside_last = false;          // the current reader is inside on_last_message
-    bool close_delivered = false;      // on_close has returned
-    bool input_ended = false;          // the reader saw EOF and handed the ending to on_input_end
-    std::atomic<bool> draining{false}; // writing failed: read what is there, then end
+    bool inside_last = false;             // the current reader is inside a reader_idle on_message
+    std::atomic<bool> read_inline{false}; // mark reader_idle messages (see inline_reader)
+    bool close_delivered = false;         // on_close has returned
+    bool input_ended = false;             // the reader saw EOF and handed the ending to on_input_end
+    std::atomic<bool> draining{false};    // writing failed: read what is there, then end
     std::vector<reader_thread> readers;
 
     bool on_reader_thread_locked() const {
@@ -123,15 +124,9 @@ struct fd_stream_transport::impl {
                            done});
     }
 
-    void report(const std::string& what) {
-        if (handler.on_error) handler.on_error(what);
-    }
-
-    void report_failure(const std::string& why) {
-        if (handler.on_failure)
-            handler.on_failure(why);
-        else
-            report(why);
+    void report(const std::string& what,
+                transport_handler::severity level = transport_handler::severity::error) {
+        if (handler.on_error) handler.on_error(what, level);
     }
 
     void read_loop(std::uint64_t gen) {
@@ -168,8 +163,9 @@ struct fd_stream_transport::impl {
                 std::string_view(buffer.data(), static_cast<std::size_t>(n)),
                 [&](std::string_view line, bool last) {
                     if (closed.load(std::memory_order_acquire)) return;
-                    if (!last || !handler.on_last_message) {
-                        if (handler.on_message) handler.on_message(line);
+                    auto m = jsonrpc::incoming_message::parse(line);
+                    if (!last || !read_inline.load(std::memory_order_relaxed)) {
+                        if (handler.on_message) handler.on_message(std::move(m));
                         return;
                     }
                     {
@@ -177,7 +173,8 @@ struct fd_stream_transport::impl {
                         inside_last = true;
                     }
                     reader_cv.notify_all(); // close() does not wait for an inline handler
-                    handler.on_last_message(line);
+                    m.reader_idle = true;
+                    handler.on_message(std::move(m));
                     std::lock_guard lock(reader_mu);
                     handed_off = generation != gen;
                     // After a hand-off the flag belongs to the newer reader, which may already
@@ -187,12 +184,11 @@ struct fd_stream_transport::impl {
                 [this](std::size_t size) {
                     if (closed.load(std::memory_order_acquire)) return;
                     const std::string what = "message of " + std::to_string(size) +
-                                             " bytes exceeds the limit of " + std::to_string(max_line.load()) +
-                                             " bytes";
-                    if (const auto id = framer.discarded_response_id(); id && handler.on_unusable_response)
-                        handler.on_unusable_response(what, *id);
-                    else
-                        report(what);
+                                             " bytes exceeds the limit of " +
+                                             std::to_string(max_line.load()) + " bytes";
+                    if (handler.on_message)
+                        handler.on_message(jsonrpc::incoming_message::refused(
+                            mcp::error(error_code::invalid_request, what), framer.discarded_response_id()));
                 });
         }
         if (handed_off) return; // a newer reader owns the stream now
@@ -222,7 +218,7 @@ struct fd_stream_transport::impl {
                 std::string_view(buffer.data(), static_cast<std::size_t>(n)),
                 [&](std::string_view line, bool) {
                     if (closed.load(std::memory_order_acquire)) return;
-                    if (handler.on_message) handler.on_message(line);
+                    if (handler.on_message) handler.on_message(jsonrpc::incoming_message::parse(line));
                 },
                 [](std::size_t) {});
         }
@@ -388,9 +384,10 @@ struct fd_stream_transport::impl {
         std::string().swap(pending);
         lock.unlock();
         if (!write_failed.exchange(true) && !closed.load() && started.load(std::memory_order_acquire))
-            report_failure(opts.name + ": the peer stopped reading: closing the connection with " +
-                           std::to_string(waiting) + " bytes waiting to be sent (the limit is " +
-                           std::to_string(opts.max_queued_bytes) + " bytes)");
+            report(opts.name + ": the peer stopped reading: closing the connection with " +
+                       std::to_string(waiting) + " bytes waiting to be sent (the limit is " +
+                       std::to_string(opts.max_queued_bytes) + " bytes)",
+                   transport_handler::severity::failure);
         request_close(); // wakes the flusher (and the reader) through the wake pipe
     }
 
@@ -480,7 +477,7 @@ struct fd_stream_transport::impl {
 
     // close(): stop, then wait until on_close has been delivered, so that no callback runs after
     // close() returns. Not waited for: when called from a reader thread (inside a callback), and
-    // while a message is being handled inline (on_last_message; on_close follows its return).
+    // while a message is being handled inline (reader_idle; on_close follows its return).
     void close() {
         request_close();
         std::unique_lock lock(reader_mu);
@@ -552,13 +549,17 @@ void fd_stream_transport::start(transport_handler handler) {
     impl_->start_reader_locked(impl_);
 }
 
+void fd_stream_transport::read_inline() {
+    impl_->read_inline.store(true);
+}
+
 bool fd_stream_transport::hand_off_reading() {
     return impl_->hand_off(impl_);
 }
 
-void fd_stream_transport::send(std::string message) {
+void fd_stream_transport::send(jsonrpc::outgoing_message message) {
     if (impl_->closed.load(std::memory_order_relaxed)) return;
-    impl_->send(std::move(message));
+    impl_->send(std::move(message.text));
 }
 
 void fd_stream_transport::close_write_side() {

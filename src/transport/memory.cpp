@@ -42,12 +42,14 @@ struct side_state {
             inbox.pop_front();
             lock.unlock();
             const auto limit = max_size.load(std::memory_order_relaxed);
-            if (msg.size() > limit) {
-                if (handler.on_error)
-                    handler.on_error("message of " + std::to_string(msg.size()) +
-                                     " bytes exceeds the limit of " + std::to_string(limit) + " bytes");
-            } else if (handler.on_message) {
-                handler.on_message(msg);
+            if (handler.on_message) {
+                if (msg.size() <= limit)
+                    handler.on_message(jsonrpc::incoming_message::parse(msg));
+                else
+                    handler.on_message(jsonrpc::incoming_message::refused(
+                        mcp::error(error_code::invalid_request, "message of " + std::to_string(msg.size()) +
+                                                                    " bytes exceeds the limit of " +
+                                                                    std::to_string(limit) + " bytes")));
             }
             lock.lock();
         }
@@ -82,11 +84,11 @@ public:
         thread_ = std::thread([st = st_] { st->deliver(); });
         st_->delivery_thread = thread_.get_id();
     }
-    void send(std::string message) override {
+    void send(jsonrpc::outgoing_message message) override {
         auto& l = *st_->l;
         std::lock_guard lock(l.mu);
         if (l.closed) return;
-        l.inbox[1 - st_->side].push_back(std::move(message));
+        l.inbox[1 - st_->side].push_back(std::move(message.text));
         l.cv.notify_all();
     }
     // Closes the pair, then (unless called on this side's delivery thread, or before start)

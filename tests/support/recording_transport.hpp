@@ -19,30 +19,13 @@ public:
     using transport_decorator::transport_decorator;
 
     void start(transport_handler h) override {
-        auto keep = [this](std::string_view m) {
-            try {
-                auto v = json::parse(m);
-                std::lock_guard lock(mu_);
-                received_.push_back(std::move(v));
-            } catch (const std::exception&) {
-                // Not JSON: the engine reports it; nothing to record.
-            }
-        };
         if (h.on_message)
-            h.on_message = [keep, next = h.on_message](std::string_view m) {
-                keep(m);
-                next(m);
-            };
-        if (h.on_last_message)
-            h.on_last_message = [keep, next = h.on_last_message](std::string_view m) {
-                keep(m);
-                next(m);
-            };
-        if (h.on_message_from)
-            h.on_message_from = [keep, next = h.on_message_from](std::string_view m,
-                                                                 std::shared_ptr<const message_origin> o) {
-                keep(m);
-                next(m, std::move(o));
+            h.on_message = [this, next = std::move(h.on_message)](jsonrpc::incoming_message&& m) {
+                if (!m.value.is_null()) { // not JSON: the engine reports it; nothing to record
+                    std::lock_guard lock(mu_);
+                    received_.push_back(m.value);
+                }
+                next(std::move(m));
             };
         transport_decorator::start(std::move(h));
     }

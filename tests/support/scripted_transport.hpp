@@ -20,9 +20,9 @@ public:
         std::lock_guard lock(mu_);
         handler_ = std::move(h);
     }
-    void send(std::string message) override {
+    void send(jsonrpc::outgoing_message message) override {
         std::lock_guard lock(mu_);
-        sent_.push_back(std::move(message));
+        sent_.push_back(std::move(message.text));
         cv_.notify_all();
     }
     void close() override {
@@ -40,11 +40,13 @@ public:
     /// Deliver one incoming message as the transport's reader would (same thread as the caller).
     void inject(std::string_view text) {
         if (text.size() > max_size_) {
-            handler_.on_error("message of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
-                              std::to_string(max_size_) + " bytes");
+            handler_.on_message(jsonrpc::incoming_message::refused(
+                mcp::error(error_code::invalid_request, "message of " + std::to_string(text.size()) +
+                                                            " bytes exceeds the limit of " +
+                                                            std::to_string(max_size_) + " bytes")));
             return;
         }
-        handler_.on_message(text);
+        handler_.on_message(jsonrpc::incoming_message::parse(text));
     }
     /// Next message the engine wrote, waiting up to `timeout`; nullopt if none came.
     std::optional<std::string> next(std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {

@@ -20,6 +20,7 @@ struct collector {
     std::vector<std::string> lines;
     std::vector<std::thread::id> threads;
     std::vector<std::string> errors;
+    std::vector<std::string> failures; ///< on_error with severity::failure
     int closes = 0;
     std::atomic<bool> in_message{false};
     std::atomic<bool> close_during_message{false};
@@ -27,20 +28,27 @@ struct collector {
 
     transport_handler handler() {
         transport_handler h;
-        h.on_message = [this](std::string_view l) {
+        h.on_message = [this](jsonrpc::incoming_message&& m) {
+            if (m.error && m.text.empty()) { // refused by the transport (over the size limit)
+                std::lock_guard lock(mu);
+                errors.emplace_back(m.error->what());
+                cv.notify_all();
+                return;
+            }
             in_message = true;
             if (message_delay.count()) std::this_thread::sleep_for(message_delay);
             {
                 std::lock_guard lock(mu);
-                lines.emplace_back(l);
+                // A transport that parsed more than one message at once delivers values only.
+                lines.push_back(m.text.empty() ? json::serialize(m.value) : std::string(m.text));
                 threads.push_back(std::this_thread::get_id());
             }
             in_message = false;
             cv.notify_all();
         };
-        h.on_error = [this](std::string_view e) {
+        h.on_error = [this](std::string_view e, transport_handler::severity level) {
             std::lock_guard lock(mu);
-            errors.emplace_back(e);
+            (level == transport_handler::severity::failure ? failures : errors).emplace_back(e);
             cv.notify_all();
         };
         h.on_close = [this] {

@@ -334,8 +334,8 @@ TEST(transport_child_process, close_from_inside_on_message) {
     std::atomic<int> closes{0};
     std::weak_ptr<child_process_transport> weak = t;
     mcp::transport_handler h;
-    h.on_message = [weak](std::string_view m) {
-        if (m != "\"quit\"") return;
+    h.on_message = [weak](mcp::jsonrpc::incoming_message&& m) {
+        if (m.text != "\"quit\"") return;
         if (auto self = weak.lock()) self->close();
     };
     h.on_close = [&] { ++closes; };

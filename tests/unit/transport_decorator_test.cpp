@@ -14,18 +14,15 @@
 namespace {
 
 // Notes which entry point was called, and with what.
-class entry_log : public mcp::transport {
+class entry_log : public mcp::transport, public mcp::inline_reader {
 public:
     void start(mcp::transport_handler h) override {
         calls.push_back("start");
         handler = std::move(h);
     }
-    void send(std::string m) override { calls.push_back("send " + m); }
-    void send_reply(std::string m, const mcp::jsonrpc::request_id&) override {
-        calls.push_back("reply " + m);
-    }
-    void send_related(std::string m, const mcp::jsonrpc::request_id&) override {
-        calls.push_back("related " + m);
+    void send(mcp::jsonrpc::outgoing_message m) override {
+        calls.push_back("send " + m.text + (m.id ? " id " + mcp::jsonrpc::id_to_string(*m.id) : "") +
+                        (m.related ? " related " + mcp::jsonrpc::id_to_string(*m.related) : ""));
     }
     void close() override { calls.push_back("close"); }
     bool close_request_stream(const mcp::jsonrpc::request_id&) override {
@@ -33,6 +30,7 @@ public:
         return true;
     }
     void set_max_message_size(std::size_t n) override { calls.push_back("max " + std::to_string(n)); }
+    void read_inline() override { calls.push_back("read_inline"); }
     bool hand_off_reading() override {
         calls.push_back("hand_off");
         return true;
@@ -46,29 +44,38 @@ TEST(transport_decorator, passes_every_entry_point_through) {
     mcp::transport_decorator wrapper(inner);
     EXPECT_EQ(wrapper.inner(), inner);
     bool delivered = false;
-    wrapper.start({.on_message = [&](std::string_view) { delivered = true; }});
-    inner->handler.on_message("{}");
+    wrapper.start({.on_message = [&](mcp::jsonrpc::incoming_message&&) { delivered = true; }});
+    inner->handler.on_message(mcp::jsonrpc::incoming_message::parse("{}"));
     EXPECT_TRUE(delivered);
     const mcp::jsonrpc::request_id id{std::int64_t{7}};
+    mcp::jsonrpc::outgoing_message reply;
+    reply.text = "b";
+    reply.kind = mcp::jsonrpc::kind::response;
+    reply.id = id;
+    mcp::jsonrpc::outgoing_message related;
+    related.text = "c";
+    related.kind = mcp::jsonrpc::kind::notification;
+    related.related = id;
     wrapper.send("a");
-    wrapper.send_reply("b", id);
-    wrapper.send_related("c", id);
+    wrapper.send(reply);
+    wrapper.send(related);
     EXPECT_TRUE(wrapper.close_request_stream(id));
     wrapper.set_max_message_size(42);
+    wrapper.read_inline();
     EXPECT_TRUE(wrapper.hand_off_reading());
     wrapper.close();
-    EXPECT_EQ(inner->calls,
-              (std::vector<std::string>{"start", "send a", "reply b", "related c", "close_request_stream",
-                                        "max 42", "hand_off", "close"}));
+    EXPECT_EQ(inner->calls, (std::vector<std::string>{"start", "send a", "send b id 7", "send c related 7",
+                                                      "close_request_stream", "max 42", "read_inline",
+                                                      "hand_off", "close"}));
 }
 
 // Overrides one entry point, as a user's wrapper would.
 class counting_replies : public mcp::transport_decorator {
 public:
     using transport_decorator::transport_decorator;
-    void send_reply(std::string message, const mcp::jsonrpc::request_id& id) override {
-        ++replies;
-        transport_decorator::send_reply(std::move(message), id);
+    void send(mcp::jsonrpc::outgoing_message message) override {
+        if (message.kind == mcp::jsonrpc::kind::response) ++replies;
+        transport_decorator::send(std::move(message));
     }
     std::atomic<int> replies{0};
 };

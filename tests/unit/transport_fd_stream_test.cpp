@@ -220,7 +220,8 @@ TEST(transport_fd_stream, close_and_send_from_inside_on_message) {
     std::atomic<int> closes{0};
     std::atomic<int> messages{0};
     mcp::transport_handler h;
-    h.on_message = [&](std::string_view m) {
+    h.on_message = [&](mcp::jsonrpc::incoming_message&& message) {
+        const std::string_view m = message.text;
         ++messages;
         t->send(std::string("echo:") + std::string(m));
         if (m == "\"stop\"") t->close();
@@ -255,7 +256,7 @@ TEST(transport_fd_stream, the_last_reference_dropped_inside_on_close) {
             mcp::fd_stream_transport::options{in.release(0), devnull, true, "t"}));
     std::atomic<bool> done{false};
     mcp::transport_handler h;
-    h.on_message = [](std::string_view) {};
+    h.on_message = [](mcp::jsonrpc::incoming_message&&) {};
     h.on_close = [holder, &done] {
         holder->reset(); // destroys the transport on its own reader thread
         done = true;
@@ -309,8 +310,9 @@ TEST(transport_fd_stream, stdio_transport_on_given_descriptors_never_closes_them
         auto t = std::make_shared<mcp::stdio_transport>(in.fd[0], out.fd[1]);
         mcp::transport_handler h = c.handler();
         auto record = h.on_message;
-        h.on_message = [&, record](std::string_view m) {
-            record(m);
+        h.on_message = [&, record](mcp::jsonrpc::incoming_message&& message) {
+            const std::string_view m = message.text;
+            record(std::move(message));
             t->send(std::string(m));
         };
         t->start(h);

@@ -93,7 +93,7 @@ TEST(transport_memory, close_from_inside_on_message) {
     std::atomic<int> b_messages{0};
     mcp::transport_handler hb;
     std::weak_ptr<mcp::transport> weak_b = b;
-    hb.on_message = [&, weak_b](std::string_view) {
+    hb.on_message = [&, weak_b](mcp::jsonrpc::incoming_message&&) {
         ++b_messages;
         if (auto self = weak_b.lock()) {
             self->send("reply");
@@ -118,7 +118,9 @@ TEST(transport_memory, dropping_the_last_reference_inside_callbacks) {
         pair.second.reset();
         std::atomic<bool> done{false};
         mcp::transport_handler hb;
-        hb.on_message = [holder](std::string_view) { holder->reset(); }; // b dies on its own thread
+        hb.on_message = [holder](mcp::jsonrpc::incoming_message&&) {
+            holder->reset();
+        }; // b dies on its own thread
         hb.on_close = [&done] { done = true; };
         (*holder)->start(hb);
         pair.first->start({});
@@ -135,13 +137,12 @@ TEST(transport_memory, max_message_size_is_enforced) {
     std::mutex mu;
     std::vector<std::string> errors, messages;
     mcp::transport_handler hb;
-    hb.on_message = [&](std::string_view m) {
+    hb.on_message = [&](mcp::jsonrpc::incoming_message&& m) {
         std::lock_guard lock(mu);
-        messages.emplace_back(m);
-    };
-    hb.on_error = [&](std::string_view e) {
-        std::lock_guard lock(mu);
-        errors.emplace_back(e);
+        if (m.error && m.text.empty()) // refused: over the limit
+            errors.emplace_back(m.error->what());
+        else
+            messages.emplace_back(m.text);
     };
     b->set_max_message_size(10);
     b->start(hb);

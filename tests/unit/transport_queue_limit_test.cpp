@@ -81,13 +81,17 @@ std::string padded_message(std::size_t size) {
     return "{\"pad\":\"" + std::string(size, 'x') + "\"}";
 }
 
-/// The collector's handler, with on_failure recorded apart.
+/// The collector's handler, with failures (on_error, severity::failure) recorded apart.
 struct failure_log {
     std::mutex mu;
     std::vector<std::string> lines;
     std::atomic<bool> any{false};
     void attach(mcp::transport_handler& h) {
-        h.on_failure = [this](std::string_view why) {
+        h.on_error = [this, next = h.on_error](std::string_view why, mcp::transport_handler::severity level) {
+            if (level != mcp::transport_handler::severity::failure) {
+                if (next) next(why, level);
+                return;
+            }
             {
                 std::lock_guard lock(mu);
                 lines.emplace_back(why);
@@ -131,11 +135,11 @@ TEST(transport_queue_limit, a_client_that_stops_reading_a_stdio_server_is_cut_of
     EXPECT_NE(line.find("the limit is 262144 bytes"), std::string::npos) << line;
     EXPECT_EQ(line.find('\n'), std::string::npos) << "one line";
     std::lock_guard clock(c.mu);
-    EXPECT_TRUE(c.errors.empty()) << "the line goes to on_failure, not to on_error";
+    EXPECT_TRUE(c.errors.empty()) << "the line is a failure, not an error the peer is told";
     EXPECT_EQ(c.closes, 1);
 }
 
-TEST(transport_queue_limit, without_on_failure_the_line_goes_to_on_error) {
+TEST(transport_queue_limit, the_line_goes_to_on_error_as_a_failure) {
     pipe_pair in, out;
     collector c;
     auto t = std::make_shared<mcp::stdio_transport>(
@@ -144,13 +148,14 @@ TEST(transport_queue_limit, without_on_failure_the_line_goes_to_on_error) {
     const auto message = padded_message(32 * kib);
     const auto reported = [&] {
         std::lock_guard lock(c.mu);
-        return !c.errors.empty();
+        return !c.failures.empty();
     };
     for (int i = 0; i < 1024 && !reported(); ++i) t->send(message);
     ASSERT_TRUE(c.wait_closed());
     std::lock_guard lock(c.mu);
-    ASSERT_EQ(c.errors.size(), 1u);
-    EXPECT_NE(c.errors[0].find("the peer stopped reading"), std::string::npos) << c.errors[0];
+    EXPECT_TRUE(c.errors.empty());
+    ASSERT_EQ(c.failures.size(), 1u);
+    EXPECT_NE(c.failures[0].find("the peer stopped reading"), std::string::npos) << c.failures[0];
 }
 
 TEST(transport_queue_limit, a_peer_that_reads_is_never_cut_off) {

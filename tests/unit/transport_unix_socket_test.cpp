@@ -31,8 +31,9 @@ TEST(transport_unix_socket, round_trip_and_close) {
     // The server echoes every message back with a prefix.
     mcp::transport_handler sh = at_server.handler();
     auto record = sh.on_message;
-    sh.on_message = [&, record](std::string_view m) {
-        record(m);
+    sh.on_message = [&, record](mcp::jsonrpc::incoming_message&& message) {
+        const std::string_view m = message.text;
+        record(std::move(message));
         server->send("{\"echo\":" + std::string(m) + "}");
     };
     server->start(sh);

@@ -124,7 +124,7 @@ public:
     client_transport& operator=(const client_transport&) = delete;
 
     void start(transport_handler handler) override;
-    void send(std::string message) override;
+    void send(jsonrpc::outgoing_message message) override;
     void close() override;
     void set_max_message_size(std::size_t bytes) override;
 

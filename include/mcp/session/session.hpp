@@ -217,8 +217,9 @@ struct session_options {
     std::string name;
     /// Where the session reports problems no caller can be told about: a request handler that
     /// threw, a notification interceptor that failed, an error response without an id, a
-    /// transport that closed because the peer stopped reading (transport_handler::on_failure).
-    /// One line each, without a newline; the session may call it from any of its threads.
+    /// transport that closed because the peer stopped reading (transport_handler::on_error with
+    /// severity::failure). One line each, without a newline; the session may call it from any of
+    /// its threads.
     /// Default: stderr, as "mcpxx[name]: <line>".
     std::function<void(std::string_view)> diagnostic_sink;
 };

@@ -4,15 +4,16 @@
 //
 // Reading: one thread polls the descriptor and reads 64 KiB at a time, framing lines with
 // line_framer ("\r\n" accepted, empty lines skipped, a line over the size limit reported to
-// on_error and skipped without being buffered). EOF inside a line: on_error, then on_close.
+// on_message as refused and skipped without being buffered). EOF inside a line: on_error, then
+// on_close.
 // Writing: send() appends to a pending buffer; if no write is in progress the calling thread
 // writes it (and whatever else was queued meanwhile), otherwise the active writer will. Under
 // load many messages leave in one write(); with one message in flight there is no thread
 // hand-off at all. send() never blocks: what the peer does not take at once waits for a flusher
 // thread. A write error is reported to on_error once and closes the transport.
 // A peer that stops reading: what waits for it is bounded by options::max_queued_bytes. The
-// send() that would go past it drops the queue, reports one line to on_failure (on_error when
-// unset) and closes the transport, as if the peer had gone; on_close follows.
+// send() that would go past it drops the queue, reports one line to on_error (severity::failure)
+// and closes the transport, as if the peer had gone; on_close follows.
 //
 // Lifetime: close() stops reading at once (even a reader blocked on a silent pipe is woken) and
 // closes (or, for a socket, shuts down) the write side once queued data is written; on_close
@@ -33,7 +34,9 @@
 
 namespace mcp {
 
-class fd_stream_transport : public transport, public std::enable_shared_from_this<fd_stream_transport> {
+class fd_stream_transport : public transport,
+                            public inline_reader,
+                            public std::enable_shared_from_this<fd_stream_transport> {
 public:
     /// 64 MiB: far more than a peer that reads ever leaves waiting (the in-flight limit keeps
     /// replies few), small enough that one that never reads cannot exhaust memory.
@@ -56,9 +59,10 @@ public:
     ~fd_stream_transport() override;
 
     void start(transport_handler handler) override;
-    void send(std::string message) override;
+    void send(jsonrpc::outgoing_message message) override;
     void close() override;
     void set_max_message_size(std::size_t bytes) override;
+    void read_inline() override;
     bool hand_off_reading() override;
 
     /// Stop writing only: queued data is still written, then the write descriptor is closed (a

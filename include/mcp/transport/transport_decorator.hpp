@@ -8,7 +8,7 @@
 //   class counting_transport : public mcp::transport_decorator {
 //   public:
 //       using transport_decorator::transport_decorator;
-//       void send(std::string message) override {
+//       void send(mcp::jsonrpc::outgoing_message message) override {
 //           ++sent;
 //           transport_decorator::send(std::move(message));
 //       }
@@ -24,24 +24,24 @@
 
 namespace mcp {
 
-class transport_decorator : public transport {
+class transport_decorator : public transport, public inline_reader {
 public:
     explicit transport_decorator(transport_ptr inner) : inner_(std::move(inner)) {}
 
     void start(transport_handler handler) override { inner_->start(std::move(handler)); }
-    void send(std::string message) override { inner_->send(std::move(message)); }
-    void send_reply(std::string message, const jsonrpc::request_id& id) override {
-        inner_->send_reply(std::move(message), id);
-    }
-    void send_related(std::string message, const jsonrpc::request_id& related) override {
-        inner_->send_related(std::move(message), related);
-    }
+    void send(jsonrpc::outgoing_message message) override { inner_->send(std::move(message)); }
     void close() override { inner_->close(); }
     bool close_request_stream(const jsonrpc::request_id& id) override {
         return inner_->close_request_stream(id);
     }
     void set_max_message_size(std::size_t bytes) override { inner_->set_max_message_size(bytes); }
-    bool hand_off_reading() override { return inner_->hand_off_reading(); }
+    void read_inline() override {
+        if (auto* reader = dynamic_cast<inline_reader*>(inner_.get())) reader->read_inline();
+    }
+    bool hand_off_reading() override {
+        auto* reader = dynamic_cast<inline_reader*>(inner_.get());
+        return reader && reader->hand_off_reading();
+    }
 
     /// The wrapped transport.
     const transport_ptr& inner() const noexcept { return inner_; }

@@ -60,58 +60,44 @@ void check_headers(const header_list& headers, const char* who) {
 
 } // namespace
 
-std::optional<request_id> detail::read_id(const json::value* v) {
-    if (!v) return std::nullopt;
-    if (v->is_string()) return request_id(std::string(v->get_string()));
-    if (v->is_int64()) return request_id(v->get_int64());
-    if (v->is_uint64() && v->get_uint64() <= static_cast<std::uint64_t>(INT64_MAX))
-        return request_id(static_cast<std::int64_t>(v->get_uint64()));
-    return std::nullopt;
-}
-
-outgoing detail::classify_outgoing(std::string text) {
+outgoing detail::classify_outgoing(jsonrpc::outgoing_message m) {
+    using jsonrpc::kind;
     outgoing o;
-    o.text = std::move(text);
-    boost::system::error_code ec;
-    auto v = parse_json(o.text, ec);
-    if (!v) return o;
-    if (v->is_array()) {
+    o.text = std::move(m.text);
+    switch (m.kind) {
+    case kind::batch:
         o.k = outgoing::kind::batch;
-        for (const auto& e : v->get_array()) {
-            if (!e.is_object()) continue;
-            const auto& eo = e.get_object();
-            if (eo.contains("method"))
-                if (auto id = read_id(eo.if_contains("id"))) o.awaiting.push_back(*id);
-        }
+        if (const auto* elements = m.params.if_array()) // a batch the sender wrote: its requests
+            for (const auto& e : *elements)
+                if (const auto* eo = e.if_object(); eo && eo->contains("method"))
+                    if (const auto* id = eo->if_contains("id"))
+                        if (auto read = jsonrpc::read_id(*id)) o.awaiting.push_back(std::move(*read));
         return o;
-    }
-    if (!v->is_object()) return o;
-    auto& obj = v->get_object();
-    const auto* method = obj.if_contains("method");
-    if (method && method->is_string()) {
-        o.method = std::string(method->get_string());
-        auto* params = obj.if_contains("params");
-        if (params && params->is_object()) {
-            const auto& po = params->get_object();
-            if (const auto* meta = find_object(po, "_meta"))
+    case kind::request:
+    case kind::notification:
+        o.k = m.kind == kind::request ? outgoing::kind::request : outgoing::kind::notification;
+        o.method = std::move(m.method);
+        if (const auto* po = m.params.if_object()) {
+            if (const auto* meta = find_object(*po, "_meta"))
                 if (auto version = find_string(*meta, "io.modelcontextprotocol/protocolVersion"))
                     o.stateless_version = std::string(*version);
-            if (o.method == "notifications/cancelled") o.cancels = read_id(po.if_contains("requestId"));
+            if (o.method == "notifications/cancelled")
+                if (const auto* id = po->if_contains("requestId")) o.cancels = jsonrpc::read_id(*id);
         }
-        if (auto id = read_id(obj.if_contains("id"))) {
-            o.k = outgoing::kind::request;
-            o.id = id;
-            o.awaiting.push_back(*id);
-        } else {
-            o.k = outgoing::kind::notification;
+        if (m.kind == kind::request) {
+            o.id = m.id;
+            o.awaiting.push_back(*m.id);
         }
-        if (o.stateless() && params) o.params = std::move(*params);
-    } else if (obj.contains("result") || obj.contains("error")) {
+        if (o.stateless()) o.params = std::move(m.params);
+        return o;
+    case kind::response:
+    case kind::error:
         o.k = outgoing::kind::response;
-        const auto* id = obj.if_contains("id");
-        o.id_less_error = obj.contains("error") && (!id || id->is_null());
+        o.id_less_error = m.kind == kind::error && !m.id;
+        return o;
+    default:
+        return o;
     }
-    return o;
 }
 
 // ------------------------------------------------------------------------- construction
@@ -194,7 +180,7 @@ void client_transport::start(transport_handler handler) {
     });
 }
 
-void client_transport::send(std::string message) {
+void client_transport::send(jsonrpc::outgoing_message message) {
     auto& d = *impl_;
     auto o = classify_outgoing(std::move(message));
     std::lock_guard lock(d.mu);
@@ -298,9 +284,9 @@ void client_transport::impl::decide(client_transport::wire w) {
 
 // ------------------------------------------------------------------------- messages out
 
-void client_transport::impl::emit(std::string_view text) {
+void client_transport::impl::emit(jsonrpc::incoming_message&& m) {
     if (shutting_down || !handler.on_message) return;
-    handler.on_message(text);
+    handler.on_message(std::move(m));
 }
 
 void client_transport::impl::warn(const std::string& text) {
@@ -317,7 +303,7 @@ void client_transport::impl::report_error(const std::string& text) {
     if (shutting_down) return;
     const std::string line = printable(text);
     warn(line);
-    if (handler.on_error) handler.on_error(line);
+    if (handler.on_error) handler.on_error(line, transport_handler::severity::error);
 }
 
 // ------------------------------------------------------------------------- closing

@@ -4,8 +4,6 @@
 // errors for requests whose exchange failed.
 #include "transport_impl.hpp"
 
-#include <mcp/jsonrpc/envelope_scan.hpp>
-
 namespace mcp::http {
 
 using namespace detail;
@@ -13,41 +11,38 @@ using role = stream_state::role;
 using body_kind = stream_state::body_kind;
 
 void client_transport::impl::deliver(const stream_ptr& st, std::string_view text) {
-    boost::system::error_code ec;
-    auto v = parse_json(text, ec);
-    if (!v) {
-        emit(text); // the session fails the request it answers (or answers the parse error)
-        // A response that cannot be used still answers its request: this stream is done with it.
-        jsonrpc::envelope_scan scan;
-        scan.feed(text);
-        if (const auto id = scan.response_id()) {
-            const request_id rid{*id};
-            stateless_requests.erase(rid);
-            tools_list_ids.erase(rid);
-            answered(rid);
-        }
-        return;
-    }
-    if (v->is_array()) {
-        for (auto& e : v->get_array()) {
+    auto m = jsonrpc::incoming_message::parse(text);
+    if (m.kind == jsonrpc::kind::batch) {
+        for (auto& e : m.value.get_array()) {
             if (shutting_down) return;
-            std::string one = to_json(e);
-            deliver_value(st, std::move(e), one);
+            deliver_value(st, jsonrpc::incoming_message::from_value(std::move(e)));
         }
         return;
     }
-    deliver_value(st, std::move(*v), text);
+    if (!m.value.is_null() || !m.error) {
+        deliver_value(st, std::move(m));
+        return;
+    }
+    // Not JSON: the session fails the request it answers (or answers the parse error).
+    const auto unusable = m.unusable_response;
+    emit(std::move(m));
+    // A response that cannot be used still answers its request: this stream is done with it.
+    if (unusable) {
+        const request_id rid{*unusable};
+        stateless_requests.erase(rid);
+        tools_list_ids.erase(rid);
+        answered(rid);
+    }
 }
 
-void client_transport::impl::deliver_value(const stream_ptr& st, json::value v, std::string_view text) {
+void client_transport::impl::deliver_value(const stream_ptr& st, jsonrpc::incoming_message m) {
     (void)st;
     std::optional<request_id> answer_to;
-    std::string rewritten;
     bool renewal_lost = false; // an initialize that was to start a new session failed
-    if (v.is_object()) {
-        auto& o = v.get_object();
+    if (m.value.is_object()) {
+        auto& o = m.value.get_object();
         if (!o.contains("method") && (o.contains("result") || o.contains("error"))) {
-            answer_to = read_id(o.if_contains("id"));
+            answer_to = m.id;
             if (answer_to) {
                 auto* result = o.if_contains("result");
                 if (initialize_id && *answer_to == *initialize_id) {
@@ -69,13 +64,13 @@ void client_transport::impl::deliver_value(const stream_ptr& st, json::value v, 
                     }
                     for (const auto& name : f.listed) tool_params.erase(name);
                     for (auto& [name, params] : f.annotated) tool_params[name] = std::move(params);
-                    if (!f.dropped.empty()) rewritten = to_json(v);
+                    if (!f.dropped.empty()) m.text = {}; // the text no longer says what the value does
                 }
                 stateless_requests.erase(*answer_to);
             }
         }
     }
-    emit(rewritten.empty() ? text : std::string_view(rewritten));
+    emit(std::move(m));
     if (answer_to) answered(*answer_to);
     if (renewal_lost) renewal_failed();
 }

@@ -61,10 +61,9 @@ struct outgoing {
     bool is(std::string_view m) const { return method == m; }
 };
 
-/// Read a message from the session (never throws; anything unreadable is kind::other).
-outgoing classify_outgoing(std::string text);
-/// A request id as JSON-RPC allows it (string or integer), or nullopt.
-std::optional<request_id> read_id(const json::value* v);
+/// What the transport needs to know of a message from the session, from what the session
+/// said of it (never throws; anything unreadable is kind::other).
+outgoing classify_outgoing(jsonrpc::outgoing_message m);
 
 struct stream_state {
     enum class role { post, get, legacy };
@@ -188,7 +187,8 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
     void finish_close();
     void warn(const std::string& text);
     void report_error(const std::string& text);
-    void emit(std::string_view text);
+    void emit(jsonrpc::incoming_message&& m);
+    void emit(std::string_view text) { emit(jsonrpc::incoming_message::parse(text)); }
 
     // ---- transport_auth.cpp: the fields every request carries (options, Authorization, DPoP) ----
     core::header_list common_headers(std::string_view method) const;
@@ -233,7 +233,7 @@ struct client_transport::impl : std::enable_shared_from_this<client_transport::i
 
     // ---- transport_deliver.cpp: incoming messages and synthesized answers ----
     void deliver(const stream_ptr& st, std::string_view text);
-    void deliver_value(const stream_ptr& st, json::value v, std::string_view text);
+    void deliver_value(const stream_ptr& st, jsonrpc::incoming_message m);
     void answered(const request_id& id);
     void fail_awaiting(const stream_ptr& st, const detail::http_failure& f);
     detail::http_failure failure_of(const stream_ptr& st, const std::string& url_display) const;

@@ -234,11 +234,12 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
                 }
             };
             cb.on_oversize = [self, weak](std::size_t bytes) {
-                const std::string what = "message of " + std::to_string(bytes) + " bytes exceeds the limit of " +
+                const std::string what = "message of " + std::to_string(bytes) +
+                                         " bytes exceeds the limit of " +
                                          std::to_string(self->max_message.load()) + " bytes";
                 auto s = weak.lock();
                 const auto id = s && s->sse ? s->sse->discarded_response_id() : std::nullopt;
-                if (!id || !self->handler.on_unusable_response || self->shutting_down) {
+                if (!id || self->shutting_down) {
                     self->report_error(what);
                     return;
                 }
@@ -247,7 +248,8 @@ void client_transport::impl::on_head(const stream_ptr& st, int status, std::stri
                 const request_id rid{*id};
                 self->stateless_requests.erase(rid);
                 self->tools_list_ids.erase(rid);
-                self->handler.on_unusable_response(what, *id);
+                self->emit(
+                    jsonrpc::incoming_message::refused(mcp::error(error_code::invalid_request, what), *id));
                 self->answered(rid);
             };
             st->sse = std::make_unique<sse_parser>(std::move(cb), max_message.load());
@@ -399,11 +401,12 @@ void client_transport::impl::finish_json(const stream_ptr& st) {
         // A 2025-03-26 batch reply: one message per element, in order.
         for (auto& e : v->get_array()) {
             if (st->finished || shutting_down) return;
-            std::string one = to_json(e);
-            deliver_value(st, std::move(e), one);
+            deliver_value(st, jsonrpc::incoming_message::from_value(std::move(e)));
         }
     } else {
-        deliver_value(st, std::move(*v), text);
+        auto m = jsonrpc::incoming_message::from_value(std::move(*v));
+        m.text = text;
+        deliver_value(st, std::move(m));
     }
     if (st->finished || shutting_down) return;
     if (!st->awaiting.empty()) {
@@ -479,15 +482,15 @@ void client_transport::impl::answer_error_reply(const stream_ptr& st) {
             if (!e.is_object() || !e.get_object().contains("error") || e.get_object().contains("method"))
                 return;
             auto& eo = e.get_object();
-            auto id = read_id(eo.if_contains("id"));
+            const auto* id_v = eo.if_contains("id");
+            auto id = id_v ? jsonrpc::read_id(*id_v) : std::nullopt;
             if (!id && st->awaiting.size() == 1) {
                 // An error without id for the one request of this POST is its answer.
                 id = *st->awaiting.begin();
                 eo["id"] = jsonrpc::id_to_json(*id);
             }
             if (!id || !st->awaiting.count(*id)) return;
-            std::string t = to_json(e);
-            deliver_value(st, std::move(e), t);
+            deliver_value(st, jsonrpc::incoming_message::from_value(std::move(e)));
         };
         if (body->is_array())
             for (auto& e : body->get_array()) one(e);
