@@ -27,7 +27,7 @@ struct request_shape {
     std::optional<json::object> meta;
 };
 MCP_WIRE_DESCRIBE(request_shape, "CompleteRequest.params", (ref), (argument),
-                  (context, when(wire_field::completion_context)), (meta, field::wire_name("_meta")))
+                  (context, when(wire_field::completion_context)), (meta))
 
 struct completion_shape {
     std::vector<std::string> values;
@@ -41,7 +41,7 @@ struct result_shape {
     completion_shape completion;
     std::optional<json::object> meta;
 };
-MCP_WIRE_DESCRIBE(result_shape, "CompleteResult", (completion), (meta, field::wire_name("_meta")))
+MCP_WIRE_DESCRIBE(result_shape, "CompleteResult", (completion), (meta))
 } // namespace
 
 json::object to_json(const complete_request& x, revision r) {

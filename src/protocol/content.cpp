@@ -7,7 +7,7 @@ namespace mcp {
 
 using namespace wire;
 
-#define MCP_CONTENT_COMMON (annotations), (meta, field::wire_name("_meta"), when(wire_field::entity_meta))
+#define MCP_CONTENT_COMMON (annotations), (meta, when(wire_field::entity_meta))
 MCP_WIRE_DESCRIBE(text_content, "TextContent", (text), MCP_CONTENT_COMMON)
 MCP_WIRE_DESCRIBE(image_content, "ImageContent", (data), (mime_type), MCP_CONTENT_COMMON)
 MCP_WIRE_DESCRIBE(audio_content, "AudioContent", (data), (mime_type), MCP_CONTENT_COMMON)
@@ -16,25 +16,46 @@ MCP_WIRE_DESCRIBE(resource_link, "ResourceLink", (uri), (name), (title), (descri
                   (icons, when(wire_field::icons)), MCP_CONTENT_COMMON)
 #undef MCP_CONTENT_COMMON
 MCP_WIRE_DESCRIBE(text_resource_contents, "TextResourceContents", (uri), (mime_type), (text),
-                  (meta, field::wire_name("_meta"), when(wire_field::entity_meta)))
+                  (meta, when(wire_field::entity_meta)))
 MCP_WIRE_DESCRIBE(blob_resource_contents, "BlobResourceContents", (uri), (mime_type), (blob),
-                  (meta, field::wire_name("_meta"), when(wire_field::entity_meta)))
-MCP_WIRE_DESCRIBE(tool_use_content, "ToolUseContent", (id), (name), (input), (meta, field::wire_name("_meta")))
+                  (meta, when(wire_field::entity_meta)))
+MCP_WIRE_DESCRIBE(tool_use_content, "ToolUseContent", (id), (name), (input), (meta))
 MCP_WIRE_DESCRIBE(tool_result_content, "ToolResultContent", (tool_use_id), (content, field::required),
-                  (structured_content), (is_error), (meta, field::wire_name("_meta")))
+                  (structured_content), (is_error), (meta))
 
 namespace {
 
+/// The `type` tag of each content block.
+template <class T> constexpr const char* tag = nullptr;
+template <> constexpr const char* tag<text_content> = "text";
+template <> constexpr const char* tag<image_content> = "image";
+template <> constexpr const char* tag<audio_content> = "audio";
+template <> constexpr const char* tag<embedded_resource> = "resource";
+template <> constexpr const char* tag<resource_link> = "resource_link";
+template <> constexpr const char* tag<tool_use_content> = "tool_use";
+template <> constexpr const char* tag<tool_result_content> = "tool_result";
+
 /// {"type": tag, members of x...}
-template <class T> json::object block(const char* tag, const T& x, revision r) {
+template <class T> json::object block(const T& x, revision r) {
     json::object o;
-    o["type"] = tag;
+    o["type"] = tag<T>;
     write_into(o, x, r);
     return o;
 }
 
 json::object text_block(std::string text, const std::optional<annotations>& a, revision r) {
-    return block("text", text_content{std::move(text), a, std::nullopt}, r);
+    return block(text_content{std::move(text), a, std::nullopt}, r);
+}
+
+/// The alternative of variant V whose tag `v` carries.
+template <class V> V read_tagged(const json::value& v, std::string_view path, std::string_view kind) {
+    const auto t = req_string(object(v, path), "type", path);
+    std::optional<V> out;
+    [&]<class... A>(std::variant<A...>*) {
+        ((!out && t == tag<A> ? (void)out.emplace(read_struct<A>(v, path)) : void()), ...);
+    }(static_cast<V*>(nullptr));
+    if (!out) fail(join(path, "type"), "is not a known " + std::string(kind) + "type (\"" + t + "\")");
+    return std::move(*out);
 }
 
 std::string describe(const content_block& b);
@@ -42,11 +63,11 @@ std::string describe(const content_block& b);
 } // namespace
 
 json::object to_json(const text_content& x, revision r) {
-    return block("text", x, r);
+    return block(x, r);
 }
 
 json::object to_json(const image_content& x, revision r) {
-    return block("image", x, r);
+    return block(x, r);
 }
 
 json::object to_json(const audio_content& x, revision r) {
@@ -55,7 +76,7 @@ json::object to_json(const audio_content& x, revision r) {
                               " bytes of base64 data omitted]",
                           x.annotations, r);
     }
-    return block("audio", x, r);
+    return block(x, r);
 }
 
 json::object to_json(const text_resource_contents& x, revision r) {
@@ -71,7 +92,7 @@ json::object to_json(const resource_contents& x, revision r) {
 }
 
 json::object to_json(const embedded_resource& x, revision r) {
-    return block("resource", x, r);
+    return block(x, r);
 }
 
 json::object to_json(const resource_link& x, revision r) {
@@ -80,7 +101,7 @@ json::object to_json(const resource_link& x, revision r) {
         if (x.description) t += " - " + *x.description;
         return text_block(std::move(t), x.annotations, r);
     }
-    return block("resource_link", x, r);
+    return block(x, r);
 }
 
 json::object to_json(const content_block& x, revision r) {
@@ -99,7 +120,7 @@ json::object to_json(const tool_use_content& x, revision r) {
         return text_block("[tool use " + x.id + ": " + x.name + "(" + mcp::to_json(json::value(x.input)) +
                               ")]",
                           std::nullopt, r);
-    return block("tool_use", x, r);
+    return block(x, r);
 }
 
 json::object to_json(const tool_result_content& x, revision r) {
@@ -108,7 +129,7 @@ json::object to_json(const tool_result_content& x, revision r) {
         for (const auto& b : x.content) t += "\n" + describe(b);
         return text_block(std::move(t), std::nullopt, r);
     }
-    json::object o = block("tool_result", x, r);
+    json::object o = block(x, r);
     if (x.structured_content && !x.structured_content->is_object() && !defines(r, wire_field::structured_content_any))
         o.erase("structuredContent");
     return o;
@@ -130,10 +151,6 @@ std::string describe(const content_block& b) {
     return "[content]";
 }
 
-std::string type_of(const json::object& o, std::string_view path) {
-    return req_string(o, "type", path);
-}
-
 } // namespace
 
 resource_contents wire::parse(const json::value& v, std::string_view path, type<resource_contents>) {
@@ -145,23 +162,11 @@ resource_contents wire::parse(const json::value& v, std::string_view path, type<
 }
 
 content_block wire::parse(const json::value& v, std::string_view path, type<content_block>) {
-    auto t = type_of(object(v, path), path);
-    if (t == "text") return read_struct<text_content>(v, path);
-    if (t == "image") return read_struct<image_content>(v, path);
-    if (t == "audio") return read_struct<audio_content>(v, path);
-    if (t == "resource") return read_struct<embedded_resource>(v, path);
-    if (t == "resource_link") return read_struct<resource_link>(v, path);
-    fail(join(path, "type"), "is not a known content type (\"" + t + "\")");
+    return read_tagged<content_block>(v, path, "content ");
 }
 
 sampling_content wire::parse(const json::value& v, std::string_view path, type<sampling_content>) {
-    auto t = type_of(object(v, path), path);
-    if (t == "text") return read_struct<text_content>(v, path);
-    if (t == "image") return read_struct<image_content>(v, path);
-    if (t == "audio") return read_struct<audio_content>(v, path);
-    if (t == "tool_use") return read_struct<tool_use_content>(v, path);
-    if (t == "tool_result") return read_struct<tool_result_content>(v, path);
-    fail(join(path, "type"), "is not a known sampling content type (\"" + t + "\")");
+    return read_tagged<sampling_content>(v, path, "sampling content ");
 }
 
 MCP_WIRE_FROM_JSON(text_content)

@@ -7,7 +7,7 @@
 //     MCP_WIRE_CODEC(tool)
 //
 // An entry is `(member, attributes...)`. The JSON name is the member's name in camelCase unless
-// field::wire_name says otherwise. when(f) / field::since(r) / field::until(r): the member is
+// field::wire_name says otherwise (`meta` is "_meta"). when(f) / field::since(r) / field::until(r): the member is
 // written only in the revisions that define it. A member is required unless it is a
 // std::optional, a list or a map (field::required makes those required; an optional list is
 // omitted when empty). or_else(v): an unset optional member the revision defines is written as v.
@@ -31,11 +31,13 @@
 
 namespace mcp::wire {
 
-/// A member name in camelCase, computed at compile time ("input_schema" -> "inputSchema").
+/// A member name in camelCase, computed at compile time ("input_schema" -> "inputSchema"); `meta`
+/// is "_meta", as everywhere in MCP.
 template <std::size_t N> struct camel_case {
-    char text[N]{};
+    char text[N + 1]{};
     constexpr camel_case(const char (&s)[N]) {
         std::size_t j = 0;
+        if (std::string_view(s) == "meta") text[j++] = '_';
         bool upper = false;
         for (std::size_t i = 0; i + 1 < N; ++i) {
             if (s[i] == '_' && j > 0) {
@@ -50,6 +52,11 @@ template <std::size_t N> struct camel_case {
 template <camel_case S> constexpr const char* camel() {
     return S.text;
 }
+
+/// The cache members of list and read results (2026-07-28, required there).
+#define MCP_WIRE_CACHEABLE                                                                                   \
+    (ttl_ms, when(wire_field::cacheable_result), or_else(std::int64_t{0})),                                  \
+        (cache_scope, when(wire_field::cacheable_result), or_else("private"))
 
 /// The revisions that define wire field `f` (one row of the table in mcp/protocol/codec.hpp).
 constexpr field::versions when(wire_field f) {

@@ -123,7 +123,7 @@ template <> elicit_result from_json<elicit_result>(const json::value& v) {
 }
 
 MCP_WIRE_DESCRIBE(elicitation_complete_notification, "ElicitationCompleteNotification.params", (elicitation_id),
-                  (meta, field::wire_name("_meta")))
+                  (meta))
 MCP_WIRE_CODEC(elicitation_complete_notification)
 
 } // namespace mcp

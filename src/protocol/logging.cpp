@@ -33,11 +33,11 @@ template <> logging_level from_json<logging_level>(const json::value& v) {
     return wire::parse(v, "level", wire::type<logging_level>{});
 }
 
-MCP_WIRE_DESCRIBE(set_level_request, "SetLevelRequest.params", (level), (meta, field::wire_name("_meta")))
+MCP_WIRE_DESCRIBE(set_level_request, "SetLevelRequest.params", (level), (meta))
 MCP_WIRE_CODEC(set_level_request)
 
 MCP_WIRE_DESCRIBE(logging_message_notification, "LoggingMessageNotification.params", (level), (logger), (data),
-                  (meta, field::wire_name("_meta")))
+                  (meta))
 MCP_WIRE_CODEC(logging_message_notification)
 
 } // namespace mcp

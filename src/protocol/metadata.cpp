@@ -34,7 +34,7 @@ MCP_WIRE_DESCRIBE(implementation, "Implementation", (name), (title, when(wire_fi
                   (website_url, when(wire_field::implementation_details)), (icons, when(wire_field::icons)))
 MCP_WIRE_CODEC(implementation)
 
-MCP_WIRE_DESCRIBE(paginated_request, "PaginatedRequest.params", (cursor), (meta, field::wire_name("_meta")))
+MCP_WIRE_DESCRIBE(paginated_request, "PaginatedRequest.params", (cursor), (meta))
 json::object to_json(const paginated_request& x, revision r) {
     return wire::write_struct(x, r);
 }

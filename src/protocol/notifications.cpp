@@ -20,11 +20,11 @@ template <> progress_token from_json<progress_token>(const json::value& v) {
 
 MCP_WIRE_DESCRIBE(progress_notification, "ProgressNotification.params", (token, field::wire_name("progressToken")),
                   (progress), (total), (message, when(wire_field::progress_message)),
-                  (meta, field::wire_name("_meta")))
+                  (meta))
 MCP_WIRE_CODEC(progress_notification)
 
 MCP_WIRE_DESCRIBE(cancelled_notification, "CancelledNotification.params", (request_id), (reason),
-                  (meta, field::wire_name("_meta")))
+                  (meta))
 MCP_WIRE_CODEC(cancelled_notification)
 
 } // namespace mcp

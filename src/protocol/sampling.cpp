@@ -110,7 +110,7 @@ MCP_WIRE_DESCRIBE(create_message_request, "CreateMessageRequest.params", (messag
                   (model_preferences), (system_prompt), (include_context), (temperature), (max_tokens),
                   (stop_sequences), (metadata), (tools, when(wire_field::sampling_tools)),
                   (tool_choice, when(wire_field::sampling_tools)),
-                  (meta, field::wire_name("_meta"), when(wire_field::server_request_meta)))
+                  (meta, when(wire_field::server_request_meta)))
 MCP_WIRE_CODEC(create_message_request)
 
 json::object to_json(const create_message_result& x, revision r) {

@@ -32,17 +32,17 @@ MCP_WIRE_DESCRIBE(tool, "Tool", (name), (title, when(wire_field::title)), (descr
                   (output_schema, when(wire_field::tool_output_schema)),
                   (annotations, when(wire_field::tool_annotations)), (icons, when(wire_field::icons)),
                   (execution, when(wire_field::tasks)),
-                  (meta, field::wire_name("_meta"), when(wire_field::entity_meta)))
+                  (meta, when(wire_field::entity_meta)))
 MCP_WIRE_CODEC(tool)
 
 MCP_WIRE_DESCRIBE(call_tool_request, "CallToolRequest.params", (name), (arguments),
-                  (meta, field::wire_name("_meta")), (task, when(wire_field::tasks)),
+                  (meta), (task, when(wire_field::tasks)),
                   (input_responses, when(wire_field::input_responses)),
                   (request_state, when(wire_field::input_responses)))
 MCP_WIRE_CODEC(call_tool_request)
 
 MCP_WIRE_DESCRIBE(call_tool_result, "CallToolResult", (structured_content, when(wire_field::structured_content)),
-                  (content, field::required), (is_error), (meta, field::wire_name("_meta")))
+                  (content, field::required), (is_error), (meta))
 MCP_WIRE_FROM_JSON(call_tool_result)
 /// Hand-written for the fallback of old revisions: a structured content they cannot carry is sent
 /// as a text block when there is no other content.
@@ -65,9 +65,7 @@ call_tool_result error_result(std::string message) {
 }
 
 MCP_WIRE_DESCRIBE(list_tools_result, "ListToolsResult", (tools, field::required), (next_cursor),
-                  (ttl_ms, when(wire_field::cacheable_result), or_else(std::int64_t{0})),
-                  (cache_scope, when(wire_field::cacheable_result), or_else("private")),
-                  (meta, field::wire_name("_meta")))
+                  MCP_WIRE_CACHEABLE, (meta))
 MCP_WIRE_RESULT_CODEC(list_tools_result)
 
 } // namespace mcp
