@@ -3,12 +3,13 @@
 //
 //     MCP_WIRE_DESCRIBE(tool, "Tool",
 //                       (name), (title, when(wire_field::title)), (input_schema), ...,
-//                       (meta, wire_name("_meta"), when(wire_field::entity_meta)));
+//                       (meta, when(wire_field::entity_meta)))
 //     MCP_WIRE_CODEC(tool)
 //
-// An entry is `(member, attributes...)`. The JSON name is the member's name in camelCase unless
-// field::wire_name says otherwise (`meta` is "_meta"). when(f) / field::since(r) / field::until(r): the member is
-// written only in the revisions that define it. A member is required unless it is a
+// An entry is `(member, attributes...)`. The JSON name is the member's name in camelCase (`meta`
+// is "_meta") unless field::wire_name says otherwise. when(f) / field::since(r) / field::until(r):
+// the member is written only in the revisions that define it (and read only there when
+// read_struct is given a revision; from_json reads every member). A member is required unless it is a
 // std::optional, a list or a map (field::required makes those required; an optional list is
 // omitted when empty). or_else(v): an unset optional member the revision defines is written as v.
 // Members are written in the order of the description.
