@@ -52,7 +52,7 @@ json::object to_json(const client_capabilities& x, revision r) {
     return o;
 }
 
-client_capabilities wire::read_client_capabilities(const json::value& v, std::string_view path) {
+client_capabilities wire::parse(const json::value& v, std::string_view path, type<client_capabilities>) {
     const auto& o = object(v, path);
     client_capabilities x;
     x.experimental = opt_object(o, "experimental", path);
@@ -77,7 +77,7 @@ client_capabilities wire::read_client_capabilities(const json::value& v, std::st
     return x;
 }
 template <> client_capabilities from_json<client_capabilities>(const json::value& v) {
-    return read_client_capabilities(v, "ClientCapabilities");
+    return parse(v, "ClientCapabilities", type<client_capabilities>{});
 }
 
 json::object to_json(const server_capabilities& x, revision r) {
@@ -111,7 +111,7 @@ json::object to_json(const server_capabilities& x, revision r) {
     return o;
 }
 
-server_capabilities wire::read_server_capabilities(const json::value& v, std::string_view path) {
+server_capabilities wire::parse(const json::value& v, std::string_view path, type<server_capabilities>) {
     const auto& o = object(v, path);
     server_capabilities x;
     x.experimental = opt_object(o, "experimental", path);
@@ -138,7 +138,7 @@ server_capabilities wire::read_server_capabilities(const json::value& v, std::st
     return x;
 }
 template <> server_capabilities from_json<server_capabilities>(const json::value& v) {
-    return read_server_capabilities(v, "ServerCapabilities");
+    return parse(v, "ServerCapabilities", type<server_capabilities>{});
 }
 
 } // namespace mcp

@@ -1,5 +1,6 @@
-// Codec of completion/complete.
-#include "protocol/wire.hpp"
+// Codec of completion/complete. The reference is a variant told apart by `type` (hand-written);
+// the rest is generated from the descriptions of its wire shape.
+#include "protocol/described.hpp"
 
 #include <algorithm>
 
@@ -7,84 +8,91 @@ namespace mcp {
 
 using namespace wire;
 
-json::object to_json(const complete_request& x, revision r) {
-    json::object o;
+MCP_WIRE_DESCRIBE(prompt_reference, "PromptReference", (name), (title, when(wire_field::title)))
+MCP_WIRE_DESCRIBE(resource_template_reference, "ResourceTemplateReference", (uri))
+MCP_WIRE_DESCRIBE(completion_argument, "CompletionArgument", (name), (value))
+MCP_WIRE_INNER(completion_argument)
+
+namespace {
+struct context_shape {
+    std::optional<std::map<std::string, std::string>> arguments;
+};
+MCP_WIRE_DESCRIBE(context_shape, "Context", (arguments))
+MCP_WIRE_INNER(context_shape)
+
+struct request_shape {
     json::object ref;
+    completion_argument argument;
+    std::optional<context_shape> context;
+    std::optional<json::object> meta;
+};
+MCP_WIRE_DESCRIBE(request_shape, "CompleteRequest.params", (ref), (argument),
+                  (context, when(wire_field::completion_context)), (meta))
+
+struct completion_shape {
+    std::vector<std::string> values;
+    std::optional<std::int64_t> total;
+    std::optional<bool> has_more;
+};
+MCP_WIRE_DESCRIBE(completion_shape, "Completion", (values, field::required), (total), (has_more))
+MCP_WIRE_INNER(completion_shape)
+
+struct result_shape {
+    completion_shape completion;
+    std::optional<json::object> meta;
+};
+MCP_WIRE_DESCRIBE(result_shape, "CompleteResult", (completion), (meta))
+} // namespace
+
+json::object to_json(const complete_request& x, revision r) {
+    request_shape s{{}, x.argument, std::nullopt, x.meta};
+    if (x.context_arguments) s.context = context_shape{x.context_arguments};
     if (const auto* p = std::get_if<prompt_reference>(&x.ref)) {
-        ref["type"] = "ref/prompt";
-        ref["name"] = p->name;
-        if (defines(r, wire_field::title)) put(ref, "title", p->title);
+        s.ref["type"] = "ref/prompt";
+        write_into(s.ref, *p, r);
     } else {
-        ref["type"] = "ref/resource";
-        ref["uri"] = std::get<resource_template_reference>(x.ref).uri;
+        s.ref["type"] = "ref/resource";
+        write_into(s.ref, std::get<resource_template_reference>(x.ref), r);
     }
-    o["ref"] = std::move(ref);
-    o["argument"] = json::object{{"name", x.argument.name}, {"value", x.argument.value}};
-    if (x.context_arguments && defines(r, wire_field::completion_context)) {
-        json::object a;
-        for (const auto& [k, v] : *x.context_arguments) a[k] = v;
-        o["context"] = json::object{{"arguments", std::move(a)}};
-    }
-    put_meta(o, x.meta, true);
-    return o;
+    return write_struct(s, r);
 }
 template <> complete_request from_json<complete_request>(const json::value& v) {
     constexpr std::string_view path = "CompleteRequest.params";
-    const auto& o = object(v, path);
+    auto s = read_struct<request_shape>(v, path);
     complete_request x;
-    auto rp = join(path, "ref");
-    auto ref = req_object(o, "ref", path);
-    auto type = req_string(ref, "type", rp);
+    const auto rp = join(path, "ref");
+    const json::value ref(std::move(s.ref));
+    auto type = req_string(ref.get_object(), "type", rp);
     if (type == "ref/prompt")
-        x.ref = prompt_reference{req_string(ref, "name", rp), opt_string(ref, "title", rp)};
+        x.ref = read_struct<prompt_reference>(ref, rp);
     else if (type == "ref/resource")
-        x.ref = resource_template_reference{req_string(ref, "uri", rp)};
+        x.ref = read_struct<resource_template_reference>(ref, rp);
     else
         fail(join(rp, "type"), "must be \"ref/prompt\" or \"ref/resource\"");
-    auto ap = join(path, "argument");
-    auto arg = req_object(o, "argument", path);
-    x.argument = {req_string(arg, "name", ap), req_string(arg, "value", ap)};
-    if (auto c = opt_object(o, "context", path)) {
-        auto cp = join(path, "context");
-        if (auto a = opt_object(*c, "arguments", cp))
-            x.context_arguments = string_map(*a, join(cp, "arguments"));
-    }
-    x.meta = meta(o, path);
+    x.argument = std::move(s.argument);
+    if (s.context) x.context_arguments = std::move(s.context->arguments);
+    x.meta = std::move(s.meta);
     return x;
 }
 
 json::object to_json(const complete_result& x, revision r) {
-    json::object c;
-    json::array values;
-    std::size_t n = std::min(x.values.size(), max_completion_values);
-    for (std::size_t i = 0; i < n; ++i) values.emplace_back(x.values[i]);
-    c["values"] = std::move(values);
-    bool truncated = x.values.size() > max_completion_values;
-    if (x.total)
-        c["total"] = *x.total;
-    else if (truncated)
-        c["total"] = static_cast<std::int64_t>(x.values.size());
-    if (truncated)
-        c["hasMore"] = true;
-    else
-        put(c, "hasMore", x.has_more);
-    json::object o;
-    o["completion"] = std::move(c);
-    put_meta(o, x.meta, true);
+    const bool truncated = x.values.size() > max_completion_values;
+    result_shape s{{{x.values.begin(), x.values.begin() + static_cast<std::ptrdiff_t>(
+                                                                std::min(x.values.size(), max_completion_values))},
+                    x.total,
+                    x.has_more},
+                   x.meta};
+    if (truncated) {
+        if (!s.completion.total) s.completion.total = static_cast<std::int64_t>(x.values.size());
+        s.completion.has_more = true;
+    }
+    json::object o = write_struct(s, r);
     put_result_type(o, r);
     return o;
 }
 template <> complete_result from_json<complete_result>(const json::value& v) {
-    constexpr std::string_view path = "CompleteResult";
-    const auto& o = object(v, path);
-    auto cp = join(path, "completion");
-    auto c = req_object(o, "completion", path);
-    complete_result x;
-    x.values = string_array(req_array(c, "values", cp), join(cp, "values"));
-    x.total = opt_int(c, "total", cp);
-    x.has_more = opt_bool(c, "hasMore", cp);
-    x.meta = meta(o, path);
-    return x;
+    auto s = read_struct<result_shape>(v, "CompleteResult");
+    return {std::move(s.completion.values), s.completion.total, s.completion.has_more, std::move(s.meta)};
 }
 
 } // namespace mcp

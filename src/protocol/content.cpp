@@ -1,28 +1,61 @@
 // Codec of content blocks and resource contents, with the downgrade of content types a revision
-// does not define (see content.hpp).
-#include "protocol/wire.hpp"
+// does not define (see content.hpp). The members are generated from the descriptions; the `type`
+// tag, the downgrades and the choice of variant alternative are written by hand.
+#include "protocol/described.hpp"
 
 namespace mcp {
 
 using namespace wire;
 
+#define MCP_CONTENT_COMMON (annotations), (meta, when(wire_field::entity_meta))
+MCP_WIRE_DESCRIBE(text_content, "TextContent", (text), MCP_CONTENT_COMMON)
+MCP_WIRE_DESCRIBE(image_content, "ImageContent", (data), (mime_type), MCP_CONTENT_COMMON)
+MCP_WIRE_DESCRIBE(audio_content, "AudioContent", (data), (mime_type), MCP_CONTENT_COMMON)
+MCP_WIRE_DESCRIBE(embedded_resource, "EmbeddedResource", (resource), MCP_CONTENT_COMMON)
+MCP_WIRE_DESCRIBE(resource_link, "ResourceLink", (uri), (name), (title), (description), (mime_type), (size),
+                  (icons, when(wire_field::icons)), MCP_CONTENT_COMMON)
+#undef MCP_CONTENT_COMMON
+MCP_WIRE_DESCRIBE(text_resource_contents, "TextResourceContents", (uri), (mime_type), (text),
+                  (meta, when(wire_field::entity_meta)))
+MCP_WIRE_DESCRIBE(blob_resource_contents, "BlobResourceContents", (uri), (mime_type), (blob),
+                  (meta, when(wire_field::entity_meta)))
+MCP_WIRE_DESCRIBE(tool_use_content, "ToolUseContent", (id), (name), (input), (meta))
+MCP_WIRE_DESCRIBE(tool_result_content, "ToolResultContent", (tool_use_id), (content, field::required),
+                  (structured_content), (is_error), (meta))
+
 namespace {
 
-json::object text_block(std::string text, const std::optional<annotations>& a, revision r) {
+/// The `type` tag of each content block.
+template <class T> constexpr const char* tag = nullptr;
+template <> constexpr const char* tag<text_content> = "text";
+template <> constexpr const char* tag<image_content> = "image";
+template <> constexpr const char* tag<audio_content> = "audio";
+template <> constexpr const char* tag<embedded_resource> = "resource";
+template <> constexpr const char* tag<resource_link> = "resource_link";
+template <> constexpr const char* tag<tool_use_content> = "tool_use";
+template <> constexpr const char* tag<tool_result_content> = "tool_result";
+
+/// {"type": tag, members of x...}
+template <class T> json::object block(const T& x, revision r) {
     json::object o;
-    o["type"] = "text";
-    o["text"] = std::move(text);
-    put_annotations(o, a, r);
+    o["type"] = tag<T>;
+    write_into(o, x, r);
     return o;
 }
 
-bool meta_ok(revision r) {
-    return defines(r, wire_field::entity_meta);
+json::object text_block(std::string text, const std::optional<annotations>& a, revision r) {
+    return block(text_content{std::move(text), a, std::nullopt}, r);
 }
 
-template <class T> void put_common(json::object& o, const T& x, revision r) {
-    put_annotations(o, x.annotations, r);
-    put_meta(o, x.meta, meta_ok(r));
+/// The alternative of variant V whose tag `v` carries.
+template <class V> V read_tagged(const json::value& v, std::string_view path, std::string_view kind) {
+    const auto t = req_string(object(v, path), "type", path);
+    std::optional<V> out;
+    [&]<class... A>(std::variant<A...>*) {
+        ((!out && t == tag<A> ? (void)out.emplace(read_struct<A>(v, path)) : void()), ...);
+    }(static_cast<V*>(nullptr));
+    if (!out) fail(join(path, "type"), "is not a known " + std::string(kind) + "type (\"" + t + "\")");
+    return std::move(*out);
 }
 
 std::string describe(const content_block& b);
@@ -30,20 +63,11 @@ std::string describe(const content_block& b);
 } // namespace
 
 json::object to_json(const text_content& x, revision r) {
-    json::object o;
-    o["type"] = "text";
-    o["text"] = x.text;
-    put_common(o, x, r);
-    return o;
+    return block(x, r);
 }
 
 json::object to_json(const image_content& x, revision r) {
-    json::object o;
-    o["type"] = "image";
-    o["data"] = x.data;
-    o["mimeType"] = x.mime_type;
-    put_common(o, x, r);
-    return o;
+    return block(x, r);
 }
 
 json::object to_json(const audio_content& x, revision r) {
@@ -52,30 +76,15 @@ json::object to_json(const audio_content& x, revision r) {
                               " bytes of base64 data omitted]",
                           x.annotations, r);
     }
-    json::object o;
-    o["type"] = "audio";
-    o["data"] = x.data;
-    o["mimeType"] = x.mime_type;
-    put_common(o, x, r);
-    return o;
+    return block(x, r);
 }
 
 json::object to_json(const text_resource_contents& x, revision r) {
-    json::object o;
-    o["uri"] = x.uri;
-    put(o, "mimeType", x.mime_type);
-    o["text"] = x.text;
-    put_meta(o, x.meta, meta_ok(r));
-    return o;
+    return write_struct(x, r);
 }
 
 json::object to_json(const blob_resource_contents& x, revision r) {
-    json::object o;
-    o["uri"] = x.uri;
-    put(o, "mimeType", x.mime_type);
-    o["blob"] = x.blob;
-    put_meta(o, x.meta, meta_ok(r));
-    return o;
+    return write_struct(x, r);
 }
 
 json::object to_json(const resource_contents& x, revision r) {
@@ -83,11 +92,7 @@ json::object to_json(const resource_contents& x, revision r) {
 }
 
 json::object to_json(const embedded_resource& x, revision r) {
-    json::object o;
-    o["type"] = "resource";
-    o["resource"] = to_json(x.resource, r);
-    put_common(o, x, r);
-    return o;
+    return block(x, r);
 }
 
 json::object to_json(const resource_link& x, revision r) {
@@ -96,17 +101,7 @@ json::object to_json(const resource_link& x, revision r) {
         if (x.description) t += " - " + *x.description;
         return text_block(std::move(t), x.annotations, r);
     }
-    json::object o;
-    o["type"] = "resource_link";
-    o["uri"] = x.uri;
-    o["name"] = x.name;
-    put(o, "title", x.title);
-    put(o, "description", x.description);
-    put(o, "mimeType", x.mime_type);
-    put(o, "size", x.size);
-    put_icons(o, x.icons, r);
-    put_common(o, x, r);
-    return o;
+    return block(x, r);
 }
 
 json::object to_json(const content_block& x, revision r) {
@@ -125,13 +120,7 @@ json::object to_json(const tool_use_content& x, revision r) {
         return text_block("[tool use " + x.id + ": " + x.name + "(" + mcp::to_json(json::value(x.input)) +
                               ")]",
                           std::nullopt, r);
-    json::object o;
-    o["type"] = "tool_use";
-    o["id"] = x.id;
-    o["name"] = x.name;
-    o["input"] = x.input;
-    put_meta(o, x.meta, true);
-    return o;
+    return block(x, r);
 }
 
 json::object to_json(const tool_result_content& x, revision r) {
@@ -140,15 +129,9 @@ json::object to_json(const tool_result_content& x, revision r) {
         for (const auto& b : x.content) t += "\n" + describe(b);
         return text_block(std::move(t), std::nullopt, r);
     }
-    json::object o;
-    o["type"] = "tool_result";
-    o["toolUseId"] = x.tool_use_id;
-    o["content"] = to_json(x.content, r);
-    if (x.structured_content &&
-        (x.structured_content->is_object() || defines(r, wire_field::structured_content_any)))
-        o["structuredContent"] = *x.structured_content;
-    put(o, "isError", x.is_error);
-    put_meta(o, x.meta, true);
+    json::object o = block(x, r);
+    if (x.structured_content && !x.structured_content->is_object() && !defines(r, wire_field::structured_content_any))
+        o.erase("structuredContent");
     return o;
 }
 
@@ -168,133 +151,39 @@ std::string describe(const content_block& b) {
     return "[content]";
 }
 
-template <class T> void read_common(T& x, const json::object& o, std::string_view path) {
-    x.annotations = opt_annotations(o, path);
-    x.meta = meta(o, path);
-}
-
-text_content read_text(const json::object& o, std::string_view path) {
-    text_content x;
-    x.text = req_string(o, "text", path);
-    read_common(x, o, path);
-    return x;
-}
-template <class T> T read_media(const json::object& o, std::string_view path) {
-    T x;
-    x.data = req_string(o, "data", path);
-    x.mime_type = req_string(o, "mimeType", path);
-    read_common(x, o, path);
-    return x;
-}
-embedded_resource read_embedded(const json::object& o, std::string_view path) {
-    embedded_resource x;
-    const auto* r = member(o, "resource");
-    if (!r) fail(join(path, "resource"), "is required");
-    x.resource = read_resource_contents(*r, join(path, "resource"));
-    read_common(x, o, path);
-    return x;
-}
-resource_link read_link(const json::object& o, std::string_view path) {
-    resource_link x;
-    x.uri = req_string(o, "uri", path);
-    x.name = req_string(o, "name", path);
-    x.title = opt_string(o, "title", path);
-    x.description = opt_string(o, "description", path);
-    x.mime_type = opt_string(o, "mimeType", path);
-    x.size = opt_int(o, "size", path);
-    x.icons = read_icons(o, path);
-    read_common(x, o, path);
-    return x;
-}
-tool_use_content read_tool_use(const json::object& o, std::string_view path) {
-    tool_use_content x;
-    x.id = req_string(o, "id", path);
-    x.name = req_string(o, "name", path);
-    x.input = req_object(o, "input", path);
-    x.meta = meta(o, path);
-    return x;
-}
-tool_result_content read_tool_result(const json::object& o, std::string_view path) {
-    tool_result_content x;
-    x.tool_use_id = req_string(o, "toolUseId", path);
-    x.content = read_content_blocks(req_array(o, "content", path), join(path, "content"));
-    if (const auto* s = member(o, "structuredContent")) x.structured_content = *s;
-    x.is_error = opt_bool(o, "isError", path);
-    x.meta = meta(o, path);
-    return x;
-}
-
-std::string type_of(const json::object& o, std::string_view path) {
-    return req_string(o, "type", path);
-}
-
 } // namespace
 
-resource_contents wire::read_resource_contents(const json::value& v, std::string_view path) {
+resource_contents wire::parse(const json::value& v, std::string_view path, type<resource_contents>) {
     const auto& o = object(v, path);
-    auto uri = req_string(o, "uri", path);
-    auto mime = opt_string(o, "mimeType", path);
-    auto m = meta(o, path);
-    if (member(o, "text")) return text_resource_contents{uri, mime, req_string(o, "text", path), m};
-    if (member(o, "blob")) return blob_resource_contents{uri, mime, req_string(o, "blob", path), m};
+    if (!member(o, "uri")) fail(join(path, "uri"), "is required");
+    if (member(o, "text")) return read_struct<text_resource_contents>(v, path);
+    if (member(o, "blob")) return read_struct<blob_resource_contents>(v, path);
     fail(path, "must have \"text\" or \"blob\"");
 }
 
-content_block wire::read_content_block(const json::value& v, std::string_view path) {
-    const auto& o = object(v, path);
-    auto t = type_of(o, path);
-    if (t == "text") return read_text(o, path);
-    if (t == "image") return read_media<image_content>(o, path);
-    if (t == "audio") return read_media<audio_content>(o, path);
-    if (t == "resource") return read_embedded(o, path);
-    if (t == "resource_link") return read_link(o, path);
-    fail(join(path, "type"), "is not a known content type (\"" + t + "\")");
+content_block wire::parse(const json::value& v, std::string_view path, type<content_block>) {
+    return read_tagged<content_block>(v, path, "content ");
 }
 
-std::vector<content_block> wire::read_content_blocks(const json::array& a, std::string_view path) {
-    return each<content_block>(a, path, read_content_block);
+sampling_content wire::parse(const json::value& v, std::string_view path, type<sampling_content>) {
+    return read_tagged<sampling_content>(v, path, "sampling content ");
 }
 
-sampling_content wire::read_sampling_content(const json::value& v, std::string_view path) {
-    const auto& o = object(v, path);
-    auto t = type_of(o, path);
-    if (t == "text") return read_text(o, path);
-    if (t == "image") return read_media<image_content>(o, path);
-    if (t == "audio") return read_media<audio_content>(o, path);
-    if (t == "tool_use") return read_tool_use(o, path);
-    if (t == "tool_result") return read_tool_result(o, path);
-    fail(join(path, "type"), "is not a known sampling content type (\"" + t + "\")");
-}
-
-template <> text_content from_json<text_content>(const json::value& v) {
-    return read_text(object(v, "TextContent"), "TextContent");
-}
-template <> image_content from_json<image_content>(const json::value& v) {
-    return read_media<image_content>(object(v, "ImageContent"), "ImageContent");
-}
-template <> audio_content from_json<audio_content>(const json::value& v) {
-    return read_media<audio_content>(object(v, "AudioContent"), "AudioContent");
-}
+MCP_WIRE_FROM_JSON(text_content)
+MCP_WIRE_FROM_JSON(image_content)
+MCP_WIRE_FROM_JSON(audio_content)
+MCP_WIRE_FROM_JSON(embedded_resource)
+MCP_WIRE_FROM_JSON(resource_link)
+MCP_WIRE_FROM_JSON(tool_use_content)
+MCP_WIRE_FROM_JSON(tool_result_content)
 template <> resource_contents from_json<resource_contents>(const json::value& v) {
-    return read_resource_contents(v, "ResourceContents");
-}
-template <> embedded_resource from_json<embedded_resource>(const json::value& v) {
-    return read_embedded(object(v, "EmbeddedResource"), "EmbeddedResource");
-}
-template <> resource_link from_json<resource_link>(const json::value& v) {
-    return read_link(object(v, "ResourceLink"), "ResourceLink");
+    return parse(v, "ResourceContents", type<resource_contents>{});
 }
 template <> content_block from_json<content_block>(const json::value& v) {
-    return read_content_block(v, "ContentBlock");
-}
-template <> tool_use_content from_json<tool_use_content>(const json::value& v) {
-    return read_tool_use(object(v, "ToolUseContent"), "ToolUseContent");
-}
-template <> tool_result_content from_json<tool_result_content>(const json::value& v) {
-    return read_tool_result(object(v, "ToolResultContent"), "ToolResultContent");
+    return parse(v, "ContentBlock", type<content_block>{});
 }
 template <> sampling_content from_json<sampling_content>(const json::value& v) {
-    return read_sampling_content(v, "SamplingMessageContentBlock");
+    return parse(v, "SamplingMessageContentBlock", type<sampling_content>{});
 }
 
 // --- helpers ---

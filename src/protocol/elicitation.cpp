@@ -1,5 +1,5 @@
 // Codec of elicitation/create and notifications/elicitation/complete.
-#include "protocol/wire.hpp"
+#include "protocol/described.hpp"
 
 namespace mcp {
 
@@ -122,17 +122,8 @@ template <> elicit_result from_json<elicit_result>(const json::value& v) {
     return x;
 }
 
-json::object to_json(const elicitation_complete_notification& x, revision) {
-    json::object o;
-    o["elicitationId"] = x.elicitation_id;
-    put_meta(o, x.meta, true);
-    return o;
-}
-template <>
-elicitation_complete_notification from_json<elicitation_complete_notification>(const json::value& v) {
-    constexpr std::string_view path = "ElicitationCompleteNotification.params";
-    const auto& o = object(v, path);
-    return {req_string(o, "elicitationId", path), meta(o, path)};
-}
+MCP_WIRE_DESCRIBE(elicitation_complete_notification, "ElicitationCompleteNotification.params", (elicitation_id),
+                  (meta))
+MCP_WIRE_CODEC(elicitation_complete_notification)
 
 } // namespace mcp

@@ -1,5 +1,5 @@
 // Codec of sampling/createMessage (request params, result, messages).
-#include "protocol/wire.hpp"
+#include "protocol/described.hpp"
 
 namespace mcp {
 
@@ -61,22 +61,31 @@ std::vector<sampling_content> read_content(const json::object& o, std::string_vi
     const auto* c = member(o, "content");
     auto cp = join(path, "content");
     if (!c) fail(cp, "is required");
-    if (c->is_array()) return each<sampling_content>(c->get_array(), cp, read_sampling_content);
-    return {read_sampling_content(*c, cp)};
+    if (c->is_array()) return read_value<std::vector<sampling_content>>(*c, {path, "content"});
+    return {parse(*c, cp, type<sampling_content>{})};
 }
 
-sampling_message read_message(const json::value& v, std::string_view path) {
+} // namespace
+
+namespace wire {
+include_context parse(const json::value& v, std::string_view path, type<include_context>) {
+    return read_enum(v, path, {include_context::none, include_context::this_server, include_context::all_servers});
+}
+tool_choice_mode parse(const json::value& v, std::string_view path, type<tool_choice_mode>) {
+    return read_enum(v, path, {tool_choice_mode::auto_, tool_choice_mode::required, tool_choice_mode::none});
+}
+/// Hand-written: `content` is one block or (2025-11-25+) an array of blocks.
+sampling_message parse(const json::value& v, std::string_view path, type<sampling_message>) {
     const auto& o = object(v, path);
     sampling_message x;
     const auto* r = member(o, "role");
     if (!r) fail(join(path, "role"), "is required");
-    x.role = read_role(*r, join(path, "role"));
+    x.role = parse(*r, join(path, "role"), type<role>{});
     x.content = read_content(o, path);
     x.meta = meta(o, path);
     return x;
 }
-
-} // namespace
+} // namespace wire
 
 json::object to_json(const sampling_message& x, revision r) {
     json::object o;
@@ -86,109 +95,23 @@ json::object to_json(const sampling_message& x, revision r) {
     return o;
 }
 template <> sampling_message from_json<sampling_message>(const json::value& v) {
-    return read_message(v, "SamplingMessage");
+    return parse(v, "SamplingMessage", type<sampling_message>{});
 }
 
-json::object to_json(const create_message_request& x, revision r) {
-    json::object o;
-    json::array msgs;
-    for (const auto& m : x.messages) msgs.push_back(to_json(m, r));
-    o["messages"] = std::move(msgs);
-    if (x.model_preferences) {
-        const auto& p = *x.model_preferences;
-        json::object mp;
-        if (!p.hints.empty()) {
-            json::array h;
-            for (const auto& hint : p.hints) {
-                json::object ho;
-                put(ho, "name", hint.name);
-                h.push_back(std::move(ho));
-            }
-            mp["hints"] = std::move(h);
-        }
-        put(mp, "costPriority", p.cost_priority);
-        put(mp, "speedPriority", p.speed_priority);
-        put(mp, "intelligencePriority", p.intelligence_priority);
-        o["modelPreferences"] = std::move(mp);
-    }
-    put(o, "systemPrompt", x.system_prompt);
-    if (x.include_context) o["includeContext"] = to_string(*x.include_context);
-    put(o, "temperature", x.temperature);
-    o["maxTokens"] = x.max_tokens;
-    if (x.stop_sequences) {
-        json::array s;
-        for (const auto& seq : *x.stop_sequences) s.emplace_back(seq);
-        o["stopSequences"] = std::move(s);
-    }
-    put(o, "metadata", x.metadata);
-    if (defines(r, wire_field::sampling_tools)) {
-        if (!x.tools.empty()) {
-            json::array t;
-            for (const auto& tl : x.tools) t.push_back(to_json(tl, r));
-            o["tools"] = std::move(t);
-        }
-        if (x.tool_choice) {
-            json::object tc;
-            if (x.tool_choice->mode) tc["mode"] = to_string(*x.tool_choice->mode);
-            o["toolChoice"] = std::move(tc);
-        }
-    }
-    put_meta(o, x.meta, defines(r, wire_field::server_request_meta));
-    return o;
-}
+MCP_WIRE_DESCRIBE(model_hint, "ModelHint", (name))
+MCP_WIRE_CODEC(model_hint)
+MCP_WIRE_DESCRIBE(model_preferences, "ModelPreferences", (hints), (cost_priority), (speed_priority),
+                  (intelligence_priority))
+MCP_WIRE_CODEC(model_preferences)
+MCP_WIRE_DESCRIBE(tool_choice, "ToolChoice", (mode))
+MCP_WIRE_CODEC(tool_choice)
 
-template <> create_message_request from_json<create_message_request>(const json::value& v) {
-    constexpr std::string_view path = "CreateMessageRequest.params";
-    const auto& o = object(v, path);
-    create_message_request x;
-    x.messages = each<sampling_message>(req_array(o, "messages", path), join(path, "messages"), read_message);
-    if (auto mp = opt_object(o, "modelPreferences", path)) {
-        auto pp = join(path, "modelPreferences");
-        model_preferences p;
-        if (const auto* h = opt_array(*mp, "hints", pp))
-            p.hints = each<model_hint>(*h, join(pp, "hints"), [](const json::value& hv, std::string_view hp) {
-                return model_hint{opt_string(object(hv, hp), "name", hp)};
-            });
-        p.cost_priority = opt_number(*mp, "costPriority", pp);
-        p.speed_priority = opt_number(*mp, "speedPriority", pp);
-        p.intelligence_priority = opt_number(*mp, "intelligencePriority", pp);
-        x.model_preferences = std::move(p);
-    }
-    x.system_prompt = opt_string(o, "systemPrompt", path);
-    if (auto ic = opt_string(o, "includeContext", path)) {
-        if (*ic == "none")
-            x.include_context = include_context::none;
-        else if (*ic == "thisServer")
-            x.include_context = include_context::this_server;
-        else if (*ic == "allServers")
-            x.include_context = include_context::all_servers;
-        else
-            fail(join(path, "includeContext"), "must be \"none\", \"thisServer\" or \"allServers\"");
-    }
-    x.temperature = opt_number(o, "temperature", path);
-    x.max_tokens = req_int(o, "maxTokens", path);
-    if (const auto* s = opt_array(o, "stopSequences", path))
-        x.stop_sequences = string_array(*s, join(path, "stopSequences"));
-    x.metadata = opt_object(o, "metadata", path);
-    if (const auto* t = opt_array(o, "tools", path)) x.tools = each<tool>(*t, join(path, "tools"), read_tool);
-    if (auto tc = opt_object(o, "toolChoice", path)) {
-        auto tp = join(path, "toolChoice");
-        tool_choice c;
-        if (auto m = opt_string(*tc, "mode", tp)) {
-            if (*m == "auto")
-                c.mode = tool_choice_mode::auto_;
-            else if (*m == "required")
-                c.mode = tool_choice_mode::required;
-            else if (*m == "none")
-                c.mode = tool_choice_mode::none;
-            else
-                fail(join(tp, "mode"), "must be \"auto\", \"required\" or \"none\"");
-        }
-        x.tool_choice = c;
-    }
-    x.meta = meta(o, path);
-    return x;
-}
+MCP_WIRE_DESCRIBE(create_message_request, "CreateMessageRequest.params", (messages, field::required),
+                  (model_preferences), (system_prompt), (include_context), (temperature), (max_tokens),
+                  (stop_sequences), (metadata), (tools, when(wire_field::sampling_tools)),
+                  (tool_choice, when(wire_field::sampling_tools)),
+                  (meta, when(wire_field::server_request_meta)))
+MCP_WIRE_CODEC(create_message_request)
 
 json::object to_json(const create_message_result& x, revision r) {
     json::object o;
@@ -205,7 +128,7 @@ template <> create_message_result from_json<create_message_result>(const json::v
     create_message_result x;
     const auto* r = member(o, "role");
     if (!r) fail(join(path, "role"), "is required");
-    x.role = read_role(*r, join(path, "role"));
+    x.role = parse(*r, join(path, "role"), type<role>{});
     x.content = read_content(o, path);
     x.model = req_string(o, "model", path);
     x.stop_reason = opt_string(o, "stopReason", path);

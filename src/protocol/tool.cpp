@@ -1,9 +1,7 @@
 // Codec of tools: Tool, ToolAnnotations, tools/call, tools/list.
-#include "protocol/wire.hpp"
+#include "protocol/described.hpp"
 
 namespace mcp {
-
-using namespace wire;
 
 std::string_view to_string(task_support_level t) noexcept {
     switch (t) {
@@ -16,138 +14,47 @@ std::string_view to_string(task_support_level t) noexcept {
     }
     return "";
 }
+namespace wire {
+task_support_level parse(const json::value& v, std::string_view path, type<task_support_level>) {
+    return read_enum(v, path, {task_support_level::forbidden, task_support_level::optional,
+                               task_support_level::required});
+}
+} // namespace wire
 
-json::object to_json(const tool_annotations& x, revision) {
-    json::object o;
-    put(o, "title", x.title);
-    put(o, "readOnlyHint", x.read_only_hint);
-    put(o, "destructiveHint", x.destructive_hint);
-    put(o, "idempotentHint", x.idempotent_hint);
-    put(o, "openWorldHint", x.open_world_hint);
-    return o;
-}
+MCP_WIRE_DESCRIBE(tool_annotations, "ToolAnnotations", (title), (read_only_hint), (destructive_hint),
+                  (idempotent_hint), (open_world_hint))
+MCP_WIRE_CODEC(tool_annotations)
 
-namespace {
-tool_annotations read_tool_annotations(const json::value& v, std::string_view path) {
-    const auto& o = object(v, path);
-    tool_annotations x;
-    x.title = opt_string(o, "title", path);
-    x.read_only_hint = opt_bool(o, "readOnlyHint", path);
-    x.destructive_hint = opt_bool(o, "destructiveHint", path);
-    x.idempotent_hint = opt_bool(o, "idempotentHint", path);
-    x.open_world_hint = opt_bool(o, "openWorldHint", path);
-    return x;
-}
-} // namespace
+MCP_WIRE_DESCRIBE(tool_execution, "ToolExecution", (task_support))
+MCP_WIRE_CODEC(tool_execution)
 
-template <> tool_annotations from_json<tool_annotations>(const json::value& v) {
-    return read_tool_annotations(v, "ToolAnnotations");
-}
+MCP_WIRE_DESCRIBE(tool, "Tool", (name), (title, when(wire_field::title)), (description), (input_schema),
+                  (output_schema, when(wire_field::tool_output_schema)),
+                  (annotations, when(wire_field::tool_annotations)), (icons, when(wire_field::icons)),
+                  (execution, when(wire_field::tasks)),
+                  (meta, when(wire_field::entity_meta)))
+MCP_WIRE_CODEC(tool)
 
-json::object to_json(const tool& x, revision r) {
-    json::object o;
-    o["name"] = x.name;
-    if (defines(r, wire_field::title)) put(o, "title", x.title);
-    put(o, "description", x.description);
-    o["inputSchema"] = x.input_schema;
-    if (defines(r, wire_field::tool_output_schema)) put(o, "outputSchema", x.output_schema);
-    if (x.annotations && defines(r, wire_field::tool_annotations))
-        o["annotations"] = to_json(*x.annotations, r);
-    put_icons(o, x.icons, r);
-    if (x.execution && defines(r, wire_field::tasks)) {
-        json::object e;
-        if (x.execution->task_support) e["taskSupport"] = to_string(*x.execution->task_support);
-        o["execution"] = std::move(e);
-    }
-    put_meta(o, x.meta, defines(r, wire_field::entity_meta));
-    return o;
-}
+MCP_WIRE_DESCRIBE(call_tool_request, "CallToolRequest.params", (name), (arguments),
+                  (meta), (task, when(wire_field::tasks)),
+                  (input_responses, when(wire_field::input_responses)),
+                  (request_state, when(wire_field::input_responses)))
+MCP_WIRE_CODEC(call_tool_request)
 
-tool wire::read_tool(const json::value& v, std::string_view path) {
-    const auto& o = object(v, path);
-    tool x;
-    x.name = req_string(o, "name", path);
-    x.title = opt_string(o, "title", path);
-    x.description = opt_string(o, "description", path);
-    x.input_schema = req_object(o, "inputSchema", path);
-    x.output_schema = opt_object(o, "outputSchema", path);
-    if (const auto* a = member(o, "annotations"))
-        x.annotations = read_tool_annotations(*a, join(path, "annotations"));
-    x.icons = read_icons(o, path);
-    if (auto e = opt_object(o, "execution", path)) {
-        auto epath = join(path, "execution");
-        tool_execution ex;
-        if (auto t = opt_string(*e, "taskSupport", epath)) {
-            if (*t == "forbidden")
-                ex.task_support = task_support_level::forbidden;
-            else if (*t == "optional")
-                ex.task_support = task_support_level::optional;
-            else if (*t == "required")
-                ex.task_support = task_support_level::required;
-            else
-                fail(join(epath, "taskSupport"), "must be \"forbidden\", \"optional\" or \"required\"");
-        }
-        x.execution = ex;
-    }
-    x.meta = meta(o, path);
-    return x;
-}
-template <> tool from_json<tool>(const json::value& v) {
-    return read_tool(v, "Tool");
-}
-
-json::object to_json(const call_tool_request& x, revision r) {
-    json::object o;
-    o["name"] = x.name;
-    put(o, "arguments", x.arguments);
-    put_meta(o, x.meta, true);
-    if (defines(r, wire_field::tasks)) put(o, "task", x.task);
-    if (defines(r, wire_field::input_responses)) {
-        put(o, "inputResponses", x.input_responses);
-        put(o, "requestState", x.request_state);
-    }
-    return o;
-}
-template <> call_tool_request from_json<call_tool_request>(const json::value& v) {
-    constexpr std::string_view path = "CallToolRequest.params";
-    const auto& o = object(v, path);
-    call_tool_request x;
-    x.name = req_string(o, "name", path);
-    x.arguments = opt_object(o, "arguments", path);
-    x.meta = meta(o, path);
-    x.task = opt_object(o, "task", path);
-    x.input_responses = opt_object(o, "inputResponses", path);
-    x.request_state = opt_string(o, "requestState", path);
-    return x;
-}
-
+MCP_WIRE_DESCRIBE(call_tool_result, "CallToolResult", (structured_content, when(wire_field::structured_content)),
+                  (content, field::required), (is_error), (meta))
+MCP_WIRE_FROM_JSON(call_tool_result)
+/// Hand-written for the fallback of old revisions: a structured content they cannot carry is sent
+/// as a text block when there is no other content.
 json::object to_json(const call_tool_result& x, revision r) {
-    json::object o;
-    json::array content = to_json(x.content, r);
-    if (x.structured_content) {
-        bool sendable = defines(r, wire_field::structured_content) &&
-                        (x.structured_content->is_object() || defines(r, wire_field::structured_content_any));
-        if (sendable)
-            o["structuredContent"] = *x.structured_content;
-        else if (x.content.empty())
-            content.push_back(
-                to_json(text_content{mcp::to_json(*x.structured_content), std::nullopt, std::nullopt}, r));
-    }
-    o["content"] = std::move(content);
-    put(o, "isError", x.is_error);
-    put_meta(o, x.meta, true);
-    put_result_type(o, r);
+    json::object o = wire::write_struct(x, r);
+    if (x.structured_content && !x.structured_content->is_object() && !defines(r, wire_field::structured_content_any))
+        o.erase("structuredContent");
+    if (x.structured_content && !o.contains("structuredContent") && x.content.empty())
+        o["content"].as_array().push_back(
+            to_json(text_content{mcp::to_json(*x.structured_content), std::nullopt, std::nullopt}, r));
+    wire::put_result_type(o, r);
     return o;
-}
-template <> call_tool_result from_json<call_tool_result>(const json::value& v) {
-    constexpr std::string_view path = "CallToolResult";
-    const auto& o = object(v, path);
-    call_tool_result x;
-    x.content = read_content_blocks(req_array(o, "content", path), join(path, "content"));
-    if (const auto* s = member(o, "structuredContent")) x.structured_content = *s;
-    x.is_error = opt_bool(o, "isError", path);
-    x.meta = meta(o, path);
-    return x;
 }
 
 call_tool_result error_result(std::string message) {
@@ -157,27 +64,8 @@ call_tool_result error_result(std::string message) {
     return r;
 }
 
-json::object to_json(const list_tools_result& x, revision r) {
-    json::object o;
-    json::array a;
-    a.reserve(x.tools.size());
-    for (const auto& t : x.tools) a.push_back(to_json(t, r));
-    o["tools"] = std::move(a);
-    put(o, "nextCursor", x.next_cursor);
-    put_cacheable(o, x.ttl_ms, x.cache_scope, r);
-    put_meta(o, x.meta, true);
-    put_result_type(o, r);
-    return o;
-}
-template <> list_tools_result from_json<list_tools_result>(const json::value& v) {
-    constexpr std::string_view path = "ListToolsResult";
-    const auto& o = object(v, path);
-    list_tools_result x;
-    x.tools = each<tool>(req_array(o, "tools", path), join(path, "tools"), read_tool);
-    x.next_cursor = opt_string(o, "nextCursor", path);
-    read_cacheable(o, path, x.ttl_ms, x.cache_scope);
-    x.meta = meta(o, path);
-    return x;
-}
+MCP_WIRE_DESCRIBE(list_tools_result, "ListToolsResult", (tools, field::required), (next_cursor),
+                  MCP_WIRE_CACHEABLE, (meta))
+MCP_WIRE_RESULT_CODEC(list_tools_result)
 
 } // namespace mcp

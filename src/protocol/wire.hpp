@@ -26,53 +26,42 @@ const json::value* member(const json::object& o, std::string_view key) noexcept;
 std::string req_string(const json::object& o, std::string_view key, std::string_view path);
 std::optional<std::string> opt_string(const json::object& o, std::string_view key, std::string_view path);
 std::optional<bool> opt_bool(const json::object& o, std::string_view key, std::string_view path);
-double req_number(const json::object& o, std::string_view key, std::string_view path);
-std::optional<double> opt_number(const json::object& o, std::string_view key, std::string_view path);
-std::int64_t req_int(const json::object& o, std::string_view key, std::string_view path);
-std::optional<std::int64_t> opt_int(const json::object& o, std::string_view key, std::string_view path);
 json::object req_object(const json::object& o, std::string_view key, std::string_view path);
 std::optional<json::object> opt_object(const json::object& o, std::string_view key, std::string_view path);
-const json::array& req_array(const json::object& o, std::string_view key, std::string_view path);
-const json::array* opt_array(const json::object& o, std::string_view key, std::string_view path);
-std::vector<std::string> string_array(const json::array& a, std::string_view path);
-std::map<std::string, std::string> string_map(const json::object& o, std::string_view path);
 /// `_meta` as an object (absent/null -> nullopt).
 std::optional<json::object> meta(const json::object& o, std::string_view path);
 
-/// Parse every element of `a` with `f(value, path)`.
-template <class T, class F> std::vector<T> each(const json::array& a, std::string_view path, F&& f) {
-    std::vector<T> out;
-    out.reserve(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) out.push_back(f(a[i], index(path, i)));
-    return out;
-}
+// --- parsers of nested types, one overload per type, defined by the type's codec ---
+template <class T> struct type {};
+icon parse(const json::value& v, std::string_view path, type<icon>);
+annotations parse(const json::value& v, std::string_view path, type<annotations>);
+implementation parse(const json::value& v, std::string_view path, type<implementation>);
+role parse(const json::value& v, std::string_view path, type<role>);
+/// A progress token or a request id: a string or an integer.
+progress_token parse(const json::value& v, std::string_view path, type<progress_token>);
+content_block parse(const json::value& v, std::string_view path, type<content_block>);
+sampling_content parse(const json::value& v, std::string_view path, type<sampling_content>);
+resource_contents parse(const json::value& v, std::string_view path, type<resource_contents>);
+tool parse(const json::value& v, std::string_view path, type<tool>);
+client_capabilities parse(const json::value& v, std::string_view path, type<client_capabilities>);
+server_capabilities parse(const json::value& v, std::string_view path, type<server_capabilities>);
 
-// --- internal parsers shared between translation units ---
-icon read_icon(const json::value& v, std::string_view path);
-std::vector<icon> read_icons(const json::object& o, std::string_view path);
-annotations read_annotations(const json::value& v, std::string_view path);
-std::optional<annotations> opt_annotations(const json::object& o, std::string_view path);
-implementation read_implementation(const json::value& v, std::string_view path);
-role read_role(const json::value& v, std::string_view path);
-content_block read_content_block(const json::value& v, std::string_view path);
-std::vector<content_block> read_content_blocks(const json::array& a, std::string_view path);
-sampling_content read_sampling_content(const json::value& v, std::string_view path);
-resource_contents read_resource_contents(const json::value& v, std::string_view path);
-tool read_tool(const json::value& v, std::string_view path);
-client_capabilities read_client_capabilities(const json::value& v, std::string_view path);
-server_capabilities read_server_capabilities(const json::value& v, std::string_view path);
+/// An enumerator named by its to_string; else fails with `must be "a", "b" or "c"`.
+template <class E, std::size_t N> E read_enum(const json::value& v, std::string_view path, const E (&all)[N]) {
+    if (v.is_string())
+        for (E e : all)
+            if (v.get_string() == to_string(e)) return e;
+    std::string names;
+    for (std::size_t i = 0; i < N; ++i)
+        names.append(i == 0 ? "" : i + 1 == N ? " or " : ", ").append("\"").append(to_string(all[i])).append("\"");
+    fail(path, "must be " + names);
+}
 
 // --- writers ---
 inline void put(json::object& o, std::string_view k, const std::optional<std::string>& v) {
     if (v) o[k] = *v;
 }
 inline void put(json::object& o, std::string_view k, const std::optional<bool>& v) {
-    if (v) o[k] = *v;
-}
-inline void put(json::object& o, std::string_view k, const std::optional<double>& v) {
-    if (v) o[k] = *v;
-}
-inline void put(json::object& o, std::string_view k, const std::optional<std::int64_t>& v) {
     if (v) o[k] = *v;
 }
 inline void put(json::object& o, std::string_view k, const std::optional<json::object>& v) {
@@ -82,15 +71,6 @@ inline void put(json::object& o, std::string_view k, const std::optional<json::o
 inline void put_meta(json::object& o, const std::optional<json::object>& m, bool allowed) {
     if (m && allowed) o["_meta"] = *m;
 }
-void put_icons(json::object& o, const std::vector<icon>& icons, revision r);
-void put_annotations(json::object& o, const std::optional<annotations>& a, revision r);
 /// `resultType: "complete"` for server results (2026-07-28+).
 void put_result_type(json::object& o, revision r);
-/// `ttlMs` / `cacheScope` for cacheable results (2026-07-28+), with defaults 0 / "private".
-void put_cacheable(json::object& o, const std::optional<std::int64_t>& ttl_ms,
-                   const std::optional<std::string>& cache_scope, revision r);
-/// Reads ttlMs / cacheScope.
-void read_cacheable(const json::object& o, std::string_view path, std::optional<std::int64_t>& ttl_ms,
-                    std::optional<std::string>& cache_scope);
-
 } // namespace mcp::wire

@@ -23,6 +23,11 @@
 //   - it is a bool, a list or a map (absent means false / empty), or
 //   - it carries mcp::field::optional (its value in `T{}` is its default, e.g. `int page = 0`).
 // mcp::field::required makes any member required.
+//
+// mcp::field::wire_name("camelCase") gives the member's JSON name when it differs from the C++
+// name. mcp::field::since(v) / until(v) say from which / through which version (any enumeration
+// of versions, e.g. mcp::revision) a member exists; codecs that know a version (the protocol
+// codec) neither write nor read it elsewhere; type_codec, which has no version, ignores them.
 // Structs described only with BOOST_DESCRIBE_STRUCT are accepted too (no descriptions).
 #pragma once
 
@@ -40,6 +45,7 @@
 #include <boost/preprocessor/tuple/pop_front.hpp>
 #include <boost/preprocessor/variadic/to_seq.hpp>
 
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -130,6 +136,33 @@ struct optional_t {
 struct required_t {
     void apply(field_spec& s) const { s.required = true; }
 };
+/// The member's JSON name, when it differs from the C++ member name.
+struct wire_name {
+    const char* name;
+    void apply(field_spec&) const {}
+};
+
+/// The versions (ordinals of a version enumeration) in which the member exists, inclusive.
+/// Several attributes intersect: since(a), until(b) is a..b.
+struct versions {
+    int first = INT_MIN;
+    int last = INT_MAX;
+    constexpr bool contain(int v) const noexcept { return v >= first && v <= last; }
+    void apply(field_spec&) const {}
+};
+/// The member exists from version `v` on.
+template <class E>
+    requires std::is_enum_v<E>
+constexpr versions since(E v) {
+    return {static_cast<int>(v), INT_MAX};
+}
+/// The member exists up to and including version `v`.
+template <class E>
+    requires std::is_enum_v<E>
+constexpr versions until(E v) {
+    return {INT_MIN, static_cast<int>(v)};
+}
+
 /// Not required; its value in `T{}` is its default (`"default"` in the schema).
 inline constexpr optional_t optional{};
 /// Required even though it has a default.
@@ -158,8 +191,32 @@ template <class T, class M, class... Attrs> struct described_field {
 template <class T, class M, class... Attrs>
 described_field<T, M, std::decay_t<Attrs>...> make_field(M T::*p, const char* name, const char* description,
                                                          Attrs&&... attrs) {
+    [[maybe_unused]] auto rename = [&name](const auto& a) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, field::wire_name>) name = a.name;
+    };
+    (rename(attrs), ...);
     return {p, name, description, {std::forward<Attrs>(attrs)...}};
 }
+
+/// Whether described member `f` exists in version `v` (see field::since / field::until).
+template <class Field> constexpr bool exists_in(const Field& f, int v) noexcept {
+    return std::apply(
+        [v](const auto&... a) {
+            [[maybe_unused]] auto in = [v](const auto& x) {
+                if constexpr (std::is_same_v<std::decay_t<decltype(x)>, field::versions>)
+                    return x.contain(v);
+                else
+                    return true;
+            };
+            return (in(a) && ... && true);
+        },
+        f.attributes);
+}
+
+template <class A, class Tuple> struct tuple_has;
+template <class A, class... X> struct tuple_has<A, std::tuple<X...>> : std::bool_constant<(std::is_same_v<A, X> || ...)> {};
+/// Whether described member type Field carries an attribute of type A.
+template <class A, class Field> inline constexpr bool has_attribute = tuple_has<A, decltype(Field::attributes)>::value;
 
 } // namespace detail
 

@@ -20,6 +20,8 @@ struct model_hint {
     std::optional<std::string> name;
     bool operator==(const model_hint&) const = default;
 };
+json::object to_json(const model_hint& x, revision r);
+template <> model_hint from_json<model_hint>(const json::value& v);
 
 /// The server's model preferences (ModelPreferences); priorities are 0..1.
 struct model_preferences {
@@ -29,6 +31,8 @@ struct model_preferences {
     std::optional<double> intelligence_priority;
     bool operator==(const model_preferences&) const = default;
 };
+json::object to_json(const model_preferences& x, revision r);
+template <> model_preferences from_json<model_preferences>(const json::value& v);
 
 enum class include_context { none, this_server, all_servers };
 std::string_view to_string(include_context c) noexcept;
@@ -41,6 +45,8 @@ struct tool_choice {
     std::optional<tool_choice_mode> mode;
     bool operator==(const tool_choice&) const = default;
 };
+json::object to_json(const tool_choice& x, revision r);
+template <> tool_choice from_json<tool_choice>(const json::value& v);
 
 /// A message of a sampling conversation (SamplingMessage). One block is sent as an object,
 /// several as an array (2025-11-25+).

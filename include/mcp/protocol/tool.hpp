@@ -30,6 +30,8 @@ struct tool_execution {
     std::optional<task_support_level> task_support;
     bool operator==(const tool_execution&) const = default;
 };
+json::object to_json(const tool_execution& x, revision r);
+template <> tool_execution from_json<tool_execution>(const json::value& v);
 
 /// A tool the client can call (Tool).
 struct tool {
