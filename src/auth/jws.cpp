@@ -103,6 +103,13 @@ jws_token parse_jws(std::string_view compact, std::size_t max_bytes) {
 bool verify_signature(jws_alg alg, const public_jwk& key, std::string_view signing_input,
                       std::string_view signature) {
     if (!key.key || !key.fits(alg)) return false;
+    // An RSA signature is exactly as long as the modulus (RFC 8017 sections 8.1.2, 8.2.2).
+    // OpenSSL also takes a shorter one as the same number with its leading zero bytes dropped,
+    // so a token whose signature starts with 0x00 would verify with that byte removed too: a
+    // second spelling of one signed token.
+    if ((alg == jws_alg::rs256 || alg == jws_alg::ps256) &&
+        signature.size() != static_cast<std::size_t>(EVP_PKEY_get_size(key.key.get())))
+        return false;
     std::string der;
     if (alg == jws_alg::es256) {
         auto converted = jose_to_der(signature);

@@ -65,6 +65,26 @@ TEST_P(jws_round_trip, signs_and_verifies_and_refuses_changes) {
         }
 }
 
+// An RSA signature is as long as the modulus: one whose first byte is 0 verifies only whole,
+// never with that byte dropped (which OpenSSL alone would accept as the same number), nor with a
+// zero byte put in front. About one signature in 256 starts with 0; the loop finds one.
+TEST(auth_jose, rsa_signature_of_the_wrong_length_is_refused) {
+    for (auto alg : {jws_alg::rs256, jws_alg::ps256}) {
+        auto signer = generate_signing_key(alg, "k1");
+        auto pub = parse_public_jwk(signer.public_jwk());
+        std::optional<jws_token> leading_zero;
+        for (int n = 0; n < 4000 && !leading_zero; ++n) {
+            auto t = parse_jws(sign_jws(signer, {{"typ", "at+jwt"}}, {{"n", n}}));
+            if (t.signature.front() == '\0') leading_zero = std::move(t);
+        }
+        ASSERT_TRUE(leading_zero) << jws_alg_name(alg);
+        const auto& t = *leading_zero;
+        EXPECT_TRUE(verify_signature(alg, pub, t.signing_input, t.signature));
+        EXPECT_FALSE(verify_signature(alg, pub, t.signing_input, t.signature.substr(1)));
+        EXPECT_FALSE(verify_signature(alg, pub, t.signing_input, std::string(1, '\0') + t.signature));
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(auth_jose, jws_round_trip,
                          ::testing::Values(jws_alg::rs256, jws_alg::ps256, jws_alg::es256, jws_alg::eddsa),
                          [](const auto& info) { return std::string(jws_alg_name(info.param)); });
