@@ -99,6 +99,12 @@ struct failure_log {
             any = true;
         };
     }
+    std::string text() {
+        std::lock_guard lock(mu);
+        std::string out;
+        for (const auto& l : lines) out += "failure: " + l + "\n";
+        return out;
+    }
 };
 
 TEST(transport_queue_limit, a_client_that_stops_reading_a_stdio_server_is_cut_off_at_the_limit) {
@@ -174,7 +180,12 @@ TEST(transport_queue_limit, a_peer_that_reads_is_never_cut_off) {
         // on what the reader has received (not on time).
         const auto message = padded_message(16 * kib);
         for (int i = 0; i < 512; ++i) {
-            ASSERT_TRUE(eventually([&] { return total - reader.received <= 512 * kib; }, 10s));
+            ASSERT_TRUE(eventually([&] { return total - reader.received <= 512 * kib; }, 10s))
+                << "message " << i << ": sent " << total << ", received " << reader.received.load()
+                << "; transport closed " << [&] {
+                       std::lock_guard lock(c.mu);
+                       return c.closes;
+                   }() << " times, " << failures.text();
             t->send(message);
             total += message.size() + 1;
         }
