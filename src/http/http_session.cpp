@@ -22,13 +22,6 @@ std::string error_body(int code, const std::string& message) {
     return out;
 }
 
-bool is_error_response(std::string_view message) {
-    boost::system::error_code ec;
-    const auto v = parse_json(message, ec);
-    const auto* o = v ? v->if_object() : nullptr;
-    return o && o->contains("error");
-}
-
 /// The JSON array `batch` (a batch's reply, or "[]") with the elements `more` appended.
 std::string merged_batch(std::string batch, const std::vector<std::string>& more) {
     if (batch.size() < 2 || batch.front() != '[' || batch.back() != ']') batch = "[" + batch + "]";
@@ -214,7 +207,7 @@ void http_session::send(jsonrpc::outgoing_message message) {
     const bool reply =
         message.kind == kind::response || message.kind == kind::error || message.kind == kind::batch;
     if (reply && message.id)
-        send_reply(std::move(message.text), *message.id);
+        send_reply(std::move(message.text), *message.id, message.kind == kind::error);
     else if (message.related)
         send_related(std::move(message.text), *message.related);
     else
@@ -237,7 +230,7 @@ void http_session::send_related(std::string message, const jsonrpc::request_id& 
     write_event_locked(s ? *s : *standalone_, std::move(message), graveyard);
 }
 
-void http_session::send_reply(std::string message, const jsonrpc::request_id& id) {
+void http_session::send_reply(std::string message, const jsonrpc::request_id& id, bool is_error) {
     graveyard_t graveyard;
     std::function<void()> refused; // initialize answered with an error: the session never began
     writer_ptr bare;               // ... and the writer of that answer, sent without the session id
@@ -255,7 +248,7 @@ void http_session::send_reply(std::string message, const jsonrpc::request_id& id
         if (!s->early_replies.empty()) message = merged_batch(std::move(message), s->early_replies);
         if (initialize_id_ && *initialize_id_ == id) {
             initialize_id_.reset();
-            if (is_error_response(message)) refused = std::move(initialize_refused_);
+            if (is_error) refused = std::move(initialize_refused_);
             initialize_refused_ = nullptr;
         }
         const bool json_possible = s->writer && !s->sse && !s->ever_sse;

@@ -138,7 +138,8 @@ private:
     core::header_list sse_headers() const;
     void deliver(jsonrpc::incoming_message&& message);
     void send_standalone(std::string message);
-    void send_reply(std::string message, const jsonrpc::request_id& id);
+    /// `is_error`: the message is an error response (an initialize refused ends the session).
+    void send_reply(std::string message, const jsonrpc::request_id& id, bool is_error);
     void send_related(std::string message, const jsonrpc::request_id& related);
     void touch();
     /// Tell the event store to forget the streams that ended more than replay_window ago.

@@ -336,7 +336,7 @@ struct session::impl {
 
     // Ends an incoming request: forgets it and sends its reply (unless it was cancelled).
     void finish_request(const request_id& id, const std::shared_ptr<batch_collector>& batch,
-                        const cancellation_source& source, std::string out) {
+                        const cancellation_source& source, std::string out, jsonrpc::kind k) {
         answering.fetch_add(1, std::memory_order_acq_rel); // counted until its reply is out
         {
             std::lock_guard lock(in_mu);
@@ -344,7 +344,7 @@ struct session::impl {
         }
         // A cancelled request gets no response (the requester has stopped waiting) unless it is
         // part of a batch, whose array must stay complete.
-        if (!source.is_cancelled() || batch) reply(batch, std::move(out), &id);
+        if (!source.is_cancelled() || batch) reply(batch, std::move(out), &id, k);
         if (answering.fetch_sub(1, std::memory_order_acq_rel) == 1 &&
             input_ended.load(std::memory_order_acquire)) {
             std::lock_guard lock(in_mu);
@@ -385,14 +385,16 @@ struct session::impl {
             request_context ctx(s, req.id, std::move(req.method), std::move(params), source.token(), origin);
             std::weak_ptr<session> weak = s;
             ctx.set_deferred_finisher(
-                [weak, id = req.id, batch, source](std::string message, const mcp::error*) {
+                [weak, id = req.id, batch, source](std::string message, const mcp::error* e) {
                     if (auto live = weak.lock())
-                        live->impl_->finish_request(id, batch, source, std::move(message));
+                        live->impl_->finish_request(id, batch, source, std::move(message),
+                                                    e ? jsonrpc::kind::error : jsonrpc::kind::response);
                 });
             out = detail::run_request(ctx, handler, [this](const std::string& what) { log_internal(what); });
             if (!out) return; // answered later through the deferred_reply
         }
-        finish_request(req.id, batch, source, std::move(out->message));
+        finish_request(req.id, batch, source, std::move(out->message),
+                       out->error ? jsonrpc::kind::error : jsonrpc::kind::response);
     }
 
     void log_internal(const std::string& what) {
